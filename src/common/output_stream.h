@@ -26,6 +26,7 @@ class OutputStream {
 // Collects everything in memory. Never fails.
 class MemoryOutputStream final : public OutputStream {
  public:
+  using OutputStream::Write;
   Status Write(const void* data, size_t size) override {
     buffer_.append(static_cast<const char*>(data), size);
     return Status::OK();
