@@ -1,0 +1,63 @@
+// ObjectStore: the blob storage every table file lives in (local directory by
+// default; an S3-compatible store at scale).
+//
+// Keys are relative '/'-separated paths ("wh/t1/data/x.parquet"): no leading
+// '/', no empty, "." or ".." segments (InvalidArgument otherwise). Writes are
+// atomic: a reader sees either no object or the whole object, never a prefix.
+// Implementations are thread-safe.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/output_stream.h"
+#include "common/status.h"
+
+namespace st::storage {
+
+struct ObjectInfo {
+  std::string key;
+  int64_t size_bytes = 0;
+  std::chrono::system_clock::time_point last_modified;
+};
+
+// A streaming upload. Nothing is visible until Commit() succeeds; destroying
+// an uncommitted writer discards what was written.
+class ObjectWriter : public OutputStream {
+ public:
+  // Makes the object visible (replacing any previous one). Errors: Io.
+  virtual Status Commit() = 0;
+};
+
+class ObjectStore {
+ public:
+  virtual ~ObjectStore() = default;
+
+  // Atomically creates or replaces `key` with `bytes`. Errors: InvalidArgument, Io.
+  virtual Status Put(std::string_view key, std::string_view bytes) = 0;
+  // Like Put, but fails with AlreadyExists if `key` exists (used for metadata
+  // files, which must never be overwritten).
+  virtual Status PutIfAbsent(std::string_view key, std::string_view bytes) = 0;
+  // A streaming writer for large objects. Errors: InvalidArgument, Io.
+  virtual Result<std::unique_ptr<ObjectWriter>> NewWriter(std::string_view key) = 0;
+  // Whole object. Errors: NotFound, Io.
+  virtual Result<std::string> Get(std::string_view key) = 0;
+  // Up to `length` bytes from `offset` (fewer at the end). Errors: NotFound,
+  // InvalidArgument (offset beyond the end), Io.
+  virtual Result<std::string> GetRange(std::string_view key, int64_t offset, int64_t length) = 0;
+  // Errors: NotFound, Io.
+  virtual Result<ObjectInfo> Head(std::string_view key) = 0;
+  // Every object whose key starts with `prefix`, sorted by key.
+  virtual Result<std::vector<ObjectInfo>> List(std::string_view prefix) = 0;
+  // Removes `key`; OK if it did not exist (deletes are idempotent).
+  virtual Status Delete(std::string_view key) = 0;
+};
+
+// Checks the key rules above. Errors: InvalidArgument naming the key.
+Status ValidateObjectKey(std::string_view key);
+
+}  // namespace st::storage

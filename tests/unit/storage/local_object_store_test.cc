@@ -1,0 +1,72 @@
+#include "storage/local_object_store.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace st::storage {
+namespace {
+
+class LocalObjectStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = std::filesystem::path(::testing::TempDir()) /
+            ("st-store-" + std::to_string(::getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(root_);
+    store_ = OpenLocalObjectStore(root_.string()).value();
+  }
+  void TearDown() override { std::filesystem::remove_all(root_); }
+  std::filesystem::path root_;
+  std::unique_ptr<ObjectStore> store_;
+};
+
+TEST_F(LocalObjectStoreTest, PutGetHeadRangeListDelete) {
+  ASSERT_TRUE(store_->Put("t/data/a.bin", "hello world").ok());
+  ASSERT_TRUE(store_->Put("t/metadata/m.json", "{}").ok());
+  EXPECT_EQ(store_->Get("t/data/a.bin").value(), "hello world");
+  EXPECT_EQ(store_->GetRange("t/data/a.bin", 6, 100).value(), "world");
+  EXPECT_EQ(store_->GetRange("t/data/a.bin", 11, 5).value(), "");
+  EXPECT_EQ(store_->GetRange("t/data/a.bin", 12, 5).error().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(store_->Head("t/data/a.bin")->size_bytes, 11);
+  auto all = store_->List("t/").value();
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].key, "t/data/a.bin");
+  EXPECT_EQ(store_->List("t/da").value().size(), 1u);
+  EXPECT_TRUE(store_->List("nope/").value().empty());
+  ASSERT_TRUE(store_->Delete("t/data/a.bin").ok());
+  ASSERT_TRUE(store_->Delete("t/data/a.bin").ok());
+  EXPECT_EQ(store_->Get("t/data/a.bin").error().code(), StatusCode::kNotFound);
+}
+
+TEST_F(LocalObjectStoreTest, PutIfAbsentNeverOverwrites) {
+  ASSERT_TRUE(store_->PutIfAbsent("m/v1.json", "one").ok());
+  EXPECT_EQ(store_->PutIfAbsent("m/v1.json", "two").code(), StatusCode::kAlreadyExists);
+  EXPECT_EQ(store_->Get("m/v1.json").value(), "one");
+}
+
+TEST_F(LocalObjectStoreTest, UncommittedWriterIsInvisibleAndDiscarded) {
+  {
+    auto w = store_->NewWriter("d/f.parquet").value();
+    ASSERT_TRUE(w->Write("partial", 7).ok());
+    EXPECT_EQ(store_->Head("d/f.parquet").error().code(), StatusCode::kNotFound);
+    EXPECT_TRUE(store_->List("d/").value().empty());
+  }
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(root_ / "d"),
+                          std::filesystem::directory_iterator()),
+            0);
+  auto w = store_->NewWriter("d/f.parquet").value();
+  ASSERT_TRUE(w->Write("whole", 5).ok());
+  EXPECT_EQ(w->Position(), 5);
+  ASSERT_TRUE(w->Commit().ok());
+  EXPECT_EQ(store_->Get("d/f.parquet").value(), "whole");
+}
+
+TEST_F(LocalObjectStoreTest, RejectsBadKeys) {
+  for (const char* key : {"", "/abs", "a//b", "a/../b", "./a", "a/", ".st-tmp-x"}) {
+    EXPECT_EQ(store_->Put(key, "x").code(), StatusCode::kInvalidArgument) << key;
+  }
+}
+
+}  // namespace
+}  // namespace st::storage
