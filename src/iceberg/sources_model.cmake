@@ -1,0 +1,2 @@
+set(ICEBERG_MODEL_SOURCES
+  types.cc schema.cc table_metadata.cc)

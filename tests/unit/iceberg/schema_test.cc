@@ -1,0 +1,40 @@
+#include "iceberg/schema.h"
+
+#include <gtest/gtest.h>
+
+namespace st::iceberg {
+namespace {
+
+TEST(SchemaTest, IndexesNestedFieldsAndRejectsDuplicateIds) {
+  auto point =
+      Type::Struct({{3, "x", true, Type::Double(), ""}, {4, "y", true, Type::Double(), ""}});
+  auto schema = Schema::Make(0,
+                             {{1, "id", true, Type::Long(), ""},
+                              {2, "pt", false, point, ""},
+                              {5, "tags", false, Type::List(6, false, Type::String()), ""}},
+                             {1});
+  ASSERT_TRUE(schema.has_value()) << schema.error().ToString();
+  EXPECT_EQ(schema->HighestFieldId(), 6);
+  EXPECT_EQ(schema->FindField(4)->name, "y");
+  EXPECT_EQ(schema->FieldPath(4), "pt.y");
+  EXPECT_EQ(schema->FieldPath(6), "tags.element");
+  EXPECT_EQ(schema->FindFieldByName("pt.x")->id, 3);
+
+  auto dup = Schema::Make(0, {{1, "a", true, Type::Long(), ""},
+                              {2, "b", false, point, ""},
+                              {3, "c", false, Type::Int(), ""}});
+  ASSERT_FALSE(dup.has_value());
+  EXPECT_NE(dup.error().message().find("duplicate field id 3"), std::string::npos);
+  EXPECT_FALSE(Schema::Make(0, {{1, "a", true, Type::Long(), ""}}, {9}).has_value());
+}
+
+TEST(TypeTest, ParsesPrimitiveStrings) {
+  EXPECT_EQ(Type::ParsePrimitive("decimal(38, 10)").value()->ToString(), "decimal(38,10)");
+  EXPECT_EQ(Type::ParsePrimitive("fixed[16]").value()->fixed_length(), 16);
+  EXPECT_EQ(Type::ParsePrimitive("timestamptz").value()->id(), TypeId::kTimestampTz);
+  EXPECT_FALSE(Type::ParsePrimitive("decimal(39,1)").has_value());
+  EXPECT_FALSE(Type::ParsePrimitive("varchar").has_value());
+}
+
+}  // namespace
+}  // namespace st::iceberg

@@ -1,0 +1,1 @@
+set(ICEBERG_MODEL_TESTS schema_test.cc)
