@@ -1,0 +1,26 @@
+// Shared by the schema sources; not for other modules.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "avro/schema.h"
+#include "common/status.h"
+
+namespace st::avro::internal {
+
+// Deepest schema nesting accepted (parsed or built).
+inline constexpr int kMaxSchemaDepth = 200;
+
+// JSON helpers that keep nlohmann out of schema.cc.
+std::string QuoteJsonString(std::string_view text);
+std::optional<int64_t> JsonToInt(const std::string& json);
+std::optional<std::string> JsonToString(const std::string& json);
+bool IsValidJson(std::string_view json);
+
+// Validates the tree under `root` and returns a resolved deep copy (see Schema::Make).
+Result<NodePtr> ValidateAndCopy(const NodePtr& root);
+
+}  // namespace st::avro::internal
