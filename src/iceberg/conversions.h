@@ -20,6 +20,10 @@ Result<std::string> ToSingleValueBytes(const Type& type, const Value& value);
 // The inverse. Errors: Corruption when the length is wrong for the type.
 Result<Value> FromSingleValueBytes(const Type& type, std::string_view bytes);
 
+// Whether a non-null `value` has the st::Value kind that `type` maps to
+// (types.h); false for nested types and nulls.
+bool ValueMatchesType(const Type& type, const Value& value);
+
 // Compares two non-null values of a primitive type in the type's order
 // (signed ints, IEEE for floats with NaN greatest, unsigned bytes for
 // string/binary/fixed/uuid, numeric for decimal): <0, 0, >0.

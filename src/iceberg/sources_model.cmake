@@ -1,2 +1,4 @@
 set(ICEBERG_MODEL_SOURCES
-  types.cc schema.cc table_metadata.cc)
+  types.cc schema.cc table_metadata.cc
+  transform.cc transform_human_string.cc bucket_hash.cc
+  partition_spec.cc conversions.cc)

@@ -1,1 +1,1 @@
-set(ICEBERG_MODEL_TESTS schema_test.cc)
+set(ICEBERG_MODEL_TESTS schema_test.cc transform_test.cc)
