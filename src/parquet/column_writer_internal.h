@@ -1,0 +1,194 @@
+// One leaf column of the row group being written: levels and values of the
+// current page in contiguous typed buffers, finished pages (compressed, with
+// headers) of the current column chunk, the chunk's dictionary and
+// statistics, and totals across the file for the summary.
+//
+// Pages end only where a new row starts (repetition level 0), so no row
+// spans pages. The dictionary falls back to PLAIN at the next page boundary
+// once its plain size passes the limit, for the rest of the chunk.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "common/output_stream.h"
+#include "common/status.h"
+#include "common/value.h"
+#include "parquet/byte_buffer_internal.h"
+#include "parquet/compression_internal.h"
+#include "parquet/dictionary_internal.h"
+#include "parquet/metadata_internal.h"
+#include "parquet/rle_encoder_internal.h"
+#include "parquet/schema.h"
+#include "parquet/statistics_internal.h"
+#include "parquet/writer_options.h"
+
+namespace st::parquet::internal {
+
+class ColumnWriter {
+ public:
+  // `column`, `options` and `compressor` must outlive the writer.
+  ColumnWriter(const ColumnDescriptor& column, const WriterOptions& options,
+               Compressor* compressor);
+
+  // Appends. Preconditions (the FileWriter checks them): levels within the
+  // column's maxima, def < max_def for nulls, the value's type matches the
+  // column's physical type, FIXED values have type_length bytes.
+  void AppendNull(uint16_t def, uint16_t rep) {
+    BeginEntry(rep);
+    PushLevels(def, rep);
+    ++chunk_null_count_;
+  }
+  void AppendBool(bool v, uint16_t rep) {
+    BeginEntry(rep);
+    PushLevels(max_def_, rep);
+    ++page_values_;
+    if ((bool_bits_ & 7) == 0) plain_.PushByte(0);
+    if (v) plain_.data()[plain_.size() - 1] |= static_cast<uint8_t>(1u << (bool_bits_ & 7));
+    ++bool_bits_;
+    chunk_stats_.Update(v);
+  }
+  // T is int32_t, int64_t, float or double.
+  template <typename T>
+  void AppendFixed(T v, uint16_t rep) {
+    BeginEntry(rep);
+    PushLevels(max_def_, rep);
+    ++page_values_;
+    if constexpr (std::is_floating_point_v<T>) {
+      if (v != v) ++chunk_nan_count_;
+    }
+    if (dict_mode_) {
+      bool inserted;
+      indices_.push_back(dictionary_.GetOrInsert(&v, sizeof(T), &inserted));
+      if (inserted) OnDictionaryInsert(v);
+    } else {
+      plain_.AppendPod(v);
+      chunk_stats_.Update(v);
+    }
+  }
+  // BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY values.
+  void AppendBytes(std::string_view v, uint16_t rep) {
+    BeginEntry(rep);
+    PushLevels(max_def_, rep);
+    ++page_values_;
+    if (dict_mode_) {
+      bool inserted;
+      indices_.push_back(dictionary_.GetOrInsert(v.data(), v.size(), &inserted));
+      if (inserted) {
+        chunk_stats_.UpdateBytes(v);
+        if (dictionary_.plain_size_bytes() > dictionary_limit_) fallback_pending_ = true;
+      }
+    } else {
+      if (!fixed_) plain_.AppendPod(static_cast<uint32_t>(v.size()));
+      plain_.Append(v);
+      chunk_stats_.UpdateBytes(v);
+    }
+  }
+
+  // FIXED decimals: the unscaled value as type_length big-endian two's-complement bytes.
+  void AppendDecimalFixed(Int128 unscaled, uint16_t rep) {
+    char buf[16];
+    const int n = column_.type_length;
+    for (int i = 0; i < n; ++i) buf[n - 1 - i] = static_cast<char>(unscaled >> (8 * i));
+    AppendBytes(std::string_view(buf, static_cast<size_t>(n)), rep);
+  }
+
+  // Rows started in the current chunk (entries with repetition level 0).
+  int64_t chunk_rows() const { return chunk_rows_; }
+  // What the chunk would take if flushed now (roughly; pages not yet encoded are estimated).
+  int64_t EstimatedBufferedBytes() const {
+    return static_cast<int64_t>(chunk_pages_.size() + dictionary_.plain_size_bytes()) +
+           EstimatedPageBytes();
+  }
+
+  // Finishes the chunk: encodes the last page, then writes the dictionary
+  // page (if any) and the data pages to sink. Errors: the sink's, or
+  // InvalidArgument for a page over 2 GiB.
+  Result<ColumnChunkMeta> FlushChunk(OutputStream* sink);
+
+  // Totals over every flushed chunk of the file.
+  int64_t total_values() const { return total_values_; }
+  int64_t total_nulls() const { return total_nulls_; }
+  int64_t total_nans() const { return total_nans_; }
+  int64_t total_compressed_bytes() const { return total_compressed_bytes_; }
+  const StatsAccumulator& file_stats() const { return file_stats_; }
+
+ private:
+  void BeginEntry(uint16_t rep) {
+    if (rep == 0) {
+      if (page_entries_ > 0 && (fallback_pending_ || EstimatedPageBytes() >= page_size_)) {
+        FlushPage();
+      }
+      ++chunk_rows_;
+    }
+  }
+  void PushLevels(uint16_t def, uint16_t rep) {
+    if (max_def_ > 0) def_levels_.push_back(def);
+    if (max_rep_ > 0) rep_levels_.push_back(rep);
+    ++page_entries_;
+  }
+  template <typename T>
+  void OnDictionaryInsert(T v) {
+    chunk_stats_.Update(v);
+    if (dictionary_.plain_size_bytes() > dictionary_limit_) fallback_pending_ = true;
+  }
+  int64_t EstimatedPageBytes() const {
+    int64_t values_bytes = static_cast<int64_t>(plain_.size());
+    if (dict_mode_) {
+      values_bytes = (static_cast<int64_t>(indices_.size()) * BitWidth(dictionary_.size()) + 7) / 8;
+    }
+    return values_bytes + (page_entries_ * level_bits_ + 7) / 8;
+  }
+  void FlushPage();
+  void AppendLevels(const std::vector<uint16_t>& levels, int16_t max_level);
+  void ResetChunk();
+
+  const ColumnDescriptor& column_;
+  Compressor* compressor_;
+  const uint16_t max_def_;
+  const uint16_t max_rep_;
+  const int level_bits_;
+  const bool fixed_;  // FIXED_LEN_BYTE_ARRAY: no length prefix in PLAIN.
+  const bool dictionary_enabled_;
+  const int64_t page_size_;
+  const size_t dictionary_limit_;
+
+  // Current page.
+  std::vector<uint16_t> def_levels_;
+  std::vector<uint16_t> rep_levels_;
+  std::vector<uint32_t> indices_;
+  ByteBuffer plain_;
+  int64_t page_entries_ = 0;
+  int64_t page_values_ = 0;
+  int64_t bool_bits_ = 0;
+
+  // Current chunk.
+  bool dict_mode_;
+  bool fallback_pending_ = false;
+  DictionaryTable dictionary_;
+  StatsAccumulator chunk_stats_;
+  ByteBuffer chunk_pages_;
+  int64_t chunk_rows_ = 0;
+  int64_t chunk_entries_ = 0;
+  int64_t chunk_null_count_ = 0;
+  int64_t chunk_nan_count_ = 0;
+  int64_t chunk_uncompressed_ = 0;
+  uint32_t chunk_encodings_ = 0;  // Bit per Encoding value.
+  Status error_;
+
+  // Scratch.
+  ByteBuffer body_;
+  ByteBuffer compressed_;
+  std::string header_;
+
+  // File totals.
+  StatsAccumulator file_stats_;
+  int64_t total_values_ = 0;
+  int64_t total_nulls_ = 0;
+  int64_t total_nans_ = 0;
+  int64_t total_compressed_bytes_ = 0;
+};
+
+}  // namespace st::parquet::internal

@@ -1,0 +1,97 @@
+#include <snappy.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include <string>
+
+#include "parquet/compression_internal.h"
+
+namespace st::parquet::internal {
+namespace {
+
+Status GzipCompress(std::string_view input, int level, ByteBuffer* out) {
+  z_stream stream{};
+  // windowBits 15 + 16 selects the gzip wrapper, which is what Parquet's GZIP means.
+  if (deflateInit2(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    return Internal("parquet gzip: deflateInit2 failed");
+  }
+  const uLong bound = deflateBound(&stream, static_cast<uLong>(input.size())) + 32;
+  out->clear();
+  uint8_t* dst = out->Reserve(bound);
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(input.data()));
+  stream.avail_in = static_cast<uInt>(input.size());
+  stream.next_out = dst;
+  stream.avail_out = static_cast<uInt>(bound);
+  const int rc = deflate(&stream, Z_FINISH);
+  const size_t produced = bound - stream.avail_out;
+  deflateEnd(&stream);
+  if (rc != Z_STREAM_END) return Internal("parquet gzip: deflate did not finish");
+  out->Commit(produced);
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Compressor>> Compressor::Make(Codec codec, int level) {
+  std::unique_ptr<Compressor> c(new Compressor(codec, level));
+  switch (codec) {
+    case Codec::kUncompressed:
+    case Codec::kSnappy:
+      break;
+    case Codec::kGzip:
+      if (level != -1 && (level < 0 || level > 9)) {
+        return Err(InvalidArgument("parquet gzip level " + std::to_string(level) +
+                                   " is outside 0..9 (or -1 for the zlib default)"));
+      }
+      break;
+    case Codec::kZstd:
+      if (level < ZSTD_minCLevel() || level > ZSTD_maxCLevel()) {
+        return Err(InvalidArgument("parquet zstd level " + std::to_string(level) + " is outside " +
+                                   std::to_string(ZSTD_minCLevel()) + ".." +
+                                   std::to_string(ZSTD_maxCLevel())));
+      }
+      c->zstd_context_ = ZSTD_createCCtx();
+      if (c->zstd_context_ == nullptr) return Err(Internal("parquet zstd: out of memory"));
+      break;
+    default:
+      return Err(InvalidArgument("parquet codec " + std::to_string(static_cast<int>(codec)) +
+                                 " is not supported; use UNCOMPRESSED, SNAPPY, GZIP or ZSTD"));
+  }
+  return c;
+}
+
+Compressor::~Compressor() {
+  if (zstd_context_ != nullptr) ZSTD_freeCCtx(static_cast<ZSTD_CCtx*>(zstd_context_));
+}
+
+Status Compressor::Compress(std::string_view input, ByteBuffer* out) {
+  out->clear();
+  switch (codec_) {
+    case Codec::kUncompressed:
+      out->Append(input);
+      return Status::OK();
+    case Codec::kSnappy: {
+      uint8_t* dst = out->Reserve(snappy::MaxCompressedLength(input.size()));
+      size_t produced = 0;
+      snappy::RawCompress(input.data(), input.size(), reinterpret_cast<char*>(dst), &produced);
+      out->Commit(produced);
+      return Status::OK();
+    }
+    case Codec::kGzip:
+      return GzipCompress(input, level_, out);
+    case Codec::kZstd: {
+      const size_t bound = ZSTD_compressBound(input.size());
+      uint8_t* dst = out->Reserve(bound);
+      const size_t rc = ZSTD_compressCCtx(static_cast<ZSTD_CCtx*>(zstd_context_), dst, bound,
+                                          input.data(), input.size(), level_);
+      if (ZSTD_isError(rc)) {
+        return Internal(std::string("parquet zstd: ") + ZSTD_getErrorName(rc));
+      }
+      out->Commit(rc);
+      return Status::OK();
+    }
+  }
+  return Internal("parquet: unknown codec");
+}
+
+}  // namespace st::parquet::internal

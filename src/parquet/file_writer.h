@@ -1,0 +1,107 @@
+// FileWriter: streams rows into one Parquet file on an OutputStream.
+//
+// Two ways in, which may not be mixed within a row:
+//  - WriteRow(Value): shreds a Struct row (schema field order; Null = missing).
+//    A row that does not fit the schema is rejected whole with
+//    InvalidArgument naming the column, nothing of it is written, and the
+//    writer stays usable (so a caller can dead-letter one bad record).
+//  - The per-leaf API (WriteInt32(column, ...), WriteNull, ...; then EndRow()):
+//    the caller supplies repetition levels (and definition levels for nulls;
+//    a value always has its column's max definition level). Misuse (wrong
+//    type, levels out of range, a row not started at repetition level 0, a
+//    column left without an entry at EndRow) is a caller bug: the writer
+//    fails with InvalidArgument/FailedPrecondition and stays failed.
+// Any error from the sink also fails the writer; a failed writer returns
+// that same error from every later call, Close() included.
+//
+// Memory: about one row group (options.row_group_size_bytes of encoded,
+// compressed pages plus dictionaries) per writer. Not thread-safe; use one
+// writer per thread. The sink must outlive the writer and is not closed by it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/output_stream.h"
+#include "common/status.h"
+#include "common/value.h"
+#include "parquet/schema.h"
+#include "parquet/writer_options.h"
+
+namespace st::parquet {
+
+// The footer's created_by. parquet-mr/Spark parse this to decide whether to
+// trust statistics; an application name they do not know is trusted.
+inline constexpr std::string_view kCreatedBy = "streamtables version 0.1.0";
+
+// Per leaf column, over the whole file: what Iceberg's data file metrics need.
+struct ColumnSummary {
+  ColumnDescriptor column;  // Path, field id, physical and logical type.
+  int64_t value_count = 0;  // Level entries, nulls included (Iceberg value_counts).
+  int64_t null_count = 0;   // Entries below max definition level (incl. empty lists).
+  int64_t nan_count = 0;    // FLOAT/DOUBLE only.
+  // PLAIN-encoded bounds (BYTE_ARRAY/FIXED: the raw bytes; no truncation).
+  // Absent when every value was null or NaN.
+  std::optional<std::string> min_value;
+  std::optional<std::string> max_value;
+  int64_t compressed_size_bytes = 0;  // All chunks incl. page headers (Iceberg column_sizes).
+};
+
+struct FileSummary {
+  int64_t row_count = 0;
+  int64_t file_size_bytes = 0;
+  std::vector<int64_t> row_group_offsets;  // Iceberg split_offsets.
+  std::vector<ColumnSummary> columns;      // Schema::columns() order.
+};
+
+class FileWriter {
+ public:
+  // Writes the leading magic. Errors: InvalidArgument for non-positive sizes
+  // or a compression level the codec rejects; the sink's error.
+  static Result<std::unique_ptr<FileWriter>> Make(Schema schema, WriterOptions options,
+                                                  OutputStream* sink);
+  ~FileWriter();
+  FileWriter(const FileWriter&) = delete;
+  FileWriter& operator=(const FileWriter&) = delete;
+
+  const Schema& schema() const;
+
+  // One whole row; flushes a row group when it is full. See above for errors.
+  Status WriteRow(const Value& row);
+
+  // Per-leaf API; `column` indexes Schema::columns().
+  Status WriteNull(int column, int16_t def_level, int16_t rep_level = 0);
+  Status WriteBool(int column, bool value, int16_t rep_level = 0);
+  Status WriteInt32(int column, int32_t value, int16_t rep_level = 0);
+  Status WriteInt64(int column, int64_t value, int16_t rep_level = 0);
+  Status WriteFloat(int column, float value, int16_t rep_level = 0);
+  Status WriteDouble(int column, double value, int16_t rep_level = 0);
+  // BYTE_ARRAY, or FIXED_LEN_BYTE_ARRAY of exactly type_length bytes.
+  Status WriteBytes(int column, std::string_view value, int16_t rep_level = 0);
+  // Decimal columns of any physical type; the value must fit the precision.
+  Status WriteDecimal(int column, Int128 unscaled, int16_t rep_level = 0);
+  // Ends a row of per-leaf writes; every column must have received its entries.
+  Status EndRow();
+
+  // Rows accepted so far.
+  int64_t rows_written() const;
+  // Bytes already in the sink plus the buffered row group's estimated size:
+  // what a caller rolling files by size should watch.
+  int64_t EstimatedFileSizeBytes() const;
+
+  // Flushes the last row group and writes the footer. Afterwards every call
+  // returns FailedPrecondition. Errors: the sink's; a row left unfinished by
+  // the per-leaf API (FailedPrecondition).
+  Result<FileSummary> Close();
+
+ private:
+  class Impl;
+  explicit FileWriter(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace st::parquet
