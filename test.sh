@@ -65,14 +65,14 @@ configure_and_build() {  # dir, extra cmake args...
   local dir="$1"; shift
   banner "build $dir"
   if ! cmake -S "$REPO" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"; then
-    record "build $(basename "$dir")" "FAILED (cmake configure)"
+    record "build $(basename "$dir")/" "FAILED (cmake configure)"
     finish
   fi
   if ! ninja -C "$dir" -j "$JOBS"; then
-    record "build $(basename "$dir")" "FAILED (compile)"
+    record "build $(basename "$dir")/" "FAILED (compile)"
     finish
   fi
-  record "build $(basename "$dir")" passed
+  record "build $(basename "$dir")/" passed
 }
 
 if ((DO_INSTALL)); then
