@@ -1,0 +1,210 @@
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include "auth/sigv4_canonical_internal.h"
+#include "auth/sigv4_parse_internal.h"
+
+namespace st::auth {
+namespace {
+
+constexpr std::string_view kAlgorithm = "AWS4-HMAC-SHA256";
+constexpr std::chrono::seconds kMaxPresignExpiry{7 * 24 * 3600};
+
+tl::unexpected<ParseFailure> Fail(SigV4Error reason, std::string message) {
+  return tl::unexpected<ParseFailure>(ParseFailure{reason, std::move(message)});
+}
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+std::vector<std::string_view> Split(std::string_view s, char sep) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  while (true) {
+    size_t end = s.find(sep, start);
+    if (end == std::string_view::npos) {
+      parts.push_back(s.substr(start));
+      return parts;
+    }
+    parts.push_back(s.substr(start, end - start));
+    start = end + 1;
+  }
+}
+
+// "<AKID>/<date>/<region>/<service>/aws4_request"
+tl::expected<void, ParseFailure> ParseCredential(std::string_view credential,
+                                                 ParsedAuthorization& out) {
+  auto parts = Split(credential, '/');
+  if (parts.size() != 5 || parts[0].empty() || parts[1].size() != 8 || parts[2].empty() ||
+      parts[3].empty()) {
+    return Fail(SigV4Error::kMalformedAuthorization,
+                "the Credential '" + std::string(credential) +
+                    "' is not <access key>/<YYYYMMDD>/<region>/<service>/aws4_request");
+  }
+  if (parts[4] != "aws4_request") {
+    return Fail(
+        SigV4Error::kCredentialScopeMismatch,
+        "the credential scope must end in aws4_request, not '" + std::string(parts[4]) + "'");
+  }
+  out.access_key_id = parts[0];
+  out.scope = CredentialScope{std::string(parts[1]), std::string(parts[2]), std::string(parts[3])};
+  return {};
+}
+
+tl::expected<void, ParseFailure> ParseSignedHeaders(std::string_view text,
+                                                    ParsedAuthorization& out) {
+  out.signed_headers_text = text;
+  for (std::string_view name : Split(text, ';')) {
+    bool lower = !name.empty() && std::none_of(name.begin(), name.end(), [](char c) {
+      return std::isupper(static_cast<unsigned char>(c)) || c == ' ';
+    });
+    if (!lower) {
+      return Fail(SigV4Error::kMalformedAuthorization,
+                  "SignedHeaders '" + std::string(text) +
+                      "' must be lower-case header names separated by ';'");
+    }
+    out.signed_headers.emplace_back(name);
+  }
+  if (std::find(out.signed_headers.begin(), out.signed_headers.end(), "host") ==
+      out.signed_headers.end()) {
+    return Fail(SigV4Error::kMalformedAuthorization,
+                "SignedHeaders '" + std::string(text) + "' must include host");
+  }
+  return {};
+}
+
+tl::expected<void, ParseFailure> ParseDate(std::string_view amz_date, ParsedAuthorization& out) {
+  auto time = ParseAmzDate(amz_date);
+  if (!time) {
+    return Fail(SigV4Error::kMalformedAuthorization,
+                "X-Amz-Date '" + std::string(amz_date) + "' is not YYYYMMDDTHHMMSSZ");
+  }
+  out.amz_date = amz_date;
+  out.request_time = *time;
+  return {};
+}
+
+tl::expected<ParsedAuthorization, ParseFailure> ParseHeaderForm(const HttpRequestView& request,
+                                                                std::string_view header) {
+  ParsedAuthorization out;
+  std::string_view rest = Trim(header);
+  if (rest.substr(0, kAlgorithm.size()) != kAlgorithm ||
+      (rest.size() > kAlgorithm.size() && rest[kAlgorithm.size()] != ' ')) {
+    return Fail(SigV4Error::kUnsupportedAlgorithm,
+                "the authorization mechanism '" + std::string(rest.substr(0, rest.find(' '))) +
+                    "' is not supported; sign with AWS4-HMAC-SHA256 (SigV4)");
+  }
+  rest.remove_prefix(kAlgorithm.size());
+  std::map<std::string, std::string, std::less<>> fields;
+  for (std::string_view part : Split(rest, ',')) {
+    part = Trim(part);
+    size_t eq = part.find('=');
+    if (eq == std::string_view::npos) {
+      return Fail(
+          SigV4Error::kMalformedAuthorization,
+          "the Authorization header component '" + std::string(part) + "' is not Key=Value");
+    }
+    fields[std::string(Trim(part.substr(0, eq)))] = std::string(Trim(part.substr(eq + 1)));
+  }
+  for (const char* required : {"Credential", "SignedHeaders", "Signature"}) {
+    if (!fields.count(required)) {
+      return Fail(SigV4Error::kMalformedAuthorization,
+                  std::string("the Authorization header lacks ") + required +
+                      "=; send Credential, SignedHeaders and Signature");
+    }
+  }
+  if (auto ok = ParseCredential(fields["Credential"], out); !ok) return tl::unexpected(ok.error());
+  if (auto ok = ParseSignedHeaders(fields["SignedHeaders"], out); !ok) {
+    return tl::unexpected(ok.error());
+  }
+  out.signature = fields["Signature"];
+  if (auto date = CanonicalHeaderValue(request, "x-amz-date")) {
+    if (auto ok = ParseDate(*date, out); !ok) return tl::unexpected(ok.error());
+  } else if (auto http_date = CanonicalHeaderValue(request, "date")) {
+    auto time = ParseHttpDate(*http_date);
+    if (!time) {
+      return Fail(SigV4Error::kMalformedAuthorization,
+                  "the Date header '" + *http_date + "' is not an RFC 1123 date; send X-Amz-Date");
+    }
+    out.request_time = *time;
+    out.amz_date = FormatAmzDate(*time);
+  } else {
+    return Fail(SigV4Error::kMalformedAuthorization,
+                "AWS authentication requires a valid Date or X-Amz-Date header");
+  }
+  out.session_token = CanonicalHeaderValue(request, "x-amz-security-token").value_or("");
+  return out;
+}
+
+tl::expected<ParsedAuthorization, ParseFailure> ParseQueryForm(
+    const std::map<std::string, std::string, std::less<>>& params) {
+  ParsedAuthorization out;
+  out.presigned = true;
+  for (const char* required : {"X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Date", "X-Amz-Expires",
+                               "X-Amz-SignedHeaders", "X-Amz-Signature"}) {
+    if (!params.count(required)) {
+      return Fail(SigV4Error::kMalformedAuthorization,
+                  std::string("the presigned query lacks ") + required +
+                      "; presign with SigV4 (AWS4-HMAC-SHA256)");
+    }
+  }
+  if (params.at("X-Amz-Algorithm") != kAlgorithm) {
+    return Fail(SigV4Error::kUnsupportedAlgorithm, "X-Amz-Algorithm '" +
+                                                       params.at("X-Amz-Algorithm") +
+                                                       "' is not supported; use AWS4-HMAC-SHA256");
+  }
+  if (auto ok = ParseCredential(params.at("X-Amz-Credential"), out); !ok) {
+    return tl::unexpected(ok.error());
+  }
+  if (auto ok = ParseSignedHeaders(params.at("X-Amz-SignedHeaders"), out); !ok) {
+    return tl::unexpected(ok.error());
+  }
+  if (auto ok = ParseDate(params.at("X-Amz-Date"), out); !ok) return tl::unexpected(ok.error());
+  const std::string& expires = params.at("X-Amz-Expires");
+  long long seconds = 0;
+  bool digits =
+      !expires.empty() && expires.size() <= 7 &&
+      std::all_of(expires.begin(), expires.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (digits) seconds = std::stoll(expires);
+  if (!digits || seconds < 1 || std::chrono::seconds(seconds) > kMaxPresignExpiry) {
+    return Fail(SigV4Error::kMalformedAuthorization,
+                "X-Amz-Expires '" + expires + "' must be between 1 and 604800 seconds");
+  }
+  out.expires = std::chrono::seconds(seconds);
+  out.signature = params.at("X-Amz-Signature");
+  if (auto token = params.find("X-Amz-Security-Token"); token != params.end()) {
+    out.session_token = token->second;
+  }
+  return out;
+}
+
+}  // namespace
+
+tl::expected<ParsedAuthorization, ParseFailure> ParseAuthorization(const HttpRequestView& request) {
+  std::map<std::string, std::string, std::less<>> params;
+  for (const auto& [key, value] : SplitRawQuery(request.raw_query)) {
+    params.emplace(PercentDecode(key), PercentDecode(value));
+  }
+  auto header = CanonicalHeaderValue(request, "authorization");
+  bool query_auth = params.count("X-Amz-Algorithm") > 0 || params.count("X-Amz-Signature") > 0;
+  if (header && query_auth) {
+    return Fail(SigV4Error::kMalformedAuthorization,
+                "the request carries both an Authorization header and X-Amz-* query "
+                "authentication; send only one");
+  }
+  if (header) return ParseHeaderForm(request, *header);
+  if (query_auth) return ParseQueryForm(params);
+  if (params.count("AWSAccessKeyId") && params.count("Signature")) {
+    return Fail(SigV4Error::kUnsupportedAlgorithm,
+                "SigV2 presigned URLs are not supported; presign with signature_version='s3v4'");
+  }
+  return Fail(SigV4Error::kMissingAuthentication,
+              "the request is not signed; send SigV4 credentials (Authorization header or "
+              "presigned X-Amz-* query)");
+}
+
+}  // namespace st::auth
