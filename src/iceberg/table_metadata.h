@@ -61,10 +61,12 @@ struct TableMetadata {
   const Snapshot* CurrentSnapshot() const;
   const Snapshot* SnapshotById(int64_t snapshot_id) const;
 
-  // Checks the cross-references: current schema/spec/sort order exist,
-  // snapshots' parents and refs point at known snapshots, refs.main equals
-  // current-snapshot-id, last-column-id and last-partition-id cover all ids,
-  // last-sequence-number >= every snapshot's. Errors: Corruption.
+  // Checks the cross-references: ids of schemas/specs/orders/snapshots are
+  // unique, current schema/spec/sort order exist, current-snapshot-id and
+  // refs point at known snapshots, refs.main equals current-snapshot-id,
+  // last-column-id and last-partition-id cover all ids, last-sequence-number
+  // >= every snapshot's (v2). Parent ids are not checked: expiration leaves
+  // the oldest parent dangling. Errors: Corruption.
   Status Validate() const;
 
   friend bool operator==(const TableMetadata&, const TableMetadata&);

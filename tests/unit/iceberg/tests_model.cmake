@@ -1,1 +1,2 @@
-set(ICEBERG_MODEL_TESTS schema_test.cc transform_test.cc)
+set(ICEBERG_MODEL_TESTS schema_test.cc transform_test.cc json_serde_test.cc
+  table_metadata_test.cc)
