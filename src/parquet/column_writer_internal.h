@@ -108,6 +108,11 @@ class ColumnWriter {
   // InvalidArgument for a page over 2 GiB.
   Result<ColumnChunkMeta> FlushChunk(OutputStream* sink);
 
+  // The current page's levels and dictionary state, for tests.
+  const std::vector<uint16_t>& page_def_levels() const { return def_levels_; }
+  const std::vector<uint16_t>& page_rep_levels() const { return rep_levels_; }
+  bool dictionary_mode() const { return dict_mode_; }
+
   // Totals over every flushed chunk of the file.
   int64_t total_values() const { return total_values_; }
   int64_t total_nulls() const { return total_nulls_; }
