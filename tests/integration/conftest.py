@@ -3,7 +3,8 @@
 Fixtures (scope):
   build_dir (session)        Path of the build tree under test (ST_BUILD_DIR).
   st_bin (function)          harness.binaries.Binaries: .path(name), .run(name, *args),
-                             .start(name, *args) -> ManagedProcess (logs in the test's tmp dir).
+                             .start(name, *args) -> ManagedProcess (logs in the test's tmp dir,
+                             stopped after the test).
   kafka (session)            harness.kafka.KafkaBroker, started: .bootstrap, .create_topic(),
                              .produce(), .consumer(), .producer(), .end_offsets(), .admin().
   kafka_factory (function)   start(extra_props=None) -> a fresh KafkaBroker of its own,
@@ -88,7 +89,9 @@ def build_dir():
 
 @pytest.fixture
 def st_bin(build_dir, tmp_path):
-    return Binaries(build_dir, log_dir=tmp_path / "logs")
+    binaries = Binaries(build_dir, log_dir=tmp_path / "logs")
+    yield binaries
+    binaries.stop_all()
 
 
 # ---------------------------------------------------------------- kafka

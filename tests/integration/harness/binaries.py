@@ -19,6 +19,7 @@ class Binaries:
     def __init__(self, build_dir: Optional[pathlib.Path] = None, log_dir: Optional[pathlib.Path] = None):
         self.build_dir = pathlib.Path(build_dir or paths.build_dir())
         self.log_dir = pathlib.Path(log_dir) if log_dir else self.build_dir / "test-logs"
+        self.started: list[ManagedProcess] = []
 
     def path(self, name: str) -> pathlib.Path:
         """The executable `name`; raises FileNotFoundError naming the build command."""
@@ -53,7 +54,8 @@ class Binaries:
 
     def start(self, name: str, *args: str, log_name: Optional[str] = None,
               env: Optional[dict] = None, cwd: Optional[pathlib.Path] = None) -> ManagedProcess:
-        """Starts a long-running binary (e.g. the server); the caller stops it.
+        """Starts a long-running binary (e.g. the server); stop_all() (run by the
+        st_bin fixture's teardown) stops it if the test did not.
 
         Its output goes to <log_dir>/<log_name or name>.log, attached to the
         report of any test that fails while it runs.
@@ -61,4 +63,11 @@ class Binaries:
         argv: Sequence[str] = [str(self.path(name)), *map(str, args)]
         log_path = self.log_dir / f"{log_name or name}.log"
         full_env = dict(os.environ, **(env or {}))
-        return ManagedProcess(log_name or name, argv, log_path, cwd=cwd, env=full_env).start()
+        proc = ManagedProcess(log_name or name, argv, log_path, cwd=cwd, env=full_env).start()
+        self.started.append(proc)
+        return proc
+
+    def stop_all(self) -> None:
+        """Stops (SIGTERM, then SIGKILL) every process start() launched."""
+        for proc in self.started:
+            proc.stop()

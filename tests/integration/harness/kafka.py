@@ -26,6 +26,10 @@ logger.statechange.name=state.change.logger
 logger.statechange.level=WARN
 logger.request.name=kafka.request.logger
 logger.request.level=WARN
+# Each config object dumps all its values at INFO: hundreds of lines that
+# would push the useful part out of the failure tail.
+logger.config.name=org.apache.kafka.common.config.AbstractConfig
+logger.config.level=WARN
 """
 
 # Small internal topics make the first consumer group and the first
