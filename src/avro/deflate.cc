@@ -73,12 +73,10 @@ Status InflateRaw(std::string_view input, size_t max_output_bytes, std::string* 
       return Corruption("avro deflate: invalid compressed block (" + msg + ")");
     }
   }
-  size_t trailing = zs.avail_in;
+  // Bytes after the end of the deflate stream are ignored, as Java's Inflater
+  // does: fastavro strips only the last byte of zlib's 4-byte Adler-32 trailer,
+  // so its blocks carry 3 extra bytes.
   inflateEnd(&zs);
-  if (trailing != 0) {
-    return Corruption("avro deflate: " + std::to_string(trailing) +
-                      " bytes after the end of the compressed block");
-  }
   return Status::OK();
 }
 

@@ -13,8 +13,9 @@ namespace st::avro::internal {
 Status DeflateRaw(std::string_view input, int level, std::string* out);
 
 // Replaces `*out` with the decompressed `input`. Errors: Corruption when the
-// stream is malformed, truncated, followed by garbage, or inflates to more
-// than `max_output_bytes`.
+// stream is malformed, truncated, or inflates to more than
+// `max_output_bytes`. Bytes after the end of the stream are ignored (writers
+// such as fastavro leave part of a zlib trailer there).
 Status InflateRaw(std::string_view input, size_t max_output_bytes, std::string* out);
 
 }  // namespace st::avro::internal

@@ -13,12 +13,15 @@
 //   two-field Structs also accepted on encode). Other logical types (date,
 //   time-micros, timestamp-micros, uuid, ...) use the underlying type's Value.
 //
-// Union branch choice on encode, by the Value's kind: Null → null;
-// Bool → boolean; Int32 → int, else long; Int64 → long; Float → float, else
-// double; Double → double; Decimal → the decimal bytes/fixed; String → string,
-// else enum; Binary → bytes, else fixed of that size; List → array;
-// Map → map, else logical-map array; Struct → the first record with that many
-// fields. Ambiguous unions (two records of equal arity) take the first.
+// Union branch choice on encode: the first branch, in schema order, that
+// takes the Value's kind exactly (Null → null, Bool → boolean, Int32 → int,
+// Int64 → long, Float → float, Double → double, Decimal → a decimal
+// bytes/fixed, String → string, Binary → non-decimal bytes or a fixed of that
+// size, List → array, Map → map, Struct → a record with that many fields);
+// failing that, the first that takes it by promotion or alternative form
+// (Int32 → long, Float → double, String → enum, Binary → any bytes/fixed,
+// Map → logical-map array, Struct → any record). Records in one union should
+// differ in arity; otherwise the first wins.
 #pragma once
 
 #include <cstddef>

@@ -6,6 +6,7 @@
 
 #include "avro/binary_reader_internal.h"
 #include "avro/container.h"
+#include "avro/deflate_internal.h"
 #include "avro/encoding.h"
 #include "golden_data.h"
 
@@ -247,6 +248,32 @@ TEST(HostileInputTest, InflatedBlockSizeIsCapped) {
   EXPECT_NE(next.error().message().find("inflates to more than"), std::string::npos);
   auto ok_reader = ContainerReader::Open(out.buffer());
   EXPECT_EQ((*ok_reader)->Next(&v), true);
+}
+
+}  // namespace
+}  // namespace st::avro
+
+namespace st::avro {
+namespace {
+
+// fastavro leaves 3 bytes of zlib's Adler-32 trailer after each deflate
+// stream; Java ignores them and so must we.
+TEST(HostileInputTest, DeflateBlockMayCarryTrailingBytes) {
+  std::string records;
+  internal::AppendLong(-11, &records);
+  std::string compressed;
+  ASSERT_TRUE(internal::DeflateRaw(records, 6, &compressed).ok());
+  compressed += "\x01\x02\x03";
+  std::string file = Header(R"("long")", "deflate");
+  internal::AppendLong(1, &file);
+  internal::AppendLong(static_cast<int64_t>(compressed.size()), &file);
+  file += compressed + std::string(16, 'S');
+  auto reader = ContainerReader::Open(file);
+  ASSERT_TRUE(reader.has_value()) << reader.error().ToString();
+  auto all = (*reader)->ReadAll();
+  ASSERT_TRUE(all.has_value()) << all.error().ToString();
+  ASSERT_EQ(all->size(), 1u);
+  EXPECT_EQ((*all)[0], Value::Int64(-11));
 }
 
 }  // namespace
