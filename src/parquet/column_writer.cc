@@ -53,7 +53,63 @@ void ColumnWriter::AppendLevels(const std::vector<uint16_t>& levels, int16_t max
   std::memcpy(body_.data() + length_at, &length, 4);
 }
 
+void ColumnWriter::EncodeStaged() {
+  if (staged_count_ == 0) return;
+  staged_views_.resize(staged_count_);
+  const auto* base = reinterpret_cast<const char*>(staged_.data());
+  if (fixed_ || column_.physical_type != PhysicalType::kByteArray) {
+    const size_t width = staged_.size() / staged_count_;
+    for (size_t k = 0; k < staged_count_; ++k) staged_views_[k] = {base + k * width, width};
+  } else {
+    size_t at = 0;
+    for (size_t k = 0; k < staged_count_; ++k) {
+      staged_views_[k] = {base + at, staged_lengths_[k]};
+      at += staged_lengths_[k];
+    }
+  }
+  const size_t first = indices_.size();
+  indices_.resize(first + staged_count_);
+  const PhysicalType type = column_.physical_type;
+  dictionary_.GetOrInsertBatch(staged_views_.data(), staged_count_, indices_.data() + first,
+                               [&](std::string_view v) {
+                                 switch (type) {
+                                   case PhysicalType::kInt32: {
+                                     int32_t x;
+                                     std::memcpy(&x, v.data(), 4);
+                                     chunk_stats_.Update(x);
+                                     break;
+                                   }
+                                   case PhysicalType::kInt64: {
+                                     int64_t x;
+                                     std::memcpy(&x, v.data(), 8);
+                                     chunk_stats_.Update(x);
+                                     break;
+                                   }
+                                   case PhysicalType::kFloat: {
+                                     float x;
+                                     std::memcpy(&x, v.data(), 4);
+                                     chunk_stats_.Update(x);
+                                     break;
+                                   }
+                                   case PhysicalType::kDouble: {
+                                     double x;
+                                     std::memcpy(&x, v.data(), 8);
+                                     chunk_stats_.Update(x);
+                                     break;
+                                   }
+                                   default:
+                                     chunk_stats_.UpdateBytes(v);
+                                     break;
+                                 }
+                               });
+  if (dictionary_.plain_size_bytes() > dictionary_limit_) fallback_pending_ = true;
+  staged_.clear();
+  staged_lengths_.clear();
+  staged_count_ = 0;
+}
+
 void ColumnWriter::FlushPage() {
+  EncodeStaged();
   if (page_entries_ == 0) return;
   body_.clear();
   if (max_rep_ > 0) AppendLevels(rep_levels_, static_cast<int16_t>(max_rep_));

@@ -60,9 +60,8 @@ class ColumnWriter {
       if (v != v) ++chunk_nan_count_;
     }
     if (dict_mode_) {
-      bool inserted;
-      indices_.push_back(dictionary_.GetOrInsert(&v, sizeof(T), &inserted));
-      if (inserted) OnDictionaryInsert(v);
+      staged_.AppendPod(v);
+      if (++staged_count_ == kStageBatch) EncodeStaged();
     } else {
       plain_.AppendPod(v);
       chunk_stats_.Update(v);
@@ -74,12 +73,9 @@ class ColumnWriter {
     PushLevels(max_def_, rep);
     ++page_values_;
     if (dict_mode_) {
-      bool inserted;
-      indices_.push_back(dictionary_.GetOrInsert(v.data(), v.size(), &inserted));
-      if (inserted) {
-        chunk_stats_.UpdateBytes(v);
-        if (dictionary_.plain_size_bytes() > dictionary_limit_) fallback_pending_ = true;
-      }
+      staged_.Append(v);
+      if (!fixed_) staged_lengths_.push_back(static_cast<uint32_t>(v.size()));
+      if (++staged_count_ == kStageBatch) EncodeStaged();
     } else {
       if (!fixed_) plain_.AppendPod(static_cast<uint32_t>(v.size()));
       plain_.Append(v);
@@ -134,21 +130,26 @@ class ColumnWriter {
     if (max_rep_ > 0) rep_levels_.push_back(rep);
     ++page_entries_;
   }
-  template <typename T>
-  void OnDictionaryInsert(T v) {
-    chunk_stats_.Update(v);
-    if (dictionary_.plain_size_bytes() > dictionary_limit_) fallback_pending_ = true;
-  }
+  // Dictionary-encodes the staged values in one batch: keeps one column's
+  // hash table hot instead of touching every column's per row.
+  void EncodeStaged();
   int64_t EstimatedPageBytes() const {
     int64_t values_bytes = static_cast<int64_t>(plain_.size());
     if (dict_mode_) {
-      values_bytes = (static_cast<int64_t>(indices_.size()) * BitWidth(dictionary_.size()) + 7) / 8;
+      values_bytes =
+          (static_cast<int64_t>(indices_.size() + staged_count_) * BitWidth(dictionary_.size()) +
+           7) /
+          8;
     }
     return values_bytes + (page_entries_ * level_bits_ + 7) / 8;
   }
   void FlushPage();
   void AppendLevels(const std::vector<uint16_t>& levels, int16_t max_level);
   void ResetChunk();
+
+  // Values staged before dictionary encoding. The dictionary limit is
+  // checked per batch, so a dictionary may pass it by up to one batch.
+  static constexpr size_t kStageBatch = 512;
 
   const ColumnDescriptor& column_;
   Compressor* compressor_;
@@ -165,6 +166,10 @@ class ColumnWriter {
   std::vector<uint16_t> rep_levels_;
   std::vector<uint32_t> indices_;
   ByteBuffer plain_;
+  ByteBuffer staged_;
+  std::vector<uint32_t> staged_lengths_;  // BYTE_ARRAY only.
+  size_t staged_count_ = 0;
+  std::vector<std::string_view> staged_views_;
   int64_t page_entries_ = 0;
   int64_t page_values_ = 0;
   int64_t bool_bits_ = 0;

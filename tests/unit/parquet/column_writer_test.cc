@@ -26,7 +26,8 @@ TEST(ColumnWriterTest, DictionaryFallsBackAtNextRowAndResetsPerChunk) {
   EXPECT_TRUE(w.dictionary_mode());
   for (int i = 0; i < 3; ++i) w.AppendBytes("same-value", 0);
   EXPECT_TRUE(w.dictionary_mode());
-  for (int i = 0; i < 10; ++i) w.AppendBytes("distinct-" + std::to_string(i), 0);
+  // The limit is checked per staged batch (512 values).
+  for (int i = 0; i < 1100; ++i) w.AppendBytes("distinct-" + std::to_string(i), 0);
   EXPECT_FALSE(w.dictionary_mode());
   w.AppendNull(0, 0);
   MemoryOutputStream sink;
@@ -35,7 +36,7 @@ TEST(ColumnWriterTest, DictionaryFallsBackAtNextRowAndResetsPerChunk) {
   EXPECT_TRUE(meta->dictionary_page_offset.has_value());
   EXPECT_EQ(meta->encodings,
             (std::vector<Encoding>{Encoding::kPlain, Encoding::kRle, Encoding::kRleDictionary}));
-  EXPECT_EQ(meta->num_values, 14);
+  EXPECT_EQ(meta->num_values, 1104);
   EXPECT_EQ(meta->null_count, 1);
   ASSERT_TRUE(meta->min_max.has_value());
   EXPECT_EQ(meta->min_max->first, "distinct-0");
