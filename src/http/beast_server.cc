@@ -1,0 +1,479 @@
+// The Beast/Asio adapter behind server.h. Each connection is one C++20
+// coroutine on its own strand; handlers run inline on the I/O threads.
+#include <atomic>
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <condition_variable>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <utility>  // Before Asio: boost/asio/awaitable.hpp needs std::exchange.
+
+#include "common/random.h"
+#include "http/server.h"
+
+namespace st::http {
+
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
+using tcp = asio::ip::tcp;
+
+constexpr size_t kStreamChunkBytes = 256 * 1024;
+// After refusing a request whose body we did not read, we keep reading (and
+// discarding) for a while so the client's send does not fail with a reset
+// before it reads our error response.
+constexpr uint64_t kLingerDrainBytes = 16ull * 1024 * 1024;
+constexpr std::chrono::seconds kLingerTime{2};
+
+std::string NewRequestId() {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  uint64_t bits = DefaultRandom::Default().Next64();
+  std::string id(16, '0');
+  for (int i = 15; i >= 0; --i, bits >>= 4) id[static_cast<size_t>(i)] = kHex[bits & 0xF];
+  return id;
+}
+
+bool IsServerManagedHeader(std::string_view name) {
+  return HeaderNameEquals(name, "Content-Length") || HeaderNameEquals(name, "Transfer-Encoding") ||
+         HeaderNameEquals(name, "Connection");
+}
+
+bool StatusForbidsBody(int status) { return status < 200 || status == 204 || status == 304; }
+
+class ServerImpl;
+
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(tcp::socket socket, ServerImpl& server)
+      : stream_(std::move(socket)), server_(server) {}
+
+  asio::any_io_executor executor() { return stream_.get_executor(); }
+  asio::awaitable<void> Serve();
+
+  // Both run on the connection's strand.
+  void CloseIfIdle() {
+    if (!busy_) Close();
+  }
+  void Close() {
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
+    stream_.close();
+  }
+
+ private:
+  asio::awaitable<beast::error_code> WriteResponse(const Request& request, Response& response,
+                                                   unsigned version, bool keep_alive);
+  asio::awaitable<void> LingerAndClose();
+  void FillRequest(const bhttp::request_parser<bhttp::string_body>& parser, Request& request,
+                   bool with_target);
+
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  ServerImpl& server_;
+  bool busy_ = false;  // A request is being read, handled or answered.
+};
+
+class ServerImpl final : public Server {
+ public:
+  ServerImpl(Options options, Handler& handler, Logger& logger)
+      : options_(std::move(options)),
+        handler_(handler),
+        logger_(logger),
+        ioc_(options_.threads),
+        acceptor_(asio::make_strand(ioc_)) {}
+
+  ~ServerImpl() override { Shutdown(); }
+
+  Status Start() {
+    beast::error_code ec;
+    asio::ip::address address = asio::ip::make_address(options_.address, ec);
+    if (ec) {
+      return InvalidArgument("listen address '" + options_.address +
+                             "' is not an IP address; use e.g. 127.0.0.1 or 0.0.0.0");
+    }
+    tcp::endpoint endpoint(address, options_.port);
+    auto fail = [&](const char* what) {
+      return IoError(std::string("cannot ") + what + " " + options_.address + ":" +
+                     std::to_string(options_.port) + ": " + ec.message() +
+                     "; choose another address or port");
+    };
+    if (acceptor_.open(endpoint.protocol(), ec)) return fail("open a socket for");
+    if (acceptor_.set_option(asio::socket_base::reuse_address(true), ec)) return fail("configure");
+    if (acceptor_.bind(endpoint, ec)) return fail("bind");
+    if (acceptor_.listen(asio::socket_base::max_listen_connections, ec)) return fail("listen on");
+    bound_ = acceptor_.local_endpoint(ec);
+    if (ec) return fail("read the bound address of");
+
+    asio::co_spawn(acceptor_.get_executor(), AcceptLoop(), asio::detached);
+    for (int i = 0; i < options_.threads; ++i) {
+      threads_.emplace_back([this] { RunIoThread(); });
+    }
+    return Status::OK();
+  }
+
+  uint16_t port() const override { return bound_.port(); }
+  std::string endpoint() const override {
+    std::string host = bound_.address().to_string();
+    if (bound_.address().is_v6()) host = "[" + host + "]";
+    return host + ":" + std::to_string(bound_.port());
+  }
+  uint64_t requests_served() const override { return served_.load(); }
+
+  void Shutdown() override {
+    std::lock_guard<std::mutex> once(shutdown_mu_);
+    if (shut_down_) return;
+    shut_down_ = true;
+    stopping_ = true;
+    asio::post(acceptor_.get_executor(), [this] {
+      beast::error_code ec;
+      acceptor_.close(ec);
+    });
+    ForEachConnection([](const std::shared_ptr<Connection>& c) { c->CloseIfIdle(); });
+    bool drained = WaitForConnections(options_.shutdown_grace);
+    if (!drained) {
+      logger_.Log(
+          LogLevel::kWarn, "shutdown_forced",
+          {{"endpoint", endpoint()}, {"grace_ms", int64_t(options_.shutdown_grace.count())}});
+      ForEachConnection([](const std::shared_ptr<Connection>& c) { c->Close(); });
+      drained = WaitForConnections(std::chrono::seconds(5));
+    }
+    // With the acceptor closed and no connections left, run() returns by
+    // itself; stop() is for handlers that never returned.
+    if (!drained) ioc_.stop();
+    for (auto& t : threads_) t.join();
+    threads_.clear();
+  }
+
+  // Called by connections.
+  const Options& options() const { return options_; }
+  Handler& handler() { return handler_; }
+  Logger& logger() { return logger_; }
+  bool stopping() const { return stopping_.load(); }
+  void CountRequest() { served_.fetch_add(1); }
+  void Unregister(Connection* c) {
+    std::lock_guard<std::mutex> lock(mu_);
+    connections_.erase(c);
+    cv_.notify_all();
+  }
+
+ private:
+  void RunIoThread() {
+    // Handlers do not throw across the adapter; this is the last line.
+    while (true) {
+      try {
+        ioc_.run();
+        return;
+      } catch (const std::exception& e) {
+        logger_.Log(LogLevel::kError, "io_thread_exception", {{"what", e.what()}});
+      }
+    }
+  }
+
+  asio::awaitable<void> AcceptLoop() {
+    while (!stopping_) {
+      beast::error_code ec;
+      tcp::socket socket = co_await acceptor_.async_accept(
+          asio::make_strand(ioc_), asio::redirect_error(asio::use_awaitable, ec));
+      if (stopping_ || ec == asio::error::operation_aborted) co_return;
+      if (ec) {
+        // EMFILE and friends: back off instead of spinning.
+        logger_.Log(LogLevel::kWarn, "accept_failed", {{"error", ec.message()}});
+        asio::steady_timer timer(acceptor_.get_executor(), std::chrono::milliseconds(50));
+        co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+        continue;
+      }
+      auto connection = std::make_shared<Connection>(std::move(socket), *this);
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        connections_[connection.get()] = connection;
+      }
+      asio::co_spawn(connection->executor(), RunConnection(connection), asio::detached);
+    }
+  }
+
+  static asio::awaitable<void> RunConnection(std::shared_ptr<Connection> connection) {
+    co_await connection->Serve();
+  }
+
+  void ForEachConnection(void (*action)(const std::shared_ptr<Connection>&)) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [ptr, weak] : connections_) {
+      if (auto c = weak.lock()) asio::post(c->executor(), [c, action] { action(c); });
+    }
+  }
+
+  bool WaitForConnections(std::chrono::milliseconds timeout) {
+    std::unique_lock<std::mutex> lock(mu_);
+    return cv_.wait_for(lock, timeout, [this] { return connections_.empty(); });
+  }
+
+  Options options_;
+  Handler& handler_;
+  Logger& logger_;
+  asio::io_context ioc_;  // Declared before the sockets that use it.
+  tcp::acceptor acceptor_;
+  tcp::endpoint bound_;
+  std::vector<std::thread> threads_;
+  std::atomic<bool> stopping_{false};
+  std::atomic<uint64_t> served_{0};
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<Connection*, std::weak_ptr<Connection>> connections_;
+  std::mutex shutdown_mu_;
+  bool shut_down_ = false;
+};
+
+void Connection::FillRequest(const bhttp::request_parser<bhttp::string_body>& parser,
+                             Request& request, bool with_target) {
+  const auto& message = parser.get();
+  request.method = std::string(message.method_string());
+  request.raw_target = std::string(message.target());
+  for (const auto& field : message) {
+    request.headers.Add(std::string(field.name_string()), std::string(field.value()));
+  }
+  if (with_target) {
+    // Best effort for rejected requests: lets the router pick the surface.
+    size_t question = request.raw_target.find('?');
+    request.target.raw_path = request.raw_target.substr(0, question);
+  }
+}
+
+asio::awaitable<void> Connection::Serve() {
+  auto self = shared_from_this();
+  const Server::Options& options = server_.options();
+  beast::error_code ec;
+  tcp::endpoint remote = stream_.socket().remote_endpoint(ec);
+  std::string remote_address = ec ? "" : remote.address().to_string();
+  uint16_t remote_port = ec ? 0 : remote.port();
+
+  while (!server_.stopping()) {
+    bhttp::request_parser<bhttp::string_body> parser;
+    parser.header_limit(static_cast<uint32_t>(options.max_header_bytes));
+    parser.body_limit(options.max_body_bytes);
+    busy_ = false;
+    stream_.expires_after(options.idle_timeout);
+    co_await bhttp::async_read_header(stream_, buffer_, parser,
+                                      asio::redirect_error(asio::use_awaitable, ec));
+    busy_ = true;
+    auto started = std::chrono::steady_clock::now();
+    if (ec == bhttp::error::end_of_stream || ec == asio::error::operation_aborted ||
+        ec == beast::error::timeout || ec == asio::error::connection_reset ||
+        ec == asio::error::bad_descriptor || (ec && buffer_.size() == 0 && !parser.got_some())) {
+      break;
+    }
+
+    Request request;
+    request.request_id = NewRequestId();
+    request.remote_address = remote_address;
+    request.remote_port = remote_port;
+
+    std::optional<HttpError> rejection;
+    if (ec == bhttp::error::header_limit) {
+      rejection = HttpError(InvalidArgument("the request header section exceeds " +
+                                            std::to_string(options.max_header_bytes) + " bytes"),
+                            431, "");
+    } else if (ec == bhttp::error::body_limit ||
+               (!ec && parser.content_length().value_or(0) > options.max_body_bytes)) {
+      rejection = HttpError(InvalidArgument("the request body exceeds the limit of " +
+                                            std::to_string(options.max_body_bytes) + " bytes"),
+                            413, "");
+    } else if (ec) {
+      rejection = HttpError(InvalidArgument("malformed HTTP request: " + ec.message()), 400, "");
+    }
+    if (!rejection) {
+      FillRequest(parser, request, false);
+      Result<RequestTarget> target = ParseRequestTarget(request.raw_target);
+      if (!target.has_value()) {
+        request.target.raw_path = request.raw_target.substr(0, request.raw_target.find('?'));
+        rejection = HttpError(target.error(), 400, "");
+      } else {
+        request.target = std::move(target).value();
+      }
+    } else {
+      FillRequest(parser, request, true);
+    }
+
+    if (!rejection && !parser.is_done()) {
+      auto expect = request.headers.Get("Expect");
+      if (expect && HeaderNameEquals(*expect, "100-continue") && parser.get().version() >= 11) {
+        bhttp::response<bhttp::empty_body> interim{bhttp::status::continue_, 11};
+        co_await bhttp::async_write(stream_, interim,
+                                    asio::redirect_error(asio::use_awaitable, ec));
+        if (ec) break;
+      }
+      while (!parser.is_done()) {
+        stream_.expires_after(options.idle_timeout);
+        co_await bhttp::async_read_some(stream_, buffer_, parser,
+                                        asio::redirect_error(asio::use_awaitable, ec));
+        if (ec) break;
+      }
+      if (ec == bhttp::error::body_limit) {
+        rejection = HttpError(InvalidArgument("the request body exceeds the limit of " +
+                                              std::to_string(options.max_body_bytes) + " bytes"),
+                              413, "");
+      } else if (ec == bhttp::error::end_of_stream || ec == beast::error::timeout ||
+                 ec == asio::error::operation_aborted || ec == asio::error::connection_reset) {
+        break;  // The client went away (or stalled) mid-body: nobody to answer.
+      } else if (ec) {
+        rejection =
+            HttpError(InvalidArgument("malformed HTTP request body: " + ec.message()), 400, "");
+      }
+    }
+
+    unsigned version = parser.get().version() == 10 ? 10 : 11;
+    bool keep_alive = !rejection && parser.get().keep_alive() && options.keep_alive;
+    Response response;
+    if (rejection) {
+      response = server_.handler().Reject(request, *rejection);
+    } else {
+      request.body = std::move(parser.get().body());
+      try {
+        response = server_.handler().Handle(request);
+      } catch (const std::exception& e) {
+        server_.logger().Log(LogLevel::kError, "handler_exception",
+                             {{"request_id", request.request_id}, {"what", e.what()}});
+        response = Response::Text(500, "internal error; request id " + request.request_id + "\n");
+      }
+    }
+    keep_alive = keep_alive && !server_.stopping();
+    server_.CountRequest();
+    ec = co_await WriteResponse(request, response, version, keep_alive);
+
+    if (server_.logger().Enabled(LogLevel::kInfo)) {
+      double millis =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+              .count();
+      server_.logger().Log(LogLevel::kInfo, "request",
+                           {{"request_id", request.request_id},
+                            {"method", request.method},
+                            {"path", request.raw_path()},
+                            {"status", response.status},
+                            {"operation", request.operation},
+                            {"principal", request.principal_arn},
+                            {"remote", request.remote_address},
+                            {"body_bytes", uint64_t(request.body.size())},
+                            {"ms", millis},
+                            {"error", ec ? ec.message() : std::string()}});
+    }
+    if (ec) break;
+    if (rejection) {
+      co_await LingerAndClose();
+      break;
+    }
+    if (!keep_alive) break;
+  }
+  busy_ = false;
+  Close();
+  server_.Unregister(this);
+}
+
+asio::awaitable<beast::error_code> Connection::WriteResponse(const Request& request,
+                                                             Response& response, unsigned version,
+                                                             bool keep_alive) {
+  const Server::Options& options = server_.options();
+  beast::error_code ec;
+  for (const std::string& name : options.request_id_headers) {
+    if (!response.headers.Has(name)) response.headers.Add(name, request.request_id);
+  }
+  auto fill = [&](auto& message) {
+    message.version(version);
+    message.result(static_cast<unsigned>(response.status));
+    message.set(bhttp::field::server, "streamtables");
+    for (const auto& [name, value] : response.headers.fields()) {
+      if (!IsServerManagedHeader(name)) message.insert(name, value);
+    }
+    message.keep_alive(keep_alive);
+  };
+  bool no_body = request.is_head() || StatusForbidsBody(response.status);
+  stream_.expires_after(options.idle_timeout);
+
+  if (response.stream == nullptr || no_body) {
+    bhttp::response<bhttp::string_body> message;
+    fill(message);
+    uint64_t length =
+        response.stream != nullptr ? response.stream_length.value_or(0) : response.body.size();
+    if (!StatusForbidsBody(response.status)) message.content_length(length);
+    if (!no_body) message.body() = std::move(response.body);
+    if (no_body) {
+      bhttp::response_serializer<bhttp::string_body> serializer(message);
+      co_await bhttp::async_write_header(stream_, serializer,
+                                         asio::redirect_error(asio::use_awaitable, ec));
+    } else {
+      co_await bhttp::async_write(stream_, message, asio::redirect_error(asio::use_awaitable, ec));
+    }
+    co_return ec;
+  }
+
+  bhttp::response<bhttp::buffer_body> message;
+  fill(message);
+  if (response.stream_length) {
+    message.content_length(*response.stream_length);
+  } else {
+    message.chunked(true);
+  }
+  message.body().data = nullptr;
+  message.body().more = true;
+  bhttp::response_serializer<bhttp::buffer_body> serializer(message);
+  co_await bhttp::async_write_header(stream_, serializer,
+                                     asio::redirect_error(asio::use_awaitable, ec));
+  if (ec) co_return ec;
+  std::vector<char> chunk(kStreamChunkBytes);
+  while (true) {
+    Result<size_t> got = response.stream->Read(chunk.data(), chunk.size());
+    if (!got.has_value()) {
+      server_.logger().Log(LogLevel::kError, "response_stream_failed",
+                           {{"request_id", request.request_id}, {"error", got.error().ToString()}});
+      co_return beast::error_code(asio::error::broken_pipe);
+    }
+    message.body().data = *got == 0 ? nullptr : chunk.data();
+    message.body().size = *got;
+    message.body().more = *got != 0;
+    stream_.expires_after(options.idle_timeout);
+    co_await bhttp::async_write(stream_, serializer, asio::redirect_error(asio::use_awaitable, ec));
+    if (ec == bhttp::error::need_buffer) ec = {};
+    if (ec || *got == 0) co_return ec;
+  }
+}
+
+asio::awaitable<void> Connection::LingerAndClose() {
+  beast::error_code ec;
+  stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+  uint64_t drained = 0;
+  std::vector<char> sink(64 * 1024);
+  auto deadline = std::chrono::steady_clock::now() + kLingerTime;
+  while (!ec && drained < kLingerDrainBytes) {
+    auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) break;
+    stream_.expires_after(deadline - now);
+    size_t n = co_await stream_.async_read_some(asio::buffer(sink),
+                                                asio::redirect_error(asio::use_awaitable, ec));
+    drained += n;
+  }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Server>> Server::Make(Options options, Handler& handler, Logger& logger) {
+  if (options.threads == 0) {
+    options.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  }
+  if (options.threads < 0 || options.max_header_bytes == 0 || options.idle_timeout.count() <= 0) {
+    return Err(InvalidArgument(
+        "server options: threads must be >= 0, max_header_bytes and idle_timeout > 0"));
+  }
+  auto server = std::make_unique<ServerImpl>(std::move(options), handler, logger);
+  try {
+    ST_TRY(server->Start());
+  } catch (const std::exception& e) {
+    return Err(IoError(std::string("cannot start the HTTP server: ") + e.what()));
+  }
+  logger.Log(LogLevel::kInfo, "listening", {{"endpoint", server->endpoint()}});
+  return std::unique_ptr<Server>(std::move(server));
+}
+
+}  // namespace st::http

@@ -1,0 +1,50 @@
+// An HTTP response as handlers build it: status, headers, and either an
+// in-memory body or a streamed one (large S3 GETs never sit in memory).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "common/status.h"
+#include "http/headers.h"
+
+namespace st::http {
+
+// A pull source for a streamed response body. The server calls Read on one
+// I/O thread at a time until it returns 0. An error after the status line has
+// gone out cannot be reported to the client: the server logs it and closes
+// the connection, so the client sees a short body and retries.
+class BodySource {
+ public:
+  virtual ~BodySource() = default;
+  // Copies up to `capacity` bytes into `buffer`; returns how many, 0 at end.
+  virtual Result<size_t> Read(char* buffer, size_t capacity) = 0;
+};
+
+// Streams bytes [offset, offset + length) of the file at `path`. The file is
+// opened now, so a missing file is reported before any status is sent.
+// Errors: kNotFound (no such file), kIo (cannot open or seek).
+Result<std::unique_ptr<BodySource>> MakeFileRangeSource(const std::string& path, uint64_t offset,
+                                                        uint64_t length);
+
+struct Response {
+  int status = 200;
+  Headers headers;
+  // The body when `stream` is null. Content-Length is set from it.
+  std::string body;
+  // When set, the body is pulled from here. With `stream_length` the server
+  // sends Content-Length (and the source must produce exactly that many
+  // bytes); without it, chunked transfer-coding.
+  std::unique_ptr<BodySource> stream;
+  std::optional<uint64_t> stream_length;
+
+  // Convenience constructors; they set Content-Type.
+  static Response Json(int status, std::string body);
+  static Response Xml(int status, std::string body);
+  static Response Text(int status, std::string body);
+  static Response Empty(int status);
+};
+
+}  // namespace st::http
