@@ -132,6 +132,7 @@ struct Walker {
 }  // namespace
 
 int32_t DecimalFixedLength(int32_t precision) {
+  if (precision > 38) return 16;  // Invalid; Schema::Make rejects it.
   Int128 max_unscaled = 1;
   for (int32_t i = 0; i < precision; ++i) max_unscaled *= 10;
   max_unscaled -= 1;
