@@ -134,10 +134,7 @@ RequestContext MakeRequestContext(Principal principal, std::string action, std::
       break;
     case PrincipalType::kUser:
       keys.Set("aws:PrincipalType", "User");
-      if (!principal.username.empty()) {
-        keys.Set("aws:username", principal.username);
-        keys.Set("aws:userid", principal.username);
-      }
+      if (!principal.username.empty()) keys.Set("aws:username", principal.username);
       break;
     case PrincipalType::kAssumedRole:
     case PrincipalType::kRole:

@@ -41,7 +41,7 @@ struct RequestContext {
 
 // Builds a context with the global keys derived from the inputs:
 // aws:PrincipalAccount, aws:PrincipalArn, aws:PrincipalType, aws:username
-// (IAM users only), aws:userid, aws:CurrentTime, aws:EpochTime,
+// (IAM users only), aws:PrincipalServiceName (services), aws:CurrentTime, aws:EpochTime,
 // aws:SecureTransport, and aws:SourceIp when `source_ip` is non-empty.
 RequestContext MakeRequestContext(Principal principal, std::string action, std::string resource,
                                   std::chrono::system_clock::time_point now,

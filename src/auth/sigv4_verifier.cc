@@ -190,42 +190,49 @@ Result<VerifiedRequest> SigV4Verifier::Verify(const HttpRequestView& request,
                       "' is missing or invalid; send the session token issued with the key");
   }
 
-  // 5. The payload hash the client signed.
-  std::vector<std::string> payload_hashes;
-  PayloadMode payload_mode = PayloadMode::kSignedHash;
+  // 5. The payload hash the client signed: candidates in order of likelihood.
+  struct PayloadCandidate {
+    std::string hash;
+    PayloadMode mode;
+  };
+  std::vector<PayloadCandidate> payloads;
   std::optional<std::string> declared = CanonicalHeaderValue(request, "x-amz-content-sha256");
   if (declared) {
+    PayloadMode mode = PayloadMode::kSignedHash;
     if (*declared == "UNSIGNED-PAYLOAD") {
-      payload_mode = PayloadMode::kUnsigned;
+      mode = PayloadMode::kUnsigned;
     } else if (*declared == "STREAMING-AWS4-HMAC-SHA256-PAYLOAD") {
-      payload_mode = PayloadMode::kStreamingSigned;
+      mode = PayloadMode::kStreamingSigned;
     } else if (*declared == "STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER") {
-      payload_mode = PayloadMode::kStreamingSignedTrailer;
+      mode = PayloadMode::kStreamingSignedTrailer;
     } else if (*declared == "STREAMING-UNSIGNED-PAYLOAD-TRAILER") {
-      payload_mode = PayloadMode::kStreamingUnsignedTrailer;
+      mode = PayloadMode::kStreamingUnsignedTrailer;
     } else if (!IsHex64(*declared)) {
       return reject(SigV4Error::kMalformedAuthorization,
                     "x-amz-content-sha256 '" + *declared +
                         "' is neither a hex SHA-256 nor a supported payload mode (SigV4a is "
                         "not supported)");
     }
-    payload_hashes.push_back(*declared);
-  } else if (auth.presigned && scope.service == "s3") {
-    payload_hashes.push_back("UNSIGNED-PAYLOAD");
-    payload_mode = PayloadMode::kUnsigned;
-  } else if (request.body) {
-    payload_hashes.push_back(Sha256Hex(*request.body));
-  } else if (request.body_sha256_hex) {
-    payload_hashes.push_back(Lower(*request.body_sha256_hex));
+    payloads.push_back({*declared, mode});
   } else if (!auth.presigned) {
-    return reject(SigV4Error::kInternalError,
-                  Status(StatusCode::kInternal,
-                         "the request has no x-amz-content-sha256 and the server adapter passed "
-                         "neither the body nor its hash; fix the adapter"));
+    if (request.body) {
+      payloads.push_back({Sha256Hex(*request.body), PayloadMode::kSignedHash});
+    } else if (request.body_sha256_hex) {
+      payloads.push_back({Lower(*request.body_sha256_hex), PayloadMode::kSignedHash});
+    } else {
+      return reject(SigV4Error::kInternalError,
+                    Status(StatusCode::kInternal,
+                           "the request has no x-amz-content-sha256 and the server adapter "
+                           "passed neither the body nor its hash; fix the adapter"));
+    }
+  } else if (scope.service != "s3") {
+    // Non-S3 presigners hash the body; fall back to UNSIGNED-PAYLOAD below.
+    if (request.body) payloads.push_back({Sha256Hex(*request.body), PayloadMode::kSignedHash});
   }
-  if (auth.presigned && !declared && scope.service != "s3") {
-    payload_hashes.push_back("UNSIGNED-PAYLOAD");  // Other services' presigners vary.
-    if (payload_hashes.size() == 1) payload_mode = PayloadMode::kUnsigned;
+  // Presigned URLs sign UNSIGNED-PAYLOAD for S3 even when a client later adds
+  // an x-amz-content-sha256 header to the request.
+  if (auth.presigned && (!declared || *declared != "UNSIGNED-PAYLOAD")) {
+    payloads.push_back({"UNSIGNED-PAYLOAD", PayloadMode::kUnsigned});
   }
 
   // 6. The signature, over the standard canonical form and then the variants.
@@ -246,7 +253,10 @@ Result<VerifiedRequest> SigV4Verifier::Verify(const HttpRequestView& request,
   const std::string canonical_headers = CanonicalHeaders(request, auth.signed_headers);
   std::vector<std::string> tried;
   bool matched = false;
-  for (const std::string& payload_hash : payload_hashes) {
+  PayloadMode payload_mode = PayloadMode::kSignedHash;
+  for (const PayloadCandidate& payload : payloads) {
+    payload_mode = payload.mode;
+    const std::string& payload_hash = payload.hash;
     for (UriStyle uri_style : uri_styles) {
       std::string uri = CanonicalUri(request.raw_path, uri_style);
       for (QueryStyle query_style : query_styles) {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "auth/condition_internal.h"
 #include "auth/evaluator.h"
 #include "auth/time_format_internal.h"
 #include "auth/wildcard_internal.h"
@@ -185,6 +186,51 @@ TEST(Wildcard, GlobsAndArns) {
                             "arn:aws:s3tables:us-east-1:1:2:bucket/b", false));
   EXPECT_TRUE(ArnMatch("arn:aws:*:*:*:*", "arn:aws:s3tables:us-east-1:1:bucket/b"));
   EXPECT_TRUE(ArnMatch("arn:aws:s3:::bucket/a:b*", "arn:aws:s3:::bucket/a:b/c"));
+}
+
+TEST(PolicyVariables, SubstitutionDefaultsAndEscapes) {
+  ConditionKeys keys;
+  keys.Set("aws:username", "alice");
+  keys.Set("aws:TagKeys", std::vector<std::string>{"a", "b"});
+  EXPECT_EQ(SubstitutePolicyVariables("home/${AWS:UserName}/*", keys), "home/alice/*");
+  EXPECT_EQ(SubstitutePolicyVariables("${s3tables:namespace, 'default'}-x", keys), "default-x");
+  EXPECT_EQ(SubstitutePolicyVariables("a${*}b${?}${$}", keys), "a*b?$");
+  EXPECT_EQ(SubstitutePolicyVariables("${s3tables:namespace}", keys), std::nullopt);
+  EXPECT_EQ(SubstitutePolicyVariables("${aws:TagKeys}", keys), std::nullopt);  // Multi-valued.
+  EXPECT_EQ(SubstitutePolicyVariables("no vars ${", keys), "no vars ${");
+}
+
+TEST(Conditions, OperatorsOnSingleValues) {
+  ConditionKeys keys;
+  keys.Set("aws:CurrentTime", "2026-06-01T12:00:00Z");
+  keys.Set("aws:EpochTime", "1780315200");
+  keys.Set("s3:max-keys", "10");
+  keys.Set("aws:SecureTransport", "TRUE");
+  auto holds = [&](ConditionOperator op, std::string key, std::string value,
+                   SetQualifier qualifier = SetQualifier::kNone, bool if_exists = false) {
+    Condition c;
+    c.op = op;
+    c.key = std::move(key);
+    c.values = {std::move(value)};
+    c.qualifier = qualifier;
+    c.if_exists = if_exists;
+    return EvaluateCondition(c, keys, true);
+  };
+  EXPECT_TRUE(holds(ConditionOperator::kDateLessThan, "aws:CurrentTime", "1780315201"));
+  EXPECT_TRUE(holds(ConditionOperator::kDateEquals, "aws:EpochTime", "2026-06-01T14:00:00+02:00"));
+  EXPECT_TRUE(holds(ConditionOperator::kNumericLessThanEquals, "s3:max-keys", "10"));
+  EXPECT_FALSE(holds(ConditionOperator::kNumericGreaterThan, "s3:max-keys", "10.5"));
+  EXPECT_TRUE(holds(ConditionOperator::kBool, "aws:SecureTransport", "true"));
+  EXPECT_TRUE(holds(ConditionOperator::kNull, "aws:SourceIp", "true"));
+  EXPECT_FALSE(holds(ConditionOperator::kNull, "aws:SourceIp", "false"));
+  EXPECT_TRUE(holds(ConditionOperator::kStringNotEquals, "aws:SourceIp", "x"));
+  EXPECT_FALSE(holds(ConditionOperator::kStringEquals, "aws:SourceIp", "x"));
+  EXPECT_TRUE(
+      holds(ConditionOperator::kStringEquals, "aws:SourceIp", "x", SetQualifier::kNone, true));
+  EXPECT_TRUE(
+      holds(ConditionOperator::kStringEquals, "aws:SourceIp", "x", SetQualifier::kForAllValues));
+  EXPECT_FALSE(
+      holds(ConditionOperator::kStringEquals, "aws:SourceIp", "x", SetQualifier::kForAnyValue));
 }
 
 }  // namespace

@@ -341,6 +341,10 @@ TEST_F(SigV4Test, PresignRoundTripAndExpiryBounds) {
   ASSERT_TRUE(result.has_value()) << result.error().ToString();
   EXPECT_TRUE(result->presigned);
 
+  Request with_header = r;  // Some SDKs add the header to presigned GETs; it was not signed.
+  with_header.headers.emplace_back("x-amz-content-sha256", std::string(kEmptyHash));
+  EXPECT_TRUE(Verify(with_header).has_value()) << rejection_.canonical_request;
+
   EXPECT_FALSE(PresignQuery(r.View(), creds, options, std::chrono::hours(24 * 8)).has_value());
 
   Request too_long = r;
