@@ -112,7 +112,7 @@ struct Node {
   std::string full_name;           // Named types: namespace-qualified name.
   const Node* resolved = nullptr;  // kReference: the definition it names.
   int64_t min_encoded_bytes = 0;   // Lower bound on the encoded size of a value.
-  bool is_decimal = false;         // Valid decimal logical type on bytes/fixed.
+  bool is_decimal = false;         // Valid decimal (precision 1..38) on bytes/fixed.
   bool is_logical_map = false;     // Array of {key, value} records with logicalType "map".
 
   // Follows a reference to its definition (identity for other nodes).

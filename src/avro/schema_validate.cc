@@ -139,8 +139,10 @@ void Copier::Derive(Node* node) {
       node->min_encoded_bytes = 1;
       break;
   }
+  // Precision above 38 cannot be held by the Int128 of Value::Decimal; such
+  // values stay Binary rather than failing to decode.
   if (node->logical_type == "decimal" && node->has_precision && node->precision > 0 &&
-      node->scale >= 0 && node->scale <= node->precision) {
+      node->precision <= 38 && node->scale >= 0 && node->scale <= node->precision) {
     node->is_decimal =
         node->type == Type::kBytes ||
         (node->type == Type::kFixed && node->precision <= MaxDecimalPrecision(node->fixed_size));

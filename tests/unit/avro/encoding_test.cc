@@ -171,9 +171,12 @@ TEST(EncodingTest, DecimalBytesAreMinimalTwosComplement) {
   EXPECT_EQ(MustEncode(fixed, Value::Binary(Bytes({0, 0, 0, 1}))), Bytes({0, 0, 0, 1}));
   // Wider-than-16 fixed with sign extension decodes; real overflow is Corruption.
   Schema wide = MustParse(
-      R"({"type":"fixed","name":"w","size":17,"logicalType":"decimal","precision":40,"scale":0})");
+      R"({"type":"fixed","name":"w","size":17,"logicalType":"decimal","precision":38,"scale":0})");
   EXPECT_EQ(MustDecodeAll(wide, std::string(17, '\xff')), Value::Decimal(-1));
   size_t offset = 0;
+  // Precision above 38 does not fit a Decimal value: Binary.
+  Schema huge = MustParse(R"({"type":"bytes","logicalType":"decimal","precision":50,"scale":0})");
+  EXPECT_EQ(MustDecodeAll(huge, Bytes({2, 7})), Value::Binary(Bytes({7})));
   auto bad = Decode(wide, Bytes({1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}), &offset);
   ASSERT_FALSE(bad.has_value());
   EXPECT_EQ(bad.error().code(), StatusCode::kCorruption);
