@@ -25,8 +25,7 @@ void AddWriteTable(CLI::App& dev, st::cli::WriteTableOptions& o, bool& selected)
   cmd->add_option("--commits", o.commits, "Number of appends")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--codec", o.codec, "Parquet codec")
-      ->capture_default_str()
+  cmd->add_option("--codec", o.codec, "Parquet codec (default: the table's, else zstd)")
       ->check(CLI::IsMember({"zstd", "snappy", "gzip", "uncompressed"}));
   cmd->add_option("--row-group-bytes", o.row_group_bytes, "Parquet row group size")
       ->check(CLI::PositiveNumber);

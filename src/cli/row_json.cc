@@ -11,7 +11,7 @@ namespace {
 __extension__ typedef unsigned __int128 UInt128;
 using iceberg::Type;
 using iceberg::TypeId;
-using Json = nlohmann::json;
+using Json = nlohmann::ordered_json;  // Fields in schema order.
 
 std::string Base64(const std::string& bytes) {
   static constexpr char kAlphabet[] =
