@@ -14,6 +14,8 @@
 #            Maven's own cache is ~/.m2 (override with ST_M2_REPO).
 #   DuckDB extensions come from the duckdb-extension-* wheels in the venv; the
 #            test harness LOADs them by path (see tests/integration/harness).
+#   Java: Debian's JDK 17 (Kafka 4.1 and Spark 3.5 both run on it); set
+#            ST_JAVA_HOME to use another.
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -24,7 +26,7 @@ DO_APT=1
 for arg in "$@"; do
   case "$arg" in
     --no-apt) DO_APT=0 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "install.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -133,8 +135,11 @@ check_runtime() {
   local t0
   t0=$(now)
   local java_home
-  java_home="${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}"
-  [[ -x "$java_home/bin/java" ]] || die "no Java at $java_home (set JAVA_HOME or install openjdk-17-jdk-headless)"
+  java_home=$(PYTHONPATH="$REPO/tests/integration" "$VENV/bin/python" -c \
+    'from harness import paths; print(paths.java_home())') \
+    || die "no JDK found (install openjdk-17-jdk-headless or set ST_JAVA_HOME)"
+  "$java_home/bin/java" -version 2>&1 | grep -q 'version "17' \
+    || log "warning: $java_home is not Java 17; Spark 3.5 needs 17 (set ST_JAVA_HOME)"
   # The harness LOADs the DuckDB extensions straight from the wheels; fail here,
   # not in the middle of a test run, if the wheels and duckdb disagree.
   PYTHONPATH="$REPO/tests/integration" "$VENV/bin/python" -c \

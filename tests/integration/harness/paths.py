@@ -30,18 +30,22 @@ def build_dir() -> pathlib.Path:
 
 
 def java_home() -> pathlib.Path:
-    """A JDK 17+: JAVA_HOME if set, else Debian's 17, else the `java` on PATH."""
+    """The JDK for Kafka and Spark: ST_JAVA_HOME, else Debian's 17, else JAVA_HOME,
+    else the `java` on PATH. Java 17 comes first on purpose: Spark 3.5 does not
+    run on the newer JDKs some machines also carry (and may name in JAVA_HOME)."""
     candidates = []
+    if os.environ.get("ST_JAVA_HOME"):
+        candidates.append(pathlib.Path(os.environ["ST_JAVA_HOME"]))
+    candidates.append(pathlib.Path("/usr/lib/jvm/java-17-openjdk-amd64"))
     if os.environ.get("JAVA_HOME"):
         candidates.append(pathlib.Path(os.environ["JAVA_HOME"]))
-    candidates.append(pathlib.Path("/usr/lib/jvm/java-17-openjdk-amd64"))
     java = shutil.which("java")
     if java:
         candidates.append(pathlib.Path(java).resolve().parent.parent)
     for home in candidates:
         if (home / "bin" / "java").exists():
             return home
-    raise FileNotFoundError("no JDK found; install openjdk-17-jdk-headless or set JAVA_HOME")
+    raise FileNotFoundError("no JDK found; install openjdk-17-jdk-headless or set ST_JAVA_HOME")
 
 
 def java_bin() -> str:
