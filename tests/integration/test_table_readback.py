@@ -45,8 +45,8 @@ def tables(tmp_path_factory):
     return out
 
 
-def _check(schema, expected_rows, actual_rows, engine):
-    expected = dt.canon_rows(schema, expected_rows, "dump")
+def _check(schema, expected_rows, actual_rows, engine, adjust=None):
+    expected = dt.canon_rows(schema, expected_rows, "dump", adjust)
     actual = dt.canon_rows(schema, actual_rows, "engine")
     problems = dt.diff_rows(expected, actual)
     assert not problems, f"{engine}: " + "\n".join(problems)
@@ -59,7 +59,8 @@ def test_pyiceberg_and_pyarrow_read_every_value(tables, schema_name, codec):
     table = StaticTable.from_metadata(location)
     assert len(table.metadata.snapshots) == 3
     schema = table.schema()
-    _check(schema, rows, table.scan().to_arrow().to_pylist(), "pyiceberg")
+    _check(schema, rows, table.scan().to_arrow().to_pylist(), "pyiceberg",
+           adjust=dt.null_struct_lists_as_empty)
 
     files = [task.file for task in table.scan().plan_files()]
     parts = []
@@ -146,7 +147,16 @@ def test_field_ids_and_manifest_metrics(tables, schema_name):
         typed = {f.name: dt.from_dump(f.field_type, row.get(f.name)) for f in schema.fields}
         typed_by_id[typed["id"]] = typed
 
-    files = table.inspect.files().to_pylist()
+    # The manifests' data_file records. Not inspect.files(): PyIceberg 0.12
+    # cannot build its readable_metrics for uuid columns (ArrowNotImplementedError).
+    files = []
+    for manifest in table.current_snapshot().manifests(table.io):
+        for entry in manifest.fetch_manifest_entry(table.io, discard_deleted=True):
+            d = entry.data_file
+            files.append({k: getattr(d, k) for k in (
+                "file_path", "record_count", "file_size_in_bytes", "split_offsets", "column_sizes",
+                "value_counts", "null_value_counts", "nan_value_counts", "lower_bounds",
+                "upper_bounds")})
     assert sum(f["record_count"] for f in files) == len(rows)
     for f in files:
         path = local_path(f["file_path"])
