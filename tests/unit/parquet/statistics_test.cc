@@ -70,7 +70,7 @@ TEST(StatisticsTest, FixedDecimalsAreSignedBigEndian) {
   const std::string minus_one(9, '\xFF');
   const std::string one = std::string(8, '\0') + "\x01";
   const std::string most_negative = "\x80" + std::string(8, '\0');
-  const std::string big = "\x00\xFF" + std::string(7, '\0');
+  const std::string big = std::string("\x00\xFF", 2) + std::string(7, '\0');
   for (const auto& v : {one, minus_one, big, most_negative}) s.UpdateBytes(v);
   EXPECT_EQ(s.EncodedMin(), most_negative);
   EXPECT_EQ(s.EncodedMax(), big);
