@@ -78,10 +78,12 @@ Result<SnapshotCommit> FastAppend(const TableMetadata& base, const std::vector<D
   }
 
   std::vector<ManifestFile> manifests = created;
+  int kept = 0;
   for (size_t i = 0; i < existing.size(); ++i) {
-    if (!replaced[i]) manifests.push_back(existing[i]);
+    if (replaced[i] || internal::OnlyDeletedEntries(existing[i])) continue;
+    manifests.push_back(existing[i]);
+    ++kept;
   }
-  int kept = static_cast<int>(existing.size()) - replaced_count;
   return producer.Commit("append", manifests, static_cast<int>(created.size()), kept,
                          replaced_count, extra_summary);
 }

@@ -16,8 +16,8 @@ Result<RemovalResult> RemoveDataFiles(SnapshotProducer& producer,
   ST_ASSIGN_OR_RETURN(std::vector<ManifestFile> base, producer.BaseManifests());
   RemovalResult out;
   for (const ManifestFile& manifest : base) {
-    bool live = manifest.added_files_count + manifest.existing_files_count > 0;
-    if (pending.empty() || manifest.content != ManifestContent::kData || !live) {
+    if (OnlyDeletedEntries(manifest)) continue;
+    if (pending.empty() || manifest.content != ManifestContent::kData) {
       out.kept.push_back(manifest);
       continue;
     }

@@ -80,6 +80,13 @@ class SnapshotProducer {
   std::vector<std::string> written_files_;
 };
 
+// A base manifest holding only DELETED entries (its deletes are recorded in
+// the older snapshot that wrote it): new snapshots leave it out. A manifest
+// with all counts zero has unknown counts (some v1 writers) and is kept.
+inline bool OnlyDeletedEntries(const ManifestFile& m) {
+  return m.added_files_count == 0 && m.existing_files_count == 0 && m.deleted_files_count > 0;
+}
+
 // Java's rule for snapshot ids: positive 63-bit, never 0.
 int64_t NewSnapshotId(Random& random);
 // Reads an integer table property, falling back to `fallback` when absent or malformed.

@@ -13,6 +13,11 @@ namespace {
 
 Result<MetadataVersion> WriteVersion(FileIO& io, TableMetadata metadata, int64_t version,
                                      Random& random) {
+  Status valid = metadata.Validate();
+  if (!valid.ok()) {
+    return Err(InvalidArgument("refusing to write invalid metadata for " + metadata.location +
+                               ": " + valid.message()));
+  }
   MetadataVersion out;
   out.location = MetadataFilePath(metadata, version, Uuid::Generate(random).ToString());
   ST_TRY(io.WriteIfAbsent(out.location, SerializeTableMetadata(metadata)));

@@ -24,7 +24,8 @@ struct MetadataVersion {
 inline constexpr const char* kMetadataPreviousVersionsMax = "write.metadata.previous-versions-max";
 inline constexpr int kMetadataPreviousVersionsMaxDefault = 100;
 
-// Writes `metadata` as version 0 of a new table. Errors: AlreadyExists (the
+// Writes `metadata` as version 0 of a new table. Errors: InvalidArgument when
+// metadata.Validate() fails; AlreadyExists (the
 // file name collides: retry), InvalidArgument (location outside the FileIO), Io.
 Result<MetadataVersion> WriteInitialMetadata(FileIO& io, TableMetadata metadata, Random& random);
 

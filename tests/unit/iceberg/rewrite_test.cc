@@ -1,0 +1,114 @@
+#include "iceberg/rewrite.h"
+
+#include "file_table_fixture.h"
+#include "iceberg/append.h"
+#include "iceberg/delete.h"
+
+namespace st::iceberg {
+namespace {
+
+class RewriteTest : public FileTableTest {
+ protected:
+  // Two appends: a, b (books) then c (toys).
+  TableMetadata TwoAppends() {
+    TableMetadata m =
+        FastAppend(metadata_,
+                   {MakeFile("a", 20089, "books", 1, 10), MakeFile("b", 20089, "books", 1, 5)}, {},
+                   Ctx())
+            ->metadata;
+    Tick();
+    return FastAppend(m, {MakeFile("c", 20090, "toys", 2, 7)}, {}, Ctx())->metadata;
+  }
+};
+
+TEST_F(RewriteTest, ReplaceMarksRemovedFilesDeletedWithExplicitSequenceNumbers) {
+  TableMetadata base = TwoAppends();
+  Tick();
+  DataFile compacted = MakeFile("ab", 20089, "books", 1, 15);
+  SnapshotCommit c = ReplaceFiles(base, {"/wh/db/t/data/a.parquet", "/wh/db/t/data/b.parquet"},
+                                  {compacted}, {}, Ctx())
+                         .value();
+  const Snapshot& s = *c.metadata.CurrentSnapshot();
+  EXPECT_EQ(s.sequence_number, 3);
+  EXPECT_EQ(s.parent_snapshot_id, base.current_snapshot_id);
+  EXPECT_EQ(s.summary.at("operation"), "replace");
+  EXPECT_EQ(s.summary.at("added-data-files"), "1");
+  EXPECT_EQ(s.summary.at("deleted-data-files"), "2");
+  EXPECT_EQ(s.summary.at("added-records"), "15");
+  EXPECT_EQ(s.summary.at("deleted-records"), "15");
+  EXPECT_EQ(s.summary.at("removed-files-size"), "2150");
+  EXPECT_EQ(s.summary.at("changed-partition-count"), "1");
+  EXPECT_EQ(s.summary.at("total-records"), "22");
+  EXPECT_EQ(s.summary.at("total-data-files"), "2");
+  EXPECT_EQ(s.summary.at("manifests-created"), "2");
+  EXPECT_EQ(s.summary.at("manifests-kept"), "1");
+  EXPECT_EQ(s.summary.at("manifests-replaced"), "1");
+  EXPECT_EQ(LivePaths(c.metadata),
+            (std::vector<std::string>{"/wh/db/t/data/ab.parquet", "/wh/db/t/data/c.parquet"}));
+
+  int deleted = 0;
+  for (const ManifestEntry& e : Entries(c.metadata)) {
+    if (e.status != ManifestEntryStatus::kDeleted) continue;
+    ++deleted;
+    EXPECT_EQ(e.snapshot_id, c.snapshot_id);
+    EXPECT_EQ(e.sequence_number, 1);  // The data's own number, not the replace's.
+    EXPECT_EQ(e.file_sequence_number, 1);
+  }
+  EXPECT_EQ(deleted, 2);
+}
+
+TEST_F(RewriteTest, RemovingAFileThatIsNotLiveIsAConflict) {
+  TableMetadata base = TwoAppends();
+  SnapshotCommit first = DeleteFiles(base, {"/wh/db/t/data/a.parquet"}, {}, Ctx()).value();
+  // A compaction planned on `first`'s parent that still removes a.
+  auto conflict = ReplaceFiles(first.metadata, {"/wh/db/t/data/a.parquet"},
+                               {MakeFile("z", 20089, "books", 1, 1)}, {}, Ctx());
+  ASSERT_FALSE(conflict.has_value());
+  EXPECT_EQ(conflict.error().code(), StatusCode::kConflict);
+  EXPECT_NE(conflict.error().message().find("a.parquet"), std::string::npos);
+  EXPECT_EQ(DeleteFiles(base, {"/wh/db/t/data/nope.parquet"}, {}, Ctx()).error().code(),
+            StatusCode::kConflict);
+  EXPECT_EQ(DeleteFiles(base, {}, {}, Ctx()).error().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(DeleteFiles(base, {"/wh/db/t/data/c.parquet", "/wh/db/t/data/c.parquet"}, {}, Ctx())
+                .error()
+                .code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(DeleteFiles(metadata_, {"/wh/db/t/data/c.parquet"}, {}, Ctx()).error().code(),
+            StatusCode::kConflict);
+}
+
+TEST_F(RewriteTest, DeleteRemovesWholeFiles) {
+  TableMetadata base = TwoAppends();
+  Tick();
+  SnapshotCommit c =
+      DeleteFiles(base, {"/wh/db/t/data/c.parquet"}, {{"reason", "ttl"}}, Ctx()).value();
+  const Snapshot& s = *c.metadata.CurrentSnapshot();
+  EXPECT_EQ(s.summary, (SnapshotSummary{{"operation", "delete"},
+                                        {"deleted-data-files", "1"},
+                                        {"deleted-records", "7"},
+                                        {"removed-files-size", "1070"},
+                                        {"changed-partition-count", "1"},
+                                        {"total-records", "15"},
+                                        {"total-files-size", "2150"},
+                                        {"total-data-files", "2"},
+                                        {"total-delete-files", "0"},
+                                        {"total-position-deletes", "0"},
+                                        {"total-equality-deletes", "0"},
+                                        {"manifests-created", "1"},
+                                        {"manifests-kept", "1"},
+                                        {"manifests-replaced", "1"},
+                                        {"reason", "ttl"}}));
+  EXPECT_EQ(LivePaths(c.metadata),
+            (std::vector<std::string>{"/wh/db/t/data/a.parquet", "/wh/db/t/data/b.parquet"}));
+  // The next snapshot leaves out the manifest that only records c's deletion.
+  SnapshotCommit again = DeleteFiles(c.metadata, {"/wh/db/t/data/a.parquet"}, {}, Ctx()).value();
+  int deleted = 0;
+  for (const ManifestEntry& e : Entries(again.metadata))
+    deleted += e.status == ManifestEntryStatus::kDeleted;
+  EXPECT_EQ(deleted, 1);
+  EXPECT_EQ(CurrentManifests(again.metadata).size(), 1u);
+  EXPECT_EQ(LivePaths(again.metadata), (std::vector<std::string>{"/wh/db/t/data/b.parquet"}));
+}
+
+}  // namespace
+}  // namespace st::iceberg
