@@ -1,5 +1,9 @@
 // The Beast/Asio adapter behind server.h. Each connection is one C++20
 // coroutine on its own strand; handlers run inline on the I/O threads.
+//
+// CMakeLists.txt force-includes <utility> for this file: Boost 1.74's
+// awaitable.hpp uses std::exchange without including it (TOOLCHAIN-NOTES.md),
+// and clang-format's include sorting would undo an ordering fix here.
 #include <atomic>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
@@ -9,7 +13,7 @@
 #include <map>
 #include <mutex>
 #include <thread>
-#include <utility>  // Before Asio: boost/asio/awaitable.hpp needs std::exchange.
+#include <utility>
 
 #include "common/random.h"
 #include "http/server.h"

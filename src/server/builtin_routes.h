@@ -1,0 +1,21 @@
+// Routes the server mounts before the API surfaces exist: a public health
+// check on the control-plane surface and a placeholder Iceberg config.
+#pragma once
+
+#include <vector>
+
+#include "http/router.h"
+#include "server/data_dir.h"
+#include "server/server_config.h"
+
+namespace st::server {
+
+// GET /health → 200 {"status":"ok"}; public (load balancers carry no SigV4).
+std::vector<http::Route> HealthRoutes();
+
+// GET /v1/config (mounted under /iceberg) → 200 {"defaults":{},"overrides":{}}.
+// Public placeholder until the Iceberg REST surface (src/api/iceberg_rest)
+// replaces it with the real, signed route.
+std::vector<http::Route> IcebergPlaceholderRoutes();
+
+}  // namespace st::server

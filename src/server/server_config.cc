@@ -1,0 +1,125 @@
+#include "server/server_config.h"
+
+#include <charconv>
+
+namespace st::server {
+
+namespace {
+
+Result<uint64_t> ParseUnsigned(std::string_view flag, std::string_view text, uint64_t max) {
+  uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value > max) {
+    return Err(InvalidArgument(std::string(flag) + " '" + std::string(text) +
+                               "' is not a number in [0, " + std::to_string(max) + "]"));
+  }
+  return value;
+}
+
+bool IsTwelveDigits(std::string_view s) {
+  if (s.size() != 12) return false;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string ListenAddress::ToString() const {
+  std::string h = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+  return h + ":" + std::to_string(port);
+}
+
+Result<ListenAddress> ParseListenAddress(std::string_view text) {
+  auto bad = [&](std::string why) {
+    return Err(InvalidArgument("listen address '" + std::string(text) + "' " + why +
+                               "; use host:port such as 127.0.0.1:8181 or [::1]:8181"));
+  };
+  size_t colon = text.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) return bad("has no port");
+  std::string_view host = text.substr(0, colon);
+  if (host.front() == '[') {
+    if (host.back() != ']' || host.size() < 3) return bad("has an unbalanced '['");
+    host = host.substr(1, host.size() - 2);
+  } else if (host.find(':') != std::string_view::npos) {
+    return bad("is IPv6 without brackets");
+  }
+  auto port = ParseUnsigned("port", text.substr(colon + 1), 65535);
+  if (!port.has_value()) return bad("has a bad port");
+  return ListenAddress{std::string(host), static_cast<uint16_t>(*port)};
+}
+
+Result<ServerConfig> ParseServerFlags(const std::vector<std::string>& args) {
+  ServerConfig config;
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string flag = args[i];
+    if (flag == "--help" || flag == "-h") {
+      config.help = true;
+      continue;
+    }
+    if (flag.rfind("--", 0) != 0) {
+      return Err(InvalidArgument("unexpected argument '" + flag + "'; see --help"));
+    }
+    std::string value;
+    size_t eq = flag.find('=');
+    if (eq != std::string::npos) {
+      value = flag.substr(eq + 1);
+      flag = flag.substr(0, eq);
+    } else if (i + 1 < args.size()) {
+      value = args[++i];
+    } else {
+      return Err(InvalidArgument("flag " + flag + " needs a value; see --help"));
+    }
+
+    if (flag == "--data-dir") {
+      if (value.empty()) return Err(InvalidArgument("--data-dir must not be empty"));
+      config.data_dir = value;
+    } else if (flag == "--listen") {
+      ST_ASSIGN_OR_RETURN(config.listen, ParseListenAddress(value));
+    } else if (flag == "--s3-listen") {
+      ST_ASSIGN_OR_RETURN(config.s3_listen, ParseListenAddress(value));
+    } else if (flag == "--region") {
+      if (value.empty()) return Err(InvalidArgument("--region must not be empty"));
+      config.region = value;
+    } else if (flag == "--account-id") {
+      if (!IsTwelveDigits(value)) {
+        return Err(InvalidArgument("--account-id '" + value + "' must be exactly 12 digits"));
+      }
+      config.account_id = value;
+    } else if (flag == "--log-level") {
+      ST_ASSIGN_OR_RETURN(config.log_level, http::ParseLogLevel(value));
+    } else if (flag == "--threads") {
+      ST_ASSIGN_OR_RETURN(uint64_t threads, ParseUnsigned(flag, value, 256));
+      config.threads = static_cast<int>(threads);
+    } else if (flag == "--max-body-bytes") {
+      ST_ASSIGN_OR_RETURN(config.max_body_bytes, ParseUnsigned(flag, value, UINT64_MAX));
+    } else if (flag == "--s3-max-body-bytes") {
+      ST_ASSIGN_OR_RETURN(config.s3_max_body_bytes, ParseUnsigned(flag, value, UINT64_MAX));
+    } else {
+      return Err(InvalidArgument("unknown flag " + flag + "; see --help"));
+    }
+  }
+  return config;
+}
+
+std::string ServerUsage() {
+  return R"(usage: streamtables server [flags]
+
+  --data-dir DIR           state directory (default ./data): catalog, objects, keys
+  --listen HOST:PORT       control plane at / and Iceberg REST at /iceberg (default 127.0.0.1:8181)
+  --s3-listen HOST:PORT    S3-compatible data endpoint (default 127.0.0.1:9000)
+  --region REGION          region in ARNs and SigV4 scopes (default us-east-1)
+  --account-id DIGITS      12-digit account id (default: generated once, kept in the data dir)
+  --log-level LEVEL        debug | info | warn | error (default info); JSON lines on stderr
+  --threads N              I/O threads per endpoint (default 4)
+  --max-body-bytes N       API request body limit (default 1048576)
+  --s3-max-body-bytes N    S3 request body limit (default 67108864)
+
+Port 0 picks a free port. On start the server prints one line to stdout:
+  streamtables: listening api=http://HOST:PORT s3=http://HOST:PORT
+SIGINT/SIGTERM stop it gracefully: in-flight requests finish, exit code 0.
+)";
+}
+
+}  // namespace st::server

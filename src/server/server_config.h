@@ -1,0 +1,47 @@
+// Command-line configuration of `streamtables server`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "http/logger.h"
+
+namespace st::server {
+
+struct ListenAddress {
+  std::string host = "127.0.0.1";
+  uint16_t port = 0;
+  std::string ToString() const;  // "127.0.0.1:8181", "[::1]:8181"
+};
+
+struct ServerConfig {
+  std::string data_dir = "./data";
+  // Control plane at "/", Iceberg REST at "/iceberg".
+  ListenAddress listen{"127.0.0.1", 8181};
+  // S3-compatible data endpoint.
+  ListenAddress s3_listen{"127.0.0.1", 9000};
+  std::string region = "us-east-1";
+  std::string account_id;  // Empty: the data dir's, generated on first start.
+  http::LogLevel log_level = http::LogLevel::kInfo;
+  int threads = 4;  // I/O threads per endpoint; handlers run on them.
+  // Control-plane and catalog requests are small JSON documents.
+  uint64_t max_body_bytes = 1024 * 1024;
+  // S3 PutObject / UploadPart bodies are held in memory for now.
+  uint64_t s3_max_body_bytes = 64ull * 1024 * 1024;
+  bool help = false;
+};
+
+// "host:port" or "[v6]:port"; port 0 asks for an ephemeral port.
+// Errors: kInvalidArgument naming the flag value and the expected form.
+Result<ListenAddress> ParseListenAddress(std::string_view text);
+
+// Parses `args` (without the program/subcommand name): --flag value or
+// --flag=value. Errors: kInvalidArgument naming the flag and the fix.
+Result<ServerConfig> ParseServerFlags(const std::vector<std::string>& args);
+
+// The --help text.
+std::string ServerUsage();
+
+}  // namespace st::server
