@@ -31,8 +31,8 @@ S3_ENDPOINT = "http://127.0.0.1:9000"
 
 def tool_path():
     path = paths.build_dir() / "tests" / "unit" / "auth" / "sigv4_verify_tool"
-    if not path.exists():
-        pytest.skip(f"{path} not built; build target sigv4_verify_tool")
+    # Fails rather than skips: CI builds every target, so a missing tool is a bug.
+    assert path.exists(), f"{path} not built; build target sigv4_verify_tool"
     return path
 
 
