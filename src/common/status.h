@@ -114,7 +114,8 @@ Status ToStatus(const Result<T>& r) {
   } while (0)
 
 // ST_ASSIGN_OR_RETURN(auto x, MakeX()); — declares/assigns from a Result<T>,
-// returning the error from the enclosing function on failure.
+// returning the error from the enclosing function on failure. It expands to
+// several statements: never use it as the unbraced body of an if/for/while.
 #define ST_ASSIGN_OR_RETURN(lhs, expr) \
   ST_ASSIGN_OR_RETURN_IMPL(ST_CONCAT(st_result_, __LINE__), lhs, expr)
 #define ST_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr)                                    \
