@@ -7,6 +7,7 @@
 
 #include "iceberg/manifest.h"
 #include "iceberg/manifest_list.h"
+#include "iceberg/table_update.h"
 
 namespace st::iceberg {
 
@@ -94,12 +95,9 @@ Result<ExpireResult> ExpireSnapshots(const TableMetadata& base, const ExpireOpti
   }
   std::sort(out.manifest_lists.begin(), out.manifest_lists.end());
 
-  TableMetadata& next = out.metadata;
-  next.snapshots.clear();
-  for (const Snapshot* s : retained) next.snapshots.push_back(*s);
-  std::erase_if(next.snapshot_log,
-                [&](const SnapshotLogEntry& e) { return keep.count(e.snapshot_id) == 0; });
-  next.last_updated_ms = std::max(clock.NowMillis(), base.last_updated_ms);
+  int64_t now_ms = std::max(clock.NowMillis(), base.last_updated_ms);
+  ST_ASSIGN_OR_RETURN(out.metadata,
+                      ApplyUpdates(base, {RemoveSnapshots{out.expired_snapshot_ids}}, now_ms));
   return out;
 }
 

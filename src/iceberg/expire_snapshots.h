@@ -22,9 +22,9 @@ struct ExpireOptions {
 };
 
 struct ExpireResult {
-  // Base without the expired snapshots and their snapshot-log entries;
-  // last-updated-ms advanced when anything expired. Equal to the base when
-  // nothing did.
+  // Base after the remove-snapshots update (table_update.h ApplyUpdates:
+  // snapshot-log history up to the last expired entry goes too);
+  // last-updated-ms advanced. Equal to the base when nothing expired.
   TableMetadata metadata;
   std::vector<int64_t> expired_snapshot_ids;
   // Files no remaining snapshot reaches, for maintenance to delete once the

@@ -21,6 +21,7 @@
 #include "iceberg/file_io.h"
 #include "iceberg/snapshot.h"
 #include "iceberg/table_metadata.h"
+#include "iceberg/table_update.h"
 
 namespace st::iceberg {
 
@@ -37,6 +38,10 @@ struct SnapshotCommit {
   std::string manifest_list;
   // Manifests and the manifest list written by the operation (not the reused ones).
   std::vector<std::string> written_files;
+  // The same change as REST commit parts: add-snapshot + set-snapshot-ref main,
+  // guarded by assert-table-uuid + assert-ref-snapshot-id main = base's head.
+  std::vector<TableRequirement> requirements;
+  std::vector<TableUpdate> updates;
 };
 
 // Table properties read by the operations, with Java's names and defaults.

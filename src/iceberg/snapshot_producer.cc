@@ -259,16 +259,16 @@ Result<SnapshotCommit> SnapshotProducer::Commit(const std::string& operation,
   out.snapshot_id = snapshot_id_;
   out.manifest_list = snapshot.manifest_list;
   out.written_files = written_files_;
-  TableMetadata& next = out.metadata;
-  next = base_;
-  next.snapshots.push_back(snapshot);
-  next.last_sequence_number = sequence_number_;
-  next.current_snapshot_id = snapshot_id_;
-  SnapshotRef& main = next.refs[kMainBranch];
+  out.requirements.push_back(AssertTableUuid{base_.table_uuid});
+  out.requirements.push_back(AssertRefSnapshotId{kMainBranch, base_.current_snapshot_id});
+  SnapshotRef main;
+  auto old_main = base_.refs.find(kMainBranch);
+  if (old_main != base_.refs.end()) main = old_main->second;  // Keeps retention settings.
   main.snapshot_id = snapshot_id_;
   main.type = SnapshotRefType::kBranch;
-  next.snapshot_log.push_back({snapshot_id_, timestamp_ms});
-  next.last_updated_ms = timestamp_ms;
+  out.updates.push_back(AddSnapshot{snapshot});
+  out.updates.push_back(SetSnapshotRef{kMainBranch, main});
+  ST_ASSIGN_OR_RETURN(out.metadata, ApplyUpdates(base_, out.updates, timestamp_ms));
   return out;
 }
 

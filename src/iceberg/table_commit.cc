@@ -1,11 +1,10 @@
 #include "iceberg/table_commit.h"
 
-#include <algorithm>
 #include <utility>
 
 #include "common/uuid.h"
-#include "iceberg/snapshot_producer_internal.h"
 #include "iceberg/table_paths.h"
+#include "iceberg/table_update.h"
 
 namespace st::iceberg {
 
@@ -36,16 +35,12 @@ Result<NewVersion> WriteNextMetadata(FileIO& io, const MetadataVersion& base, Ta
   int64_t base_version = MetadataFileVersion(base.location);
   if (base_version < 0) base_version = static_cast<int64_t>(base.metadata.metadata_log.size());
   NewVersion out;
-  next.metadata_log.push_back({base.location, base.metadata.last_updated_ms});
-  int64_t max_entries =
-      std::max<int64_t>(1, internal::IntProperty(next, kMetadataPreviousVersionsMax,
-                                                 kMetadataPreviousVersionsMaxDefault));
-  auto& log = next.metadata_log;
-  if (static_cast<int64_t>(log.size()) > max_entries) {
-    size_t drop = log.size() - static_cast<size_t>(max_entries);
-    for (size_t i = 0; i < drop; ++i) out.dropped_from_log.push_back(log[i].metadata_file);
-    log.erase(log.begin(), log.begin() + static_cast<std::ptrdiff_t>(drop));
-  }
+  std::vector<MetadataLogEntry> before = next.metadata_log;
+  before.push_back({base.location, base.metadata.last_updated_ms});
+  ST_TRY(AddMetadataLogEntry(next, before.back()));
+  // Trimming drops from the front, so the dropped files are a prefix.
+  size_t dropped = before.size() - next.metadata_log.size();
+  for (size_t i = 0; i < dropped; ++i) out.dropped_from_log.push_back(before[i].metadata_file);
   ST_ASSIGN_OR_RETURN(out.version, WriteVersion(io, std::move(next), base_version + 1, random));
   return out;
 }

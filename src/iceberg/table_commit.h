@@ -21,9 +21,6 @@ struct MetadataVersion {
   TableMetadata metadata;
 };
 
-inline constexpr const char* kMetadataPreviousVersionsMax = "write.metadata.previous-versions-max";
-inline constexpr int kMetadataPreviousVersionsMaxDefault = 100;
-
 // Writes `metadata` as version 0 of a new table. Errors: InvalidArgument when
 // metadata.Validate() fails; AlreadyExists (the
 // file name collides: retry), InvalidArgument (location outside the FileIO), Io.
@@ -39,8 +36,10 @@ struct NewVersion {
 
 // Writes `next` as the version after `base`: base's file is appended to
 // next's metadata-log (with base's last-updated-ms), the log is trimmed to
-// write.metadata.previous-versions-max entries, and the file is named with
-// base's version + 1. Errors: AlreadyExists, InvalidArgument, Io.
+// write.metadata.previous-versions-max entries (table_update.h
+// AddMetadataLogEntry), and the file is named with base's version + 1.
+// Errors: AlreadyExists, InvalidArgument (also for a malformed
+// previous-versions-max), Io.
 Result<NewVersion> WriteNextMetadata(FileIO& io, const MetadataVersion& base, TableMetadata next,
                                      Random& random);
 
