@@ -14,7 +14,7 @@ from pyiceberg.partitioning import PartitionField, PartitionSpec
 from pyiceberg.schema import Schema
 from pyiceberg.transforms import IdentityTransform
 from pyiceberg.types import (BinaryType, BooleanType, DateType, DecimalType, DoubleType, IntegerType,
-                             ListType, LongType, NestedField, StringType, StructType, TimestampType,
+                             ListType, LongType, MapType, NestedField, StringType, StructType, TimestampType,
                              TimestamptzType)
 
 from harness.readers import sorted_rows
@@ -33,6 +33,7 @@ SCHEMA = Schema(
     NestedField(12, "point", StructType(NestedField(13, "x", IntegerType()),
                                         NestedField(14, "y", IntegerType()))),
     NestedField(15, "region", StringType()),
+    NestedField(16, "attrs", MapType(17, StringType(), 18, StringType(), value_required=False)),
 )
 
 UTC = datetime.timezone.utc
@@ -54,6 +55,7 @@ def make_rows(start, count):
             "tags": [i, None, -i] if i % 3 else [],
             "point": {"x": i, "y": -i},
             "region": ["eu", "us", "ap"][i % 3],
+            "attrs": {"k": f"v{i}", "n": None} if i % 4 else {},
         })
     return rows
 

@@ -27,9 +27,9 @@ def normalize(value: Any) -> Any:
     """Maps engine-specific Python values onto one form, recursively.
 
     Timestamps with a zone become naive UTC (Spark hands back naive values in
-    its session zone, which the harness sets to UTC); bytearray/memoryview
-    become bytes; Spark Rows and tuples of structs become dicts; floats stay
-    floats (compare them with tolerance yourself if needed).
+    the Python process's zone, which conftest.py sets to UTC); bytearray and
+    memoryview become bytes; Spark Rows become dicts (maps already are, see
+    _arrow_rows); floats stay floats (compare with tolerance if needed).
     """
     if value is None or isinstance(value, (bool, int, float, str, bytes, decimal.Decimal)):
         return value
@@ -46,8 +46,6 @@ def normalize(value: Any) -> Any:
     if isinstance(value, dict):
         return {normalize(k): normalize(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        # A pyarrow/duckdb map arrives as a list of (key, value) pairs or as
-        # {'key': [...], 'value': [...]}; callers compare maps as dicts.
         return [normalize(v) for v in value]
     return value
 
@@ -58,7 +56,9 @@ def sorted_rows(rows: list[dict], key: Optional[Callable[[dict], Any]] = None) -
 
 
 def _arrow_rows(table) -> list[dict]:
-    return [{k: normalize(v) for k, v in row.items()} for row in table.to_pylist()]
+    # Maps become dicts, as Spark returns them.
+    rows = table.to_pylist(maps_as_pydicts="strict")
+    return [{k: normalize(v) for k, v in row.items()} for row in rows]
 
 
 def read_pyiceberg(metadata_location: str, row_filter: Optional[str] = None) -> list[dict]:
