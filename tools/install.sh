@@ -94,7 +94,7 @@ install_venv() {
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip \
     || die "upgrading pip in $VENV failed"
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "$req" \
-    || die "pip install -r $req failed (see the pip error above)"
+    || die "pip install -r $req failed (see the pip error above; if $VENV is broken, remove it and rerun)"
   echo "$want" >"$stamp"
   log "venv: done ($(elapsed "$t0"))"
 }
@@ -149,6 +149,13 @@ check_runtime() {
 }
 
 T_ALL=$(now)
+# Several developers share one checkout: two pip runs in one venv corrupt it.
+mkdir -p "$CACHE"
+exec 9>"$CACHE/.install.lock"
+if ! flock -n 9; then
+  log "waiting for another install.sh to finish"
+  flock 9
+fi
 if ((DO_APT)); then install_apt; else log "apt: skipped (--no-apt)"; fi
 install_venv
 install_jars
