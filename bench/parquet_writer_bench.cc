@@ -3,13 +3,16 @@
 // Rows are generated deterministically in memory before the clock starts.
 //
 //   parquet_writer_bench --rows N --codec zstd|snappy|none [--level L]
-//       [--runs K] [--api leaf|row] --out FILE [--dump DIR]
+//       [--runs K] [--api batch|leaf|row] [--batch-rows B] --out FILE [--dump DIR]
 //
-// --api leaf writes through FileWriter's per-leaf API (what the delivery hot
-// path uses), --api row builds st::Value rows first (untimed) and times
-// WriteRow. --dump DIR writes the generated columns as raw files for
-// parquet_writer_bench.py (pyarrow and zstd get the same rows and bytes).
-// Prints one JSON object per run on stdout.
+// --api batch (default) writes through FileWriter's columnar batch API, B
+// rows (default 4096) per EndRows, from per-column arrays built untimed
+// (contiguous values and string bytes, like an Arrow table: what the
+// delivery path shreds decoded records into). --api leaf times the
+// one-value-per-call API over the generator's pools, --api row builds
+// st::Value rows first (untimed) and times WriteRow. --dump DIR writes the generated columns as raw
+// files for parquet_writer_bench.py (pyarrow and zstd get the same rows and bytes). Prints one JSON
+// object per run on stdout.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -18,6 +21,8 @@
 #include <ctime>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "common/output_stream.h"
@@ -280,6 +285,127 @@ Status WriteLeaf(FileWriter& w, const Dataset& d) {
   return Status::OK();
 }
 
+// One leaf column as a columnar caller holds it (what the delivery path
+// shreds decoded records into, and what an Arrow table is): dense values in
+// contiguous buffers, strings as views into one per-column byte buffer, and
+// definition levels for nullable leaves. Built before the clock starts.
+struct LeafArrays {
+  int column = 0;
+  enum class Kind { kInt64, kInt32, kBool, kBytes } kind = Kind::kInt64;
+  std::vector<int64_t> i64;
+  std::vector<int32_t> i32;
+  std::vector<uint8_t> bools;
+  std::string bytes;
+  std::vector<std::string_view> views;
+  std::vector<int16_t> def;          // Empty: every row has a value.
+  std::vector<size_t> batch_values;  // Index of the first value of each batch.
+};
+
+std::vector<LeafArrays> MakeLeafArrays(const Dataset& d, int64_t batch_rows) {
+  const auto n = static_cast<size_t>(d.rows);
+  std::vector<LeafArrays> leaves;
+  // def_of(i): the row's definition level; values exist where it equals max_def.
+  auto add = [&](int column, LeafArrays::Kind kind, int16_t max_def, auto def_of, auto value_of) {
+    LeafArrays a;
+    a.column = column;
+    a.kind = kind;
+    std::vector<std::pair<size_t, size_t>> spans;  // Offsets into a.bytes.
+    for (size_t i = 0; i < n; ++i) {
+      const int16_t def = def_of(i);
+      if (max_def > 0) a.def.push_back(def);
+      if (def != max_def) continue;
+      if constexpr (std::is_same_v<decltype(value_of(i)), int64_t>) {
+        a.i64.push_back(value_of(i));
+      } else if constexpr (std::is_same_v<decltype(value_of(i)), int32_t>) {
+        a.i32.push_back(value_of(i));
+      } else if constexpr (std::is_same_v<decltype(value_of(i)), bool>) {
+        a.bools.push_back(value_of(i) ? 1 : 0);
+      } else {
+        const std::string& v = value_of(i);
+        spans.emplace_back(a.bytes.size(), v.size());
+        a.bytes += v;
+      }
+    }
+    for (const auto& [at, len] : spans) a.views.emplace_back(a.bytes.data() + at, len);
+    size_t values = 0;
+    for (size_t r = 0; r < n; r += static_cast<size_t>(batch_rows)) {
+      a.batch_values.push_back(values);
+      const size_t end = std::min(n, r + static_cast<size_t>(batch_rows));
+      if (a.def.empty()) {
+        values += end - r;
+      } else {
+        for (size_t i = r; i < end; ++i) values += a.def[i] == max_def;
+      }
+    }
+    leaves.push_back(std::move(a));
+  };
+  using K = LeafArrays::Kind;
+  auto always = [](int16_t level) { return [level](size_t) { return level; }; };
+  auto flag = [](const std::vector<uint8_t>& v) {
+    return [&v](size_t i) { return static_cast<int16_t>(v[i] ? 1 : 0); };
+  };
+  auto pool = [](const Pool& p, const std::vector<uint32_t>& idx) {
+    return [&p, &idx](size_t i) -> const std::string& { return p[idx[i]]; };
+  };
+  add(0, K::kInt64, 0, always(0), [&](size_t i) { return d.event_id[i]; });
+  add(1, K::kInt64, 0, always(0), [&](size_t i) { return d.event_time[i]; });
+  add(2, K::kInt64, 1, flag(d.user_id_valid), [&](size_t i) { return d.user_id[i]; });
+  add(3, K::kBytes, 0, always(0), pool(d.sessions, d.session));
+  add(4, K::kBytes, 0, always(0), pool(d.event_types, d.event_type));
+  add(5, K::kBytes, 0, always(0), pool(d.urls, d.url));
+  add(6, K::kBytes, 1, flag(d.referrer_valid), pool(d.referrers, d.referrer));
+  add(7, K::kBytes, 0, always(0), pool(d.agents, d.agent));
+  add(8, K::kBytes, 0, always(0), pool(d.ips, d.ip));
+  add(9, K::kBytes, 0, always(0), pool(d.countries, d.country));
+  add(10, K::kBytes, 0, always(0), pool(d.cities, d.city));
+  add(11, K::kBytes, 0, always(0), pool(d.devices, d.device));
+  add(12, K::kBytes, 0, always(0), pool(d.oses, d.os));
+  add(13, K::kBytes, 0, always(0), pool(d.browsers, d.browser));
+  add(14, K::kBytes, 0, always(0), pool(d.locales, d.locale));
+  add(15, K::kInt32, 0, always(0), [&](size_t i) { return d.screen_w[i]; });
+  add(16, K::kInt32, 0, always(0), [&](size_t i) { return d.screen_h[i]; });
+  add(17, K::kInt32, 0, always(0), [&](size_t i) { return d.duration[i]; });
+  add(18, K::kBool, 0, always(0), [&](size_t i) { return d.bounce[i] != 0; });
+  add(
+      19, K::kBytes, 2,
+      [&](size_t i) {
+        return static_cast<int16_t>(d.context_valid[i] ? (d.campaign_valid[i] ? 2 : 1) : 0);
+      },
+      pool(d.campaigns, d.campaign));
+  add(20, K::kBytes, 1, flag(d.context_valid), pool(d.sources, d.source));
+  add(21, K::kBytes, 1, flag(d.context_valid), pool(d.mediums, d.medium));
+  add(22, K::kInt32, 1, flag(d.context_valid), [&](size_t i) { return d.experiment[i]; });
+  return leaves;
+}
+
+Status WriteBatches(FileWriter& w, const std::vector<LeafArrays>& leaves, int64_t rows,
+                    int64_t batch_rows) {
+  size_t batch = 0;
+  for (int64_t r = 0; r < rows; r += batch_rows, ++batch) {
+    const int64_t n = std::min(batch_rows, rows - r);
+    for (const LeafArrays& a : leaves) {
+      const size_t v = a.batch_values[batch];
+      const int16_t* def = a.def.empty() ? nullptr : a.def.data() + r;
+      switch (a.kind) {
+        case LeafArrays::Kind::kInt64:
+          ST_TRY(w.WriteInt64Batch(a.column, a.i64.data() + v, n, def));
+          break;
+        case LeafArrays::Kind::kInt32:
+          ST_TRY(w.WriteInt32Batch(a.column, a.i32.data() + v, n, def));
+          break;
+        case LeafArrays::Kind::kBool:
+          ST_TRY(w.WriteBoolBatch(a.column, a.bools.data() + v, n, def));
+          break;
+        case LeafArrays::Kind::kBytes:
+          ST_TRY(w.WriteBytesBatch(a.column, a.views.data() + v, n, def));
+          break;
+      }
+    }
+    ST_TRY(w.EndRows(n));
+  }
+  return Status::OK();
+}
+
 Value RowValue(const Dataset& d, size_t i) {
   auto s = [](const std::string& v) { return Value::String(v); };
   Value context;
@@ -363,8 +489,9 @@ bool Dump(const Dataset& d, const std::string& dir) {
 
 int Main(int argc, char** argv) {
   int64_t rows = 1000000;
-  std::string codec_name = "zstd", api = "leaf", out = "/tmp/parquet_writer_bench.parquet", dump;
+  std::string codec_name = "zstd", api = "batch", out = "/tmp/parquet_writer_bench.parquet", dump;
   int level = 3, runs = 1;
+  int64_t batch_rows = 4096;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i], value = argv[i + 1];
     if (flag == "--rows")
@@ -375,6 +502,8 @@ int Main(int argc, char** argv) {
       level = std::atoi(value.c_str());
     else if (flag == "--runs")
       runs = std::atoi(value.c_str());
+    else if (flag == "--batch-rows")
+      batch_rows = std::max<int64_t>(1, std::atoll(value.c_str()));
     else if (flag == "--api")
       api = value;
     else if (flag == "--out")
@@ -407,6 +536,8 @@ int Main(int argc, char** argv) {
     values.reserve(static_cast<size_t>(rows));
     for (size_t i = 0; i < static_cast<size_t>(rows); ++i) values.push_back(RowValue(data, i));
   }
+  std::vector<LeafArrays> leaves;
+  if (api == "batch") leaves = MakeLeafArrays(data, batch_rows);
   for (int run = 0; run < runs; ++run) {
     FileSink sink(out);
     if (!sink.ok()) {
@@ -422,6 +553,8 @@ int Main(int argc, char** argv) {
         s = (*writer)->WriteRow(v);
         if (!s.ok()) break;
       }
+    } else if (s.ok() && api == "batch") {
+      s = WriteBatches(**writer, leaves, rows, batch_rows);
     } else if (s.ok()) {
       s = WriteLeaf(**writer, data);
     }

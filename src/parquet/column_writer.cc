@@ -55,57 +55,68 @@ void ColumnWriter::AppendLevels(const std::vector<uint16_t>& levels, int16_t max
 
 void ColumnWriter::EncodeStaged() {
   if (staged_count_ == 0) return;
-  staged_views_.resize(staged_count_);
-  const auto* base = reinterpret_cast<const char*>(staged_.data());
-  if (fixed_ || column_.physical_type != PhysicalType::kByteArray) {
-    const size_t width = staged_.size() / staged_count_;
-    for (size_t k = 0; k < staged_count_; ++k) staged_views_[k] = {base + k * width, width};
-  } else {
-    size_t at = 0;
-    for (size_t k = 0; k < staged_count_; ++k) {
-      staged_views_[k] = {base + at, staged_lengths_[k]};
-      at += staged_lengths_[k];
-    }
-  }
   const size_t first = indices_.size();
   indices_.resize(first + staged_count_);
-  const PhysicalType type = column_.physical_type;
-  dictionary_.GetOrInsertBatch(staged_views_.data(), staged_count_, indices_.data() + first,
-                               [&](std::string_view v) {
-                                 switch (type) {
-                                   case PhysicalType::kInt32: {
-                                     int32_t x;
-                                     std::memcpy(&x, v.data(), 4);
-                                     chunk_stats_.Update(x);
-                                     break;
-                                   }
-                                   case PhysicalType::kInt64: {
-                                     int64_t x;
-                                     std::memcpy(&x, v.data(), 8);
-                                     chunk_stats_.Update(x);
-                                     break;
-                                   }
-                                   case PhysicalType::kFloat: {
-                                     float x;
-                                     std::memcpy(&x, v.data(), 4);
-                                     chunk_stats_.Update(x);
-                                     break;
-                                   }
-                                   case PhysicalType::kDouble: {
-                                     double x;
-                                     std::memcpy(&x, v.data(), 8);
-                                     chunk_stats_.Update(x);
-                                     break;
-                                   }
-                                   default:
-                                     chunk_stats_.UpdateBytes(v);
-                                     break;
-                                 }
-                               });
-  if (dictionary_.plain_size_bytes() > dictionary_limit_) fallback_pending_ = true;
+  uint32_t* out = indices_.data() + first;
+  const uint8_t* base = staged_.data();
+  // staged_ holds values of exactly one type, written by AppendPod.
+  auto fixed = [&](auto tag) {
+    using T = decltype(tag);
+    dictionary_.GetOrInsertFixed(reinterpret_cast<const T*>(base), staged_count_, out,
+                                 [&](T v) { chunk_stats_.Update(v); });
+  };
+  switch (column_.physical_type) {
+    case PhysicalType::kInt32:
+      fixed(int32_t{});
+      break;
+    case PhysicalType::kInt64:
+      fixed(int64_t{});
+      break;
+    case PhysicalType::kFloat:
+      fixed(float{});
+      break;
+    case PhysicalType::kDouble:
+      fixed(double{});
+      break;
+    default: {
+      staged_views_.resize(staged_count_);
+      const auto* chars = reinterpret_cast<const char*>(base);
+      if (fixed_) {
+        const size_t width = static_cast<size_t>(column_.type_length);
+        for (size_t k = 0; k < staged_count_; ++k) staged_views_[k] = {chars + k * width, width};
+      } else {
+        size_t at = 0;
+        for (size_t k = 0; k < staged_count_; ++k) {
+          staged_views_[k] = {chars + at, staged_lengths_[k]};
+          at += staged_lengths_[k];
+        }
+      }
+      dictionary_.GetOrInsertBytes(staged_views_.data(), staged_count_, out,
+                                   [&](std::string_view v) { chunk_stats_.UpdateBytes(v); });
+      break;
+    }
+  }
+  chunk_dict_values_ += static_cast<int64_t>(staged_count_);
   staged_.clear();
   staged_lengths_.clear();
   staged_count_ = 0;
+  CheckDictionary();
+}
+
+void ColumnWriter::CheckDictionary() {
+  const size_t dict_bytes = dictionary_.plain_size_bytes();
+  if (dict_bytes > dictionary_limit_) {
+    fallback_pending_ = true;
+    return;
+  }
+  if (dictionary_judged_ || chunk_dict_values_ < kJudgeMinValues ||
+      dict_bytes < dictionary_limit_ / kJudgeFraction) {
+    return;
+  }
+  dictionary_judged_ = true;
+  if (static_cast<int64_t>(dictionary_.size()) * 100 >= chunk_dict_values_ * 99) {
+    fallback_pending_ = true;
+  }
 }
 
 void ColumnWriter::FlushPage() {
@@ -211,6 +222,8 @@ Result<ColumnChunkMeta> ColumnWriter::FlushChunk(OutputStream* sink) {
 void ColumnWriter::ResetChunk() {
   dict_mode_ = dictionary_enabled_;
   fallback_pending_ = false;
+  dictionary_judged_ = false;
+  chunk_dict_values_ = 0;
   dictionary_.Clear();
   chunk_stats_.Reset();
   chunk_pages_.clear();

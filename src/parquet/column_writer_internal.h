@@ -83,6 +83,22 @@ class ColumnWriter {
     }
   }
 
+  // Batch appends of num_levels level entries. def (max_def_level > 0) and
+  // rep (max_rep_level > 0) hold num_levels levels each, or are null for
+  // "every entry is a value" / "every entry starts a row". `values` holds
+  // only the entries at the column's max definition level, in order.
+  // Preconditions (the FileWriter checks them): levels within the maxima,
+  // rep[0] == 0, FIXED values have type_length bytes.
+  template <typename T>  // int32_t, int64_t, float or double.
+  void AppendFixedBatch(const T* values, const uint16_t* def, const uint16_t* rep,
+                        int64_t num_levels);
+  // BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY values.
+  void AppendBytesBatch(const std::string_view* values, const uint16_t* def, const uint16_t* rep,
+                        int64_t num_levels);
+  // Nonzero is true.
+  void AppendBoolBatch(const uint8_t* values, const uint16_t* def, const uint16_t* rep,
+                       int64_t num_levels);
+
   // FIXED decimals: the unscaled value as type_length big-endian two's-complement bytes.
   void AppendDecimalFixed(Int128 unscaled, uint16_t rep) {
     char buf[16];
@@ -133,6 +149,17 @@ class ColumnWriter {
   // Dictionary-encodes the staged values in one batch: keeps one column's
   // hash table hot instead of touching every column's per row.
   void EncodeStaged();
+  // Splits a batch into mini-batches that start at rows, flushing pages
+  // between them, appends their levels and calls append_values(first, count)
+  // for each mini-batch's values.
+  template <typename AppendValues>
+  void AppendLevelsBatch(const uint16_t* def, const uint16_t* rep, int64_t num_levels,
+                         AppendValues&& append_values);
+  // After values went into the dictionary: falls back to PLAIN at the next
+  // page once the dictionary passes its limit, or early once it is clearly
+  // not paying off (see kJudge*).
+  void CheckDictionary();
+  void AppendBoolBits(const uint8_t* values, size_t n);
   int64_t EstimatedPageBytes() const {
     int64_t values_bytes = static_cast<int64_t>(plain_.size());
     if (dict_mode_) {
@@ -150,6 +177,18 @@ class ColumnWriter {
   // Values staged before dictionary encoding. The dictionary limit is
   // checked per batch, so a dictionary may pass it by up to one batch.
   static constexpr size_t kStageBatch = 512;
+  // Batch appends check the page size every this many entries (as
+  // parquet-cpp's write_batch_size does), so a page may pass page_size_bytes
+  // by up to one mini-batch.
+  static constexpr int64_t kMiniBatch = 1024;
+  // A dictionary that holds at least 1/kJudgeFraction of its limit after at
+  // least kJudgeMinValues values, with fewer than 1% of them repeats, is
+  // dropped there instead of at the limit: such a column (ids, timestamps)
+  // would fill the whole dictionary with unique values, and a dictionary of
+  // unique values plus indices is larger than PLAIN. A column that repeats
+  // at all (even 50,000 distinct IPs uniformly) keeps its dictionary.
+  static constexpr int64_t kJudgeMinValues = 1024;
+  static constexpr size_t kJudgeFraction = 8;
 
   const ColumnDescriptor& column_;
   Compressor* compressor_;
@@ -177,6 +216,8 @@ class ColumnWriter {
   // Current chunk.
   bool dict_mode_;
   bool fallback_pending_ = false;
+  bool dictionary_judged_ = false;
+  int64_t chunk_dict_values_ = 0;  // Values looked up in the dictionary.
   DictionaryTable dictionary_;
   StatsAccumulator chunk_stats_;
   ByteBuffer chunk_pages_;

@@ -52,6 +52,12 @@ Result<std::unique_ptr<Compressor>> Compressor::Make(Codec codec, int level) {
       }
       c->zstd_context_ = ZSTD_createCCtx();
       if (c->zstd_context_ == nullptr) return Err(Internal("parquet zstd: out of memory"));
+      // Parameters are set once; ZSTD_compress2 then reuses the context's
+      // tables for every page. No checksum: Parquet pages carry none.
+      if (ZSTD_isError(ZSTD_CCtx_setParameter(static_cast<ZSTD_CCtx*>(c->zstd_context_),
+                                              ZSTD_c_compressionLevel, level))) {
+        return Err(InvalidArgument("parquet zstd level " + std::to_string(level) + " rejected"));
+      }
       break;
     default:
       return Err(InvalidArgument("parquet codec " + std::to_string(static_cast<int>(codec)) +
@@ -82,8 +88,8 @@ Status Compressor::Compress(std::string_view input, ByteBuffer* out) {
     case Codec::kZstd: {
       const size_t bound = ZSTD_compressBound(input.size());
       uint8_t* dst = out->Reserve(bound);
-      const size_t rc = ZSTD_compressCCtx(static_cast<ZSTD_CCtx*>(zstd_context_), dst, bound,
-                                          input.data(), input.size(), level_);
+      const size_t rc = ZSTD_compress2(static_cast<ZSTD_CCtx*>(zstd_context_), dst, bound,
+                                       input.data(), input.size());
       if (ZSTD_isError(rc)) {
         return Internal(std::string("parquet zstd: ") + ZSTD_getErrorName(rc));
       }

@@ -1,6 +1,10 @@
 // The per-column-chunk dictionary: an open-addressing hash table over values
 // stored contiguously in their PLAIN encoding, so the dictionary page is the
-// storage itself. No allocation per value; lookups are inline.
+// storage itself. No allocation per value; lookups are inline and batched.
+//
+// Each entry's 64-bit hash is kept, so growing the table never rehashes the
+// values; Clear() keeps the grown slot array, so the next chunk of a column
+// starts at the size the previous one needed.
 #pragma once
 
 #include <cstdint>
@@ -9,31 +13,9 @@
 #include <vector>
 
 #include "parquet/byte_buffer_internal.h"
+#include "parquet/value_hash_internal.h"
 
 namespace st::parquet::internal {
-
-// A fast non-cryptographic hash for dictionary lookups (not stable across versions).
-inline uint64_t HashBytes(const void* data, size_t len) {
-  constexpr uint64_t kMul = 0x9E3779B97F4A7C15ULL;
-  const auto* p = static_cast<const uint8_t*>(data);
-  uint64_t h = 0x243F6A8885A308D3ULL ^ (len * kMul);
-  while (len >= 8) {
-    uint64_t w;
-    std::memcpy(&w, p, 8);
-    h = (h ^ w) * kMul;
-    h ^= h >> 31;
-    p += 8;
-    len -= 8;
-  }
-  if (len > 0) {
-    uint64_t w = 0;
-    std::memcpy(&w, p, len);
-    h = (h ^ w) * kMul;
-    h ^= h >> 31;
-  }
-  h *= 0xD6E8FEB86659FD93ULL;
-  return h ^ (h >> 32);
-}
 
 class DictionaryTable {
  public:
@@ -41,26 +23,47 @@ class DictionaryTable {
   // 0: BYTE_ARRAY values, stored with their 4-byte length prefix.
   explicit DictionaryTable(int32_t fixed_width);
 
-  // Index of the value, inserting it when new (*inserted tells which).
-  uint32_t GetOrInsert(const void* data, size_t len, bool* inserted) {
-    return GetOrInsertHashed(HashBytes(data, len), data, len, inserted);
-  }
-
-  // The batch form: hashes every value first (independent work the CPU
-  // overlaps), then probes with the slots of later values prefetched, which
-  // hides most cache misses of large dictionaries. Writes n indices and calls
-  // on_insert(value) for each value new to the dictionary.
+  // Batch lookups: hash every value first (independent work the CPU
+  // overlaps), then probe with the slots of later values prefetched, which
+  // hides most cache misses of large dictionaries. Each writes n indices and
+  // calls on_insert(value) for every value new to the dictionary.
+  //
+  // BYTE_ARRAY values, or FIXED_LEN_BYTE_ARRAY values of exactly fixed_width bytes.
   template <typename OnInsert>
-  void GetOrInsertBatch(const std::string_view* values, size_t n, uint32_t* indices,
+  void GetOrInsertBytes(const std::string_view* values, size_t n, uint32_t* indices,
                         OnInsert&& on_insert) {
-    hashes_.resize(n);
-    for (size_t k = 0; k < n; ++k) hashes_[k] = HashBytes(values[k].data(), values[k].size());
-    constexpr size_t kAhead = 8;
+    PrepareHashes(n);
+    for (size_t k = 0; k < n; ++k) batch_hashes_[k] = HashBytes(values[k].data(), values[k].size());
     for (size_t k = 0; k < n; ++k) {
-      if (k + kAhead < n) __builtin_prefetch(&slots_[hashes_[k + kAhead] & mask_]);
+      Prefetch(k, n);
+      const std::string_view v = values[k];
       bool inserted;
-      indices[k] = GetOrInsertHashed(hashes_[k], values[k].data(), values[k].size(), &inserted);
-      if (inserted) on_insert(values[k]);
+      indices[k] = Probe(
+          batch_hashes_[k], [&](uint32_t index) { return EqualsBytes(index, v); },
+          [&] { StoreBytes(v); }, &inserted);
+      if (inserted) on_insert(v);
+    }
+  }
+  // T is int32_t, int64_t, float or double (compared by bit pattern);
+  // fixed_width must be sizeof(T).
+  template <typename T, typename OnInsert>
+  void GetOrInsertFixed(const T* values, size_t n, uint32_t* indices, OnInsert&& on_insert) {
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8);
+    PrepareHashes(n);
+    for (size_t k = 0; k < n; ++k) batch_hashes_[k] = HashFixed64(Bits(values[k]));
+    for (size_t k = 0; k < n; ++k) {
+      Prefetch(k, n);
+      const T v = values[k];
+      bool inserted;
+      indices[k] = Probe(
+          batch_hashes_[k],
+          [&](uint32_t index) {
+            T stored;
+            std::memcpy(&stored, plain_.data() + static_cast<size_t>(index) * sizeof(T), sizeof(T));
+            return Bits(stored) == Bits(v);
+          },
+          [&] { plain_.AppendPod(v); }, &inserted);
+      if (inserted) on_insert(v);
     }
   }
 
@@ -75,50 +78,77 @@ class DictionaryTable {
     uint32_t tag;
     uint32_t index_plus_one;  // 0 = empty
   };
+  static constexpr size_t kPrefetchAhead = 8;
 
-  uint32_t GetOrInsertHashed(uint64_t h, const void* data, size_t len, bool* inserted) {
+  template <typename T>
+  static uint64_t Bits(T v) {
+    if constexpr (sizeof(T) == 4) {
+      uint32_t b;
+      std::memcpy(&b, &v, 4);
+      return b;
+    } else {
+      uint64_t b;
+      std::memcpy(&b, &v, 8);
+      return b;
+    }
+  }
+  void PrepareHashes(size_t n) {
+    if (batch_hashes_.size() < n) batch_hashes_.resize(n);
+  }
+  void Prefetch(size_t k, size_t n) const {
+    if (k + kPrefetchAhead < n)
+      __builtin_prefetch(&slots_[batch_hashes_[k + kPrefetchAhead] & mask_]);
+  }
+
+  template <typename Equals, typename Store>
+  uint32_t Probe(uint64_t h, Equals&& equals, Store&& store, bool* inserted) {
     const auto tag = static_cast<uint32_t>(h >> 32);
     size_t slot = h & mask_;
     while (true) {
-      const Slot& s = slots_[slot];
+      const Slot s = slots_[slot];
       if (s.index_plus_one == 0) break;
-      if (s.tag == tag && Equals(s.index_plus_one - 1, data, len)) {
+      if (s.tag == tag && equals(s.index_plus_one - 1)) {
         *inserted = false;
         return s.index_plus_one - 1;
       }
       slot = (slot + 1) & mask_;
     }
     const uint32_t index = size_++;
-    if (fixed_width_ == 0) {
-      offsets_.push_back(static_cast<uint32_t>(plain_.size()));
-      const auto n = static_cast<uint32_t>(len);
-      plain_.AppendPod(n);
-    }
-    plain_.Append(data, len);
+    store();
+    hashes_.push_back(h);
     slots_[slot] = Slot{tag, index + 1};
     if (static_cast<size_t>(size_) * 2 > slots_.size()) Grow();
     *inserted = true;
     return index;
   }
-  bool Equals(uint32_t index, const void* data, size_t len) const {
+  bool EqualsBytes(uint32_t index, std::string_view v) const {
     if (fixed_width_ != 0) {
-      return std::memcmp(plain_.data() + static_cast<size_t>(index) * fixed_width_, data, len) == 0;
+      return std::memcmp(plain_.data() + static_cast<size_t>(index) * fixed_width_, v.data(),
+                         v.size()) == 0;
     }
     const uint8_t* entry = plain_.data() + offsets_[index];
     uint32_t n;
     std::memcpy(&n, entry, 4);
-    return n == len && std::memcmp(entry + 4, data, len) == 0;
+    return n == v.size() && std::memcmp(entry + 4, v.data(), v.size()) == 0;
   }
-  std::string_view Value(uint32_t index) const;
+  void StoreBytes(std::string_view v) {
+    if (fixed_width_ == 0) {
+      offsets_.push_back(static_cast<uint32_t>(plain_.size()));
+      const auto n = static_cast<uint32_t>(v.size());
+      plain_.AppendPod(n);
+    }
+    plain_.Append(v);
+  }
   void Grow();
 
   int32_t fixed_width_;
   uint32_t size_ = 0;
   size_t mask_ = 0;
   std::vector<Slot> slots_;
-  std::vector<uint32_t> offsets_;
+  std::vector<uint64_t> hashes_;   // Per entry.
+  std::vector<uint32_t> offsets_;  // Per entry, BYTE_ARRAY only.
   ByteBuffer plain_;
-  std::vector<uint64_t> hashes_;  // Batch scratch.
+  std::vector<uint64_t> batch_hashes_;  // Scratch.
 };
 
 }  // namespace st::parquet::internal

@@ -1,5 +1,6 @@
 #include "parquet/file_writer.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "parquet/column_writer_internal.h"
@@ -69,17 +70,77 @@ class FileWriter::Impl {
     return Status::OK();
   }
 
-  Status EndRow() {
+  Status EndRows(int64_t num_rows) {
     if (!status_.ok()) return status_;
+    if (num_rows < 0) return Fail(InvalidArgument("parquet EndRows: num_rows is negative"));
     for (size_t c = 0; c < columns_.size(); ++c) {
-      if (columns_[c].chunk_rows() != rows_in_group_ + 1) {
-        return Fail(FailedPrecondition("parquet EndRow: column '" +
-                                       schema_.columns()[c].DottedPath() +
-                                       "' received no entry for this row"));
+      const int64_t got = columns_[c].chunk_rows() - rows_in_group_;
+      if (got != num_rows) {
+        return Fail(FailedPrecondition(
+            "parquet EndRows: column '" + schema_.columns()[c].DottedPath() + "' received " +
+            std::to_string(got) + " rows, expected " + std::to_string(num_rows) +
+            (num_rows == 1 && got == 0 ? " (no entry for this row)" : "")));
       }
     }
     row_in_progress_ = false;
-    return RowDone();
+    return RowDone(num_rows);
+  }
+
+  // Checks a batch's column, type and levels; returns its number of values.
+  Result<int64_t> CheckBatch(int column, PhysicalType type, int64_t num_levels, const int16_t* def,
+                             const int16_t* rep, const char* call) {
+    if (!status_.ok()) return Err(status_);
+    if (column < 0 || column >= schema_.num_columns()) {
+      return Err(Fail(InvalidArgument(std::string("parquet ") + call + ": column index " +
+                                      std::to_string(column) + " is outside the schema's " +
+                                      std::to_string(schema_.num_columns()) + " leaf columns")));
+    }
+    const ColumnDescriptor& d = schema_.columns()[static_cast<size_t>(column)];
+    const bool bytes_call = type == PhysicalType::kByteArray;
+    if (d.physical_type != type &&
+        !(bytes_call && d.physical_type == PhysicalType::kFixedLenByteArray)) {
+      return Err(Fail(InvalidArgument(std::string("parquet ") + call + ": column '" +
+                                      d.DottedPath() + "' has a different physical type")));
+    }
+    if (num_levels < 0) {
+      return Err(Fail(InvalidArgument(std::string("parquet ") + call + ": column '" +
+                                      d.DottedPath() + "': num_levels is negative")));
+    }
+    int64_t values = num_levels;
+    if (def != nullptr) {
+      int16_t lo = 0;
+      int16_t hi = 0;
+      values = 0;
+      for (int64_t i = 0; i < num_levels; ++i) {
+        lo = std::min(lo, def[i]);
+        hi = std::max(hi, def[i]);
+        values += def[i] == d.max_def_level;
+      }
+      if (lo < 0 || hi > d.max_def_level) {
+        return Err(Fail(InvalidArgument("parquet column '" + d.DottedPath() +
+                                        "': a definition level is outside 0.." +
+                                        std::to_string(d.max_def_level))));
+      }
+    }
+    if (rep != nullptr && num_levels > 0) {
+      int16_t lo = 0;
+      int16_t hi = 0;
+      for (int64_t i = 0; i < num_levels; ++i) {
+        lo = std::min(lo, rep[i]);
+        hi = std::max(hi, rep[i]);
+      }
+      if (lo < 0 || hi > d.max_rep_level) {
+        return Err(Fail(InvalidArgument("parquet column '" + d.DottedPath() +
+                                        "': a repetition level is outside 0.." +
+                                        std::to_string(d.max_rep_level))));
+      }
+      if (rep[0] != 0) {
+        return Err(Fail(InvalidArgument("parquet column '" + d.DottedPath() +
+                                        "': a batch must start a row (rep_levels[0] == 0)")));
+      }
+    }
+    row_in_progress_ = true;
+    return values;
   }
 
   Status WriteRow(const Value& row) {
@@ -90,12 +151,12 @@ class FileWriter::Impl {
     }
     ST_TRY(shredder_.Validate(row));
     shredder_.Shred(row, columns_.data());
-    return RowDone();
+    return RowDone(1);
   }
 
-  Status RowDone() {
-    ++rows_in_group_;
-    ++total_rows_;
+  Status RowDone(int64_t rows) {
+    rows_in_group_ += rows;
+    total_rows_ += rows;
     if (BufferedBytes() >= options_.row_group_size_bytes) return FlushRowGroup();
     return Status::OK();
   }
@@ -201,7 +262,8 @@ Result<std::unique_ptr<FileWriter>> FileWriter::Make(Schema schema, WriterOption
 
 const Schema& FileWriter::schema() const { return impl_->schema_; }
 Status FileWriter::WriteRow(const Value& row) { return impl_->WriteRow(row); }
-Status FileWriter::EndRow() { return impl_->EndRow(); }
+Status FileWriter::EndRow() { return impl_->EndRows(1); }
+Status FileWriter::EndRows(int64_t num_rows) { return impl_->EndRows(num_rows); }
 int64_t FileWriter::rows_written() const { return impl_->total_rows_; }
 int64_t FileWriter::EstimatedFileSizeBytes() const {
   return impl_->sink_->Position() + impl_->BufferedBytes();
@@ -258,6 +320,57 @@ Status FileWriter::WriteBytes(int column, std::string_view value, int16_t rep_le
   }
   ST_TRY(impl_->CheckLeaf(column, PhysicalType::kByteArray, rep_level, "WriteBytes"));
   impl_->columns_[static_cast<size_t>(column)].AppendBytes(value, static_cast<uint16_t>(rep_level));
+  return Status::OK();
+}
+
+namespace {
+const uint16_t* Levels(const int16_t* levels) {
+  // Checked to be non-negative; int16_t and uint16_t may alias.
+  return reinterpret_cast<const uint16_t*>(levels);
+}
+}  // namespace
+
+#define ST_PARQUET_BATCH_WRITE(Method, CType, Physical, Append)                                   \
+  Status FileWriter::Method(int column, const CType* values, int64_t num_levels,                  \
+                            const int16_t* def_levels, const int16_t* rep_levels) {               \
+    ST_ASSIGN_OR_RETURN(const int64_t value_count,                                                \
+                        impl_->CheckBatch(column, PhysicalType::Physical, num_levels, def_levels, \
+                                          rep_levels, #Method));                                  \
+    if (value_count > 0 && values == nullptr) {                                                   \
+      return impl_->Fail(InvalidArgument("parquet " #Method ": values is null"));                 \
+    }                                                                                             \
+    impl_->columns_[static_cast<size_t>(column)].Append(values, Levels(def_levels),               \
+                                                        Levels(rep_levels), num_levels);          \
+    return Status::OK();                                                                          \
+  }
+ST_PARQUET_BATCH_WRITE(WriteBoolBatch, uint8_t, kBoolean, AppendBoolBatch)
+ST_PARQUET_BATCH_WRITE(WriteInt32Batch, int32_t, kInt32, AppendFixedBatch)
+ST_PARQUET_BATCH_WRITE(WriteInt64Batch, int64_t, kInt64, AppendFixedBatch)
+ST_PARQUET_BATCH_WRITE(WriteFloatBatch, float, kFloat, AppendFixedBatch)
+ST_PARQUET_BATCH_WRITE(WriteDoubleBatch, double, kDouble, AppendFixedBatch)
+#undef ST_PARQUET_BATCH_WRITE
+
+Status FileWriter::WriteBytesBatch(int column, const std::string_view* values, int64_t num_levels,
+                                   const int16_t* def_levels, const int16_t* rep_levels) {
+  ST_ASSIGN_OR_RETURN(const int64_t value_count,
+                      impl_->CheckBatch(column, PhysicalType::kByteArray, num_levels, def_levels,
+                                        rep_levels, "WriteBytesBatch"));
+  if (value_count > 0 && values == nullptr) {
+    return impl_->Fail(InvalidArgument("parquet WriteBytesBatch: values is null"));
+  }
+  const ColumnDescriptor& d = impl_->schema_.columns()[static_cast<size_t>(column)];
+  if (d.physical_type == PhysicalType::kFixedLenByteArray) {
+    const auto width = static_cast<size_t>(d.type_length);
+    for (int64_t i = 0; i < value_count; ++i) {
+      if (values[i].size() != width) {
+        return impl_->Fail(InvalidArgument("parquet column '" + d.DottedPath() + "': expected " +
+                                           std::to_string(width) + " bytes, got " +
+                                           std::to_string(values[i].size())));
+      }
+    }
+  }
+  impl_->columns_[static_cast<size_t>(column)].AppendBytesBatch(values, Levels(def_levels),
+                                                                Levels(rep_levels), num_levels);
   return Status::OK();
 }
 

@@ -1,6 +1,6 @@
 // FileWriter: streams rows into one Parquet file on an OutputStream.
 //
-// Two ways in, which may not be mixed within a row:
+// Three ways in, which may not be mixed within a row:
 //  - WriteRow(Value): shreds a Struct row (schema field order; Null = missing).
 //    A row that does not fit the schema is rejected whole with
 //    InvalidArgument naming the column, nothing of it is written, and the
@@ -11,6 +11,12 @@
 //    type, levels out of range, a row not started at repetition level 0, a
 //    column left without an entry at EndRow) is a caller bug: the writer
 //    fails with InvalidArgument/FailedPrecondition and stays failed.
+//  - The columnar batch API (WriteInt64Batch(column, values, n, def, rep),
+//    ...; then EndRows(rows)): whole rows of one column per call, levels and
+//    values as arrays, checked once per batch. This is the fast path: a
+//    caller that has its records shredded into column arrays should use it.
+//    Misuse fails the writer for good, as for the per-leaf API; nothing of a
+//    rejected batch is written.
 // Any error from the sink also fails the writer; a failed writer returns
 // that same error from every later call, Close() included.
 //
@@ -86,6 +92,44 @@ class FileWriter {
   Status WriteDecimal(int column, Int128 unscaled, int16_t rep_level = 0);
   // Ends a row of per-leaf writes; every column must have received its entries.
   Status EndRow();
+
+  // Columnar batch API; `column` indexes Schema::columns().
+  //
+  // A batch is num_levels level entries of one leaf column, holding whole
+  // rows. def_levels: num_levels definition levels in 0..max_def_level, or
+  // null when every entry is a value (always so for required columns).
+  // rep_levels: num_levels repetition levels in 0..max_rep_level with
+  // rep_levels[0] == 0, or null when every entry starts a row (always so for
+  // columns outside lists and maps). `values` holds only the entries whose
+  // definition level is max_def_level, densely and in order (the
+  // parquet-cpp WriteBatch convention); it may be null when there are none.
+  // All arrays are read during the call only.
+  //
+  // A column may receive several batches; once every column has received
+  // the same number of rows, EndRows(that number) completes them. Errors
+  // (the writer then stays failed): InvalidArgument for a bad column index,
+  // a physical type other than the column's, levels out of range, a FIXED
+  // value of the wrong length; the sticky error.
+  Status WriteBoolBatch(int column, const uint8_t* values, int64_t num_levels,
+                        const int16_t* def_levels = nullptr,
+                        const int16_t* rep_levels = nullptr);  // Nonzero is true.
+  Status WriteInt32Batch(int column, const int32_t* values, int64_t num_levels,
+                         const int16_t* def_levels = nullptr, const int16_t* rep_levels = nullptr);
+  Status WriteInt64Batch(int column, const int64_t* values, int64_t num_levels,
+                         const int16_t* def_levels = nullptr, const int16_t* rep_levels = nullptr);
+  Status WriteFloatBatch(int column, const float* values, int64_t num_levels,
+                         const int16_t* def_levels = nullptr, const int16_t* rep_levels = nullptr);
+  Status WriteDoubleBatch(int column, const double* values, int64_t num_levels,
+                          const int16_t* def_levels = nullptr, const int16_t* rep_levels = nullptr);
+  // BYTE_ARRAY, or FIXED_LEN_BYTE_ARRAY values of exactly type_length bytes.
+  Status WriteBytesBatch(int column, const std::string_view* values, int64_t num_levels,
+                         const int16_t* def_levels = nullptr, const int16_t* rep_levels = nullptr);
+  // Completes num_rows rows written by batches (or by per-leaf calls:
+  // EndRow() is EndRows(1)); flushes a row group when it is full, so a row
+  // group may pass row_group_size_bytes by up to the rows of one EndRows.
+  // Errors: FailedPrecondition when a column received a different number of
+  // rows (the writer then stays failed).
+  Status EndRows(int64_t num_rows);
 
   // Rows accepted so far.
   int64_t rows_written() const;

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "parquet/schema.h"
 
@@ -31,6 +32,35 @@ class StatsAccumulator {
     }
     if (LessBytes(v, min_bytes_)) min_bytes_.assign(v);
     if (LessBytes(max_bytes_, v)) max_bytes_.assign(v);
+  }
+
+  // Batch forms: one pass over the values, the bounds updated once.
+  template <typename T>
+  void UpdateRange(const T* v, size_t n) {
+    if constexpr (std::is_floating_point_v<T>) {
+      for (size_t i = 0; i < n; ++i) UpdateFloating(v[i]);
+    } else {
+      if (n == 0) return;
+      T lo = v[0];
+      T hi = v[0];
+      for (size_t i = 1; i < n; ++i) {
+        lo = v[i] < lo ? v[i] : lo;
+        hi = v[i] > hi ? v[i] : hi;
+      }
+      UpdateInt(lo);
+      UpdateInt(hi);
+    }
+  }
+  void UpdateBytesRange(const std::string_view* v, size_t n) {
+    if (n == 0) return;
+    std::string_view lo = v[0];
+    std::string_view hi = v[0];
+    for (size_t i = 1; i < n; ++i) {
+      if (LessBytes(v[i], lo)) lo = v[i];
+      if (LessBytes(hi, v[i])) hi = v[i];
+    }
+    UpdateBytes(lo);
+    UpdateBytes(hi);
   }
 
   void Merge(const StatsAccumulator& other);
