@@ -85,6 +85,8 @@ struct Node {
   std::string name;
   // Explicit "namespace" attribute; empty when inherited or absent.
   std::string name_space;
+  // An explicit "namespace": "" — the null namespace, not the enclosing one.
+  bool null_namespace = false;
   std::string doc;
 
   std::vector<Field> fields;                // kRecord.

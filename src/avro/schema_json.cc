@@ -178,6 +178,7 @@ Result<NodePtr> FromJson(const Json& json, int depth) {
   if (named) {
     ST_ASSIGN_OR_RETURN(node->name, StringMember(json, "name", true, type_name));
     ST_ASSIGN_OR_RETURN(node->name_space, StringMember(json, "namespace", false, type_name));
+    node->null_namespace = node->name_space.empty() && json.contains("namespace");
     known.insert(known.end(), {"name", "namespace"});
   }
   for (const auto& [key, value] : json.items()) {
@@ -237,7 +238,7 @@ Json ToJsonValue(const Node& node) {
   }
   if (node.type == Type::kRecord || node.type == Type::kEnum || node.type == Type::kFixed) {
     out["name"] = node.name;
-    if (!node.name_space.empty()) out["namespace"] = node.name_space;
+    if (!node.name_space.empty() || node.null_namespace) out["namespace"] = node.name_space;
     if (!node.doc.empty()) out["doc"] = node.doc;
   }
   switch (node.type) {

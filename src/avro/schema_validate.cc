@@ -80,7 +80,7 @@ Status Copier::Named(const Node& src, Node* dst, const std::string& enclosing_ns
     *ns = src.name.substr(0, dot);
     dst->full_name = src.name;
   } else {
-    *ns = src.name_space.empty() ? enclosing_ns : src.name_space;
+    *ns = !src.name_space.empty() ? src.name_space : src.null_namespace ? "" : enclosing_ns;
     dst->full_name = ns->empty() ? src.name : *ns + "." + src.name;
   }
   std::string simple = dot == std::string::npos ? src.name : src.name.substr(dot + 1);
@@ -172,6 +172,7 @@ Result<NodePtr> Copier::Copy(const NodePtr& src, const std::string& enclosing_ns
   dst->type = src->type;
   dst->name = src->name;
   dst->name_space = src->name_space;
+  dst->null_namespace = src->null_namespace;
   dst->doc = src->doc;
   dst->logical_type = src->logical_type;
   dst->precision = src->precision;

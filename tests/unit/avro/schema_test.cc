@@ -110,6 +110,15 @@ TEST(SchemaTest, ResolvesNamespacesAndRecursion) {
   EXPECT_EQ(&next, &schema->root());
 }
 
+TEST(SchemaTest, EmptyNamespaceIsTheNullNamespace) {
+  auto schema = Schema::Parse(R"({"type":"record","name":"outer","namespace":"ns","fields":[
+      {"name":"a","type":{"type":"fixed","name":"f","namespace":"","size":1}},
+      {"name":"b","type":"f"}]})");
+  ASSERT_TRUE(schema.has_value()) << schema.error().ToString();
+  EXPECT_EQ(schema->root().fields[0].type->full_name, "f");
+  EXPECT_NE(schema->ToJson().find(R"("namespace":"")"), std::string::npos);
+}
+
 TEST(SchemaTest, InvalidDecimalIsKeptButNotInterpreted) {
   auto schema = Schema::Parse(
       R"({"type":"fixed","name":"f","size":4,"logicalType":"decimal","precision":10,"scale":2})");
