@@ -1,0 +1,30 @@
+// Naming rules of S3 Tables and IAM (api-contract.md §1.2). Every check
+// returns OK or InvalidArgument (S3 Tables BadRequestException upstream) with
+// a message that names the offending value and the rule it broke.
+#pragma once
+
+#include <string_view>
+
+#include "common/status.h"
+
+namespace st::catalog {
+
+// 3–63 characters of [0-9a-z-], starting and ending with a letter or digit,
+// and none of the reserved prefixes (xn--, sthree-, amzn-s3-demo-, aws) or
+// suffixes (-s3alias, --ol-s3, --x-s3, --table-s3).
+Status ValidateTableBucketName(std::string_view name);
+// 1–255 characters of [0-9a-z_], starting with a letter or digit; "aws"
+// prefixes are reserved for AWS-managed namespaces.
+Status ValidateNamespaceName(std::string_view name);
+// 1–255 characters of [0-9a-z_], starting with a letter or digit.
+Status ValidateTableName(std::string_view name);
+// Exactly 12 decimal digits.
+Status ValidateAccountId(std::string_view account_id);
+// IAM user and role names: 1–64 characters of [A-Za-z0-9+=,.@_-].
+Status ValidateIamName(std::string_view name);
+// Tags: key 1–128 and value 0–256 characters, not starting with "aws:".
+Status ValidateTag(std::string_view key, std::string_view value);
+
+inline constexpr int kMaxTagsPerResource = 50;
+
+}  // namespace st::catalog

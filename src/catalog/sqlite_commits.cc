@@ -1,0 +1,214 @@
+// The metadata-pointer compare-and-swap, the channel-fenced commit and the
+// channel offsets in the SQLite store.
+#include "catalog/id_generation.h"
+#include "catalog/names.h"
+#include "catalog/sqlite_metadata_store_internal.h"
+#include "catalog/table_guard.h"
+
+namespace st::catalog::sqlite {
+
+namespace {
+
+Status ValidateLocation(const std::string& location) {
+  if (location.empty() || location.size() > 2048) {
+    return InvalidArgument("A metadata location must be 1 to 2048 characters long.");
+  }
+  return Status::OK();
+}
+
+Status ChannelNotInitialised(const std::string& channel_arn) {
+  return FailedPrecondition("The offsets of channel " + channel_arn +
+                            " were never initialised; call InitChannelOffsets when the channel "
+                            "is created.");
+}
+
+}  // namespace
+
+Result<Table> SqliteMetadataStore::SwapLocked(const std::string& table_id,
+                                              const std::string& expected_version_token,
+                                              const std::string& new_metadata_location,
+                                              const TableWriter& writer) {
+  ST_ASSIGN_OR_RETURN(Table table, LoadTable(table_id));
+  ST_TRY(CheckTableWritable(table, writer.acting_channel, "update the metadata of"));
+  if (expected_version_token != table.version_token) {
+    return Err(Conflict("Provided version token does not match the table version token."));
+  }
+  ST_ASSIGN_OR_RETURN(Statement stmt,
+                      db_->Prepare("UPDATE tables SET metadata_location = ?, version_token = ?, "
+                                   "modified_at_ms = ?, modified_by = ? "
+                                   "WHERE table_id = ? AND version_token = ?"));
+  ST_TRY(stmt.Bind(1, new_metadata_location)
+             .Bind(2, NewVersionToken(random_))
+             .Bind(3, NowMs())
+             .Bind(4, writer.account_id)
+             .Bind(5, table_id)
+             .Bind(6, expected_version_token)
+             .Run());
+  if (db_->Changes() != 1) {
+    return Err(Internal("the pointer swap of table " + table_id +
+                        " changed no row inside its own transaction"));
+  }
+  return LoadTable(table_id);
+}
+
+Result<Table> SqliteMetadataStore::SwapMetadataLocation(const std::string& table_id,
+                                                        const std::string& expected_version_token,
+                                                        const std::string& new_metadata_location,
+                                                        const TableWriter& writer) {
+  ST_TRY(ValidateLocation(new_metadata_location));
+  ST_TRY(ValidateAccountId(writer.account_id));
+  std::lock_guard<std::mutex> lock(mu_);
+  Transaction txn(*db_);
+  ST_TRY(txn.status());
+  ST_ASSIGN_OR_RETURN(Table table,
+                      SwapLocked(table_id, expected_version_token, new_metadata_location, writer));
+  ST_TRY(txn.Commit(StatusCode::kCommitStateUnknown));
+  return table;
+}
+
+Result<Table> SqliteMetadataStore::CommitWithOffsets(const std::string& table_id,
+                                                     const std::string& expected_version_token,
+                                                     const std::string& new_metadata_location,
+                                                     const std::string& channel_arn,
+                                                     const OffsetRanges& ranges,
+                                                     const std::string& modified_by) {
+  ST_TRY(ValidateLocation(new_metadata_location));
+  ST_TRY(ValidateAccountId(modified_by));
+  if (channel_arn.empty()) return Err(InvalidArgument("A channel commit needs the channel ARN."));
+  if (ranges.empty()) {
+    return Err(
+        InvalidArgument("A channel commit needs the offset range of at least one "
+                        "partition."));
+  }
+  for (const auto& [partition, range] : ranges) {
+    if (partition < 0 || range.from < 0 || range.to < range.from) {
+      return Err(InvalidArgument("The offset range [" + std::to_string(range.from) + ", " +
+                                 std::to_string(range.to) + ") of partition " +
+                                 std::to_string(partition) + " is not valid."));
+    }
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  Transaction txn(*db_);
+  ST_TRY(txn.status());
+  ST_ASSIGN_OR_RETURN(Table table, LoadTable(table_id));
+  if (table.managed_by_channel != channel_arn) {
+    ST_TRY(CheckTableWritable(table, channel_arn, "commit offsets to"));
+    return Err(Status(StatusCode::kAccessDenied,
+                      "Table " + table.namespace_name + "." + table.name +
+                          " is not a streaming table of channel " + channel_arn + "."));
+  }
+  ST_ASSIGN_OR_RETURN(Statement start, db_->Prepare("SELECT default_start_offset FROM "
+                                                    "channel_offset_starts WHERE channel_arn = ?"));
+  ST_ASSIGN_OR_RETURN(bool initialised, start.Bind(1, channel_arn).Step());
+  if (!initialised) return Err(ChannelNotInitialised(channel_arn));
+  const KafkaOffset default_start = start.Int64(0);
+  for (const auto& [partition, range] : ranges) {
+    ST_ASSIGN_OR_RETURN(Statement stmt,
+                        db_->Prepare("SELECT next_offset FROM channel_offsets WHERE "
+                                     "channel_arn = ? AND kafka_partition = ?"));
+    ST_ASSIGN_OR_RETURN(bool has_row,
+                        stmt.Bind(1, channel_arn).Bind(2, static_cast<int64_t>(partition)).Step());
+    KafkaOffset expected = has_row ? stmt.Int64(0) : default_start;
+    if (range.from != expected) {
+      return Err(Conflict("Offset fence: partition " + std::to_string(partition) + " of channel " +
+                          channel_arn + " continues at offset " + std::to_string(expected) +
+                          " but this commit starts at " + std::to_string(range.from) +
+                          "; another worker owns the partition now. Re-read the offsets and "
+                          "seek there instead of committing."));
+    }
+  }
+  ST_ASSIGN_OR_RETURN(Table swapped,
+                      SwapLocked(table_id, expected_version_token, new_metadata_location,
+                                 TableWriter{modified_by, channel_arn}));
+  for (const auto& [partition, range] : ranges) {
+    ST_ASSIGN_OR_RETURN(
+        Statement stmt,
+        db_->Prepare("INSERT INTO channel_offsets(channel_arn, kafka_partition, table_id, "
+                     "next_offset) VALUES (?, ?, ?, ?) ON CONFLICT(channel_arn, kafka_partition) "
+                     "DO UPDATE SET next_offset = excluded.next_offset, table_id = "
+                     "excluded.table_id"));
+    ST_TRY(stmt.Bind(1, channel_arn)
+               .Bind(2, static_cast<int64_t>(partition))
+               .Bind(3, table_id)
+               .Bind(4, range.to)
+               .Run());
+  }
+  ST_TRY(txn.Commit(StatusCode::kCommitStateUnknown));
+  return swapped;
+}
+
+Status SqliteMetadataStore::InitChannelOffsets(const std::string& channel_arn,
+                                               const NextOffsets& start_offsets,
+                                               KafkaOffset default_start_offset) {
+  if (channel_arn.empty()) return InvalidArgument("Channel offsets need the channel ARN.");
+  if (default_start_offset < 0) return InvalidArgument("A start offset cannot be negative.");
+  for (const auto& [partition, offset] : start_offsets) {
+    if (partition < 0 || offset < 0) {
+      return InvalidArgument("The start offset " + std::to_string(offset) + " of partition " +
+                             std::to_string(partition) + " is not valid.");
+    }
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  Transaction txn(*db_);
+  ST_TRY(txn.status());
+  ST_ASSIGN_OR_RETURN(Statement start,
+                      db_->Prepare("INSERT INTO channel_offset_starts(channel_arn, "
+                                   "default_start_offset, created_at_ms) VALUES (?, ?, ?)"));
+  Status status = start.Bind(1, channel_arn).Bind(2, default_start_offset).Bind(3, NowMs()).Run();
+  if (status.code() == StatusCode::kAlreadyExists) {
+    return AlreadyExists("The offsets of channel " + channel_arn +
+                         " are already initialised; delete them first to start over.");
+  }
+  ST_TRY(status);
+  for (const auto& [partition, offset] : start_offsets) {
+    ST_ASSIGN_OR_RETURN(Statement stmt,
+                        db_->Prepare("INSERT INTO channel_offsets(channel_arn, kafka_partition, "
+                                     "table_id, next_offset) VALUES (?, ?, NULL, ?)"));
+    ST_TRY(
+        stmt.Bind(1, channel_arn).Bind(2, static_cast<int64_t>(partition)).Bind(3, offset).Run());
+  }
+  return txn.Commit();
+}
+
+Result<NextOffsets> SqliteMetadataStore::GetChannelOffsets(const std::string& channel_arn) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ST_ASSIGN_OR_RETURN(Statement start, db_->Prepare("SELECT 1 FROM channel_offset_starts WHERE "
+                                                    "channel_arn = ?"));
+  ST_ASSIGN_OR_RETURN(bool initialised, start.Bind(1, channel_arn).Step());
+  if (!initialised)
+    return Err(NotFound("The offsets of channel " + channel_arn + " do not exist."));
+  ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare("SELECT kafka_partition, next_offset FROM "
+                                                   "channel_offsets WHERE channel_arn = ?"));
+  stmt.Bind(1, channel_arn);
+  NextOffsets out;
+  while (true) {
+    ST_ASSIGN_OR_RETURN(bool row, stmt.Step());
+    if (!row) break;
+    out[static_cast<KafkaPartition>(stmt.Int64(0))] = stmt.Int64(1);
+  }
+  return out;
+}
+
+Result<KafkaOffset> SqliteMetadataStore::GetChannelOffset(const std::string& channel_arn,
+                                                          KafkaPartition partition) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ST_ASSIGN_OR_RETURN(
+      Statement stmt,
+      db_->Prepare("SELECT s.default_start_offset, o.next_offset FROM channel_offset_starts s "
+                   "LEFT JOIN channel_offsets o ON o.channel_arn = s.channel_arn AND "
+                   "o.kafka_partition = ? WHERE s.channel_arn = ?"));
+  ST_ASSIGN_OR_RETURN(bool found,
+                      stmt.Bind(1, static_cast<int64_t>(partition)).Bind(2, channel_arn).Step());
+  if (!found) return Err(NotFound("The offsets of channel " + channel_arn + " do not exist."));
+  std::optional<std::string> next = stmt.OptionalText(1);
+  return next.has_value() ? stmt.Int64(1) : stmt.Int64(0);
+}
+
+Status SqliteMetadataStore::DeleteChannelOffsets(const std::string& channel_arn) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ST_ASSIGN_OR_RETURN(Statement stmt,
+                      db_->Prepare("DELETE FROM channel_offset_starts WHERE channel_arn = ?"));
+  return stmt.Bind(1, channel_arn).Run();
+}
+
+}  // namespace st::catalog::sqlite

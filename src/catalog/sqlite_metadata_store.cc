@@ -1,0 +1,346 @@
+// Opening the SQLite store; accounts, identities, access keys, identity
+// policies and tags.
+#include "catalog/sqlite_metadata_store.h"
+
+#include "catalog/arns.h"
+#include "catalog/id_generation.h"
+#include "catalog/names.h"
+#include "catalog/sqlite_metadata_store_internal.h"
+#include "catalog/sqlite_schema_internal.h"
+
+namespace st::catalog {
+
+Result<std::unique_ptr<MetadataStore>> OpenSqliteMetadataStore(const SqliteStoreOptions& options,
+                                                               const Clock& clock, Random& random) {
+  if (options.path.empty()) {
+    return Err(InvalidArgument("no catalog database path given; set the catalog file path"));
+  }
+  ST_ASSIGN_OR_RETURN(
+      std::unique_ptr<sqlite::Database> db,
+      sqlite::Database::Open(options.path, static_cast<int>(options.busy_timeout.count()),
+                             options.durable_commits));
+  Status migrated = sqlite::MigrateSchema(*db, clock.NowMillis());
+  if (!migrated.ok()) return Err(migrated.WithContext("catalog database '" + options.path + "'"));
+  return std::unique_ptr<MetadataStore>(
+      new sqlite::SqliteMetadataStore(std::move(db), clock, random));
+}
+
+int SqliteSchemaVersion() { return sqlite::LatestSchemaVersion(); }
+
+namespace sqlite {
+
+namespace {
+
+const char* KindText(IdentityKind kind) { return kind == IdentityKind::kUser ? "user" : "role"; }
+
+Identity ReadIdentity(const Statement& stmt) {
+  Identity out;
+  out.arn = stmt.Text(0);
+  out.account_id = stmt.Text(1);
+  out.kind = stmt.Text(2) == "role" ? IdentityKind::kRole : IdentityKind::kUser;
+  out.name = stmt.Text(3);
+  out.created_at = FromMillis(stmt.Int64(4));
+  return out;
+}
+
+AccessKey ReadAccessKey(const Statement& stmt) {
+  AccessKey out;
+  out.access_key_id = stmt.Text(0);
+  out.secret_access_key = stmt.Text(1);
+  out.owner_arn = stmt.Text(2);
+  out.status = stmt.Text(3) == "active" ? AccessKeyStatus::kActive : AccessKeyStatus::kInactive;
+  out.created_at = FromMillis(stmt.Int64(4));
+  return out;
+}
+
+constexpr const char* kIdentityColumns = "arn, account_id, kind, name, created_at_ms";
+constexpr const char* kAccessKeyColumns = "access_key_id, secret, owner_arn, status, created_at_ms";
+
+Status IdentityNotFound(const std::string& arn) {
+  return NotFound("The user or role '" + arn + "' does not exist.");
+}
+
+Status AccessKeyNotFound(const std::string& id) {
+  return NotFound("The access key '" + id + "' does not exist.");
+}
+
+}  // namespace
+
+TimePoint FromMillis(int64_t ms) { return TimePoint(std::chrono::milliseconds(ms)); }
+
+Status TableNotFound() { return NotFound("The specified table does not exist."); }
+Status BucketNotFound() { return NotFound("The specified table bucket does not exist."); }
+Status NamespaceNotFound() { return NotFound("The specified namespace does not exist."); }
+
+Status SqliteMetadataStore::RequireIdentity(const std::string& arn) {
+  ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare("SELECT 1 FROM identities WHERE arn = ?"));
+  ST_ASSIGN_OR_RETURN(bool found, stmt.Bind(1, arn).Step());
+  return found ? Status::OK() : IdentityNotFound(arn);
+}
+
+Status SqliteMetadataStore::CreateAccount(const std::string& account_id) {
+  ST_TRY(ValidateAccountId(account_id));
+  std::lock_guard<std::mutex> lock(mu_);
+  ST_ASSIGN_OR_RETURN(
+      Statement stmt,
+      db_->Prepare("INSERT INTO accounts(account_id, created_at_ms) VALUES (?, ?)"));
+  Status status = stmt.Bind(1, account_id).Bind(2, NowMs()).Run();
+  if (status.code() == StatusCode::kAlreadyExists) {
+    return AlreadyExists("The account " + account_id + " already exists.");
+  }
+  return status;
+}
+
+Result<bool> SqliteMetadataStore::AccountExists(const std::string& account_id) {
+  ST_TRY(ValidateAccountId(account_id));
+  std::lock_guard<std::mutex> lock(mu_);
+  ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare("SELECT 1 FROM accounts WHERE account_id = ?"));
+  return stmt.Bind(1, account_id).Step();
+}
+
+Result<Identity> SqliteMetadataStore::CreateIdentity(IdentityKind kind,
+                                                     const std::string& account_id,
+                                                     const std::string& name) {
+  ST_TRY(ValidateAccountId(account_id));
+  ST_TRY(ValidateIamName(name));
+  Identity identity{
+      kind,
+      account_id,
+      name,
+      kind == IdentityKind::kUser ? IamUserArn(account_id, name) : IamRoleArn(account_id, name),
+      {}};
+  std::lock_guard<std::mutex> lock(mu_);
+  identity.created_at = FromMillis(NowMs());
+  Transaction txn(*db_);
+  ST_TRY(txn.status());
+  ST_ASSIGN_OR_RETURN(Statement account,
+                      db_->Prepare("SELECT 1 FROM accounts WHERE account_id = ?"));
+  ST_ASSIGN_OR_RETURN(bool account_found, account.Bind(1, account_id).Step());
+  if (!account_found) return Err(NotFound("The account " + account_id + " does not exist."));
+  ST_ASSIGN_OR_RETURN(Statement insert,
+                      db_->Prepare("INSERT INTO identities(arn, account_id, kind, name, "
+                                   "created_at_ms) VALUES (?, ?, ?, ?, ?)"));
+  Status status = insert.Bind(1, identity.arn)
+                      .Bind(2, account_id)
+                      .Bind(3, KindText(kind))
+                      .Bind(4, name)
+                      .Bind(5, NowMs())
+                      .Run();
+  if (status.code() == StatusCode::kAlreadyExists) {
+    return Err(AlreadyExists("The " + std::string(KindText(kind)) + " '" + identity.arn +
+                             "' already exists."));
+  }
+  ST_TRY(status);
+  ST_TRY(txn.Commit());
+  return identity;
+}
+
+Result<Identity> SqliteMetadataStore::GetIdentity(const std::string& arn) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("SELECT ") + kIdentityColumns +
+                                                   " FROM identities WHERE arn = ?"));
+  ST_ASSIGN_OR_RETURN(bool found, stmt.Bind(1, arn).Step());
+  if (!found) return Err(IdentityNotFound(arn));
+  return ReadIdentity(stmt);
+}
+
+Result<std::vector<Identity>> SqliteMetadataStore::ListIdentities(const std::string& account_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ST_ASSIGN_OR_RETURN(Statement stmt,
+                      db_->Prepare(std::string("SELECT ") + kIdentityColumns +
+                                   " FROM identities WHERE account_id = ? ORDER BY arn"));
+  stmt.Bind(1, account_id);
+  std::vector<Identity> out;
+  while (true) {
+    ST_ASSIGN_OR_RETURN(bool row, stmt.Step());
+    if (!row) break;
+    out.push_back(ReadIdentity(stmt));
+  }
+  return out;
+}
+
+Status SqliteMetadataStore::DeleteIdentity(const std::string& arn) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare("DELETE FROM identities WHERE arn = ?"));
+  ST_TRY(stmt.Bind(1, arn).Run());  // Keys and policies go by ON DELETE CASCADE.
+  return db_->Changes() == 0 ? IdentityNotFound(arn) : Status::OK();
+}
+
+Result<AccessKey> SqliteMetadataStore::CreateAccessKey(const std::string& owner_arn) {
+  std::lock_guard<std::mutex> lock(mu_);
+  AccessKey key{NewAccessKeyId(random_), NewSecretAccessKey(random_), owner_arn,
+                AccessKeyStatus::kActive, FromMillis(NowMs())};
+  Transaction txn(*db_);
+  ST_TRY(txn.status());
+  ST_TRY(RequireIdentity(owner_arn));
+  ST_ASSIGN_OR_RETURN(Statement stmt,
+                      db_->Prepare(std::string("INSERT INTO access_keys(") + kAccessKeyColumns +
+                                   ") VALUES (?, ?, ?, 'active', ?)"));
+  ST_TRY(stmt.Bind(1, key.access_key_id)
+             .Bind(2, key.secret_access_key)
+             .Bind(3, owner_arn)
+             .Bind(4, NowMs())
+             .Run());
+  ST_TRY(txn.Commit());
+  return key;
+}
+
+Result<AccessKey> SqliteMetadataStore::GetAccessKey(const std::string& access_key_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("SELECT ") + kAccessKeyColumns +
+                                                   " FROM access_keys WHERE access_key_id = ?"));
+  ST_ASSIGN_OR_RETURN(bool found, stmt.Bind(1, access_key_id).Step());
+  if (!found) return Err(AccessKeyNotFound(access_key_id));
+  return ReadAccessKey(stmt);
+}
+
+Result<std::vector<AccessKey>> SqliteMetadataStore::ListAccessKeys(const std::string& owner_arn) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ST_TRY(RequireIdentity(owner_arn));
+  ST_ASSIGN_OR_RETURN(Statement stmt,
+                      db_->Prepare(std::string("SELECT ") + kAccessKeyColumns +
+                                   " FROM access_keys WHERE owner_arn = ? ORDER BY access_key_id"));
+  stmt.Bind(1, owner_arn);
+  std::vector<AccessKey> out;
+  while (true) {
+    ST_ASSIGN_OR_RETURN(bool row, stmt.Step());
+    if (!row) break;
+    out.push_back(ReadAccessKey(stmt));
+  }
+  return out;
+}
+
+Status SqliteMetadataStore::SetAccessKeyStatus(const std::string& access_key_id,
+                                               AccessKeyStatus status) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ST_ASSIGN_OR_RETURN(Statement stmt,
+                      db_->Prepare("UPDATE access_keys SET status = ? WHERE access_key_id = ?"));
+  ST_TRY(stmt.Bind(1, status == AccessKeyStatus::kActive ? "active" : "inactive")
+             .Bind(2, access_key_id)
+             .Run());
+  return db_->Changes() == 0 ? AccessKeyNotFound(access_key_id) : Status::OK();
+}
+
+Status SqliteMetadataStore::DeleteAccessKey(const std::string& access_key_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ST_ASSIGN_OR_RETURN(Statement stmt,
+                      db_->Prepare("DELETE FROM access_keys WHERE access_key_id = ?"));
+  ST_TRY(stmt.Bind(1, access_key_id).Run());
+  return db_->Changes() == 0 ? AccessKeyNotFound(access_key_id) : Status::OK();
+}
+
+Status SqliteMetadataStore::PutIdentityPolicy(const std::string& owner_arn,
+                                              const NamedPolicy& policy) {
+  if (policy.name.empty() || policy.name.size() > 128 || policy.document.empty()) {
+    return InvalidArgument(
+        "An identity policy needs a name of 1 to 128 characters and a document.");
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  Transaction txn(*db_);
+  ST_TRY(txn.status());
+  ST_TRY(RequireIdentity(owner_arn));
+  ST_ASSIGN_OR_RETURN(Statement stmt,
+                      db_->Prepare("INSERT INTO identity_policies(owner_arn, name, document) "
+                                   "VALUES (?, ?, ?) ON CONFLICT(owner_arn, name) DO UPDATE SET "
+                                   "document = excluded.document"));
+  ST_TRY(stmt.Bind(1, owner_arn).Bind(2, policy.name).Bind(3, policy.document).Run());
+  return txn.Commit();
+}
+
+Result<std::vector<NamedPolicy>> SqliteMetadataStore::ListIdentityPolicies(
+    const std::string& owner_arn) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ST_TRY(RequireIdentity(owner_arn));
+  ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare("SELECT name, document FROM identity_policies "
+                                                   "WHERE owner_arn = ? ORDER BY name"));
+  stmt.Bind(1, owner_arn);
+  std::vector<NamedPolicy> out;
+  while (true) {
+    ST_ASSIGN_OR_RETURN(bool row, stmt.Step());
+    if (!row) break;
+    out.push_back({stmt.Text(0), stmt.Text(1)});
+  }
+  return out;
+}
+
+Status SqliteMetadataStore::DeleteIdentityPolicy(const std::string& owner_arn,
+                                                 const std::string& name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ST_TRY(RequireIdentity(owner_arn));
+  ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare("DELETE FROM identity_policies "
+                                                   "WHERE owner_arn = ? AND name = ?"));
+  ST_TRY(stmt.Bind(1, owner_arn).Bind(2, name).Run());
+  if (db_->Changes() == 0) {
+    return NotFound("The policy '" + name + "' of '" + owner_arn + "' does not exist.");
+  }
+  return Status::OK();
+}
+
+// ---- Tags ----
+
+Status SqliteMetadataStore::RequireTaggable(const std::string& resource_arn) {
+  ST_ASSIGN_OR_RETURN(Statement stmt,
+                      db_->Prepare("SELECT 1 FROM table_buckets WHERE arn = ?1 "
+                                   "UNION ALL SELECT 1 FROM tables WHERE arn = ?1"));
+  ST_ASSIGN_OR_RETURN(bool found, stmt.Bind(1, resource_arn).Step());
+  if (!found) {
+    return NotFound("The specified resource '" + resource_arn +
+                    "' does not exist; tag a table bucket or table ARN.");
+  }
+  return Status::OK();
+}
+
+Status SqliteMetadataStore::TagResource(const std::string& resource_arn, const Tags& tags) {
+  for (const auto& [key, value] : tags) ST_TRY(ValidateTag(key, value));
+  std::lock_guard<std::mutex> lock(mu_);
+  Transaction txn(*db_);
+  ST_TRY(txn.status());
+  ST_TRY(RequireTaggable(resource_arn));
+  for (const auto& [key, value] : tags) {
+    ST_ASSIGN_OR_RETURN(Statement stmt,
+                        db_->Prepare("INSERT INTO tags(resource_arn, key, value) VALUES (?, ?, ?) "
+                                     "ON CONFLICT(resource_arn, key) DO UPDATE SET value = "
+                                     "excluded.value"));
+    ST_TRY(stmt.Bind(1, resource_arn).Bind(2, key).Bind(3, value).Run());
+  }
+  ST_ASSIGN_OR_RETURN(Statement count,
+                      db_->Prepare("SELECT count(*) FROM tags WHERE resource_arn = ?"));
+  ST_ASSIGN_OR_RETURN(bool row, count.Bind(1, resource_arn).Step());
+  if (row && count.Int64(0) > kMaxTagsPerResource) {
+    return InvalidArgument("A resource can have at most " + std::to_string(kMaxTagsPerResource) +
+                           " tags; remove some with UntagResource first.");
+  }
+  return txn.Commit();
+}
+
+Status SqliteMetadataStore::UntagResource(const std::string& resource_arn,
+                                          const std::vector<std::string>& keys) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Transaction txn(*db_);
+  ST_TRY(txn.status());
+  ST_TRY(RequireTaggable(resource_arn));
+  for (const std::string& key : keys) {
+    ST_ASSIGN_OR_RETURN(Statement stmt,
+                        db_->Prepare("DELETE FROM tags WHERE resource_arn = ? AND key = ?"));
+    ST_TRY(stmt.Bind(1, resource_arn).Bind(2, key).Run());
+  }
+  return txn.Commit();
+}
+
+Result<Tags> SqliteMetadataStore::ListTags(const std::string& resource_arn) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ST_TRY(RequireTaggable(resource_arn));
+  ST_ASSIGN_OR_RETURN(Statement stmt,
+                      db_->Prepare("SELECT key, value FROM tags WHERE resource_arn = ?"));
+  stmt.Bind(1, resource_arn);
+  Tags out;
+  while (true) {
+    ST_ASSIGN_OR_RETURN(bool row, stmt.Step());
+    if (!row) break;
+    out[stmt.Text(0)] = stmt.Text(1);
+  }
+  return out;
+}
+
+}  // namespace sqlite
+}  // namespace st::catalog

@@ -1,0 +1,136 @@
+// The SQLite MetadataStore. Its methods are spread over files by entity
+// (identities, buckets and namespaces, tables, commits and offsets); each
+// public method takes mu_ and runs at most one transaction.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "catalog/metadata_store.h"
+#include "catalog/sqlite_db_internal.h"
+#include "common/clock.h"
+#include "common/random.h"
+
+namespace st::catalog::sqlite {
+
+class SqliteMetadataStore final : public MetadataStore {
+ public:
+  SqliteMetadataStore(std::unique_ptr<Database> db, const Clock& clock, Random& random)
+      : db_(std::move(db)), clock_(clock), random_(random) {}
+
+  Status CreateAccount(const std::string& account_id) override;
+  Result<bool> AccountExists(const std::string& account_id) override;
+  Result<Identity> CreateIdentity(IdentityKind kind, const std::string& account_id,
+                                  const std::string& name) override;
+  Result<Identity> GetIdentity(const std::string& arn) override;
+  Result<std::vector<Identity>> ListIdentities(const std::string& account_id) override;
+  Status DeleteIdentity(const std::string& arn) override;
+  Result<AccessKey> CreateAccessKey(const std::string& owner_arn) override;
+  Result<AccessKey> GetAccessKey(const std::string& access_key_id) override;
+  Result<std::vector<AccessKey>> ListAccessKeys(const std::string& owner_arn) override;
+  Status SetAccessKeyStatus(const std::string& access_key_id, AccessKeyStatus status) override;
+  Status DeleteAccessKey(const std::string& access_key_id) override;
+  Status PutIdentityPolicy(const std::string& owner_arn, const NamedPolicy& policy) override;
+  Result<std::vector<NamedPolicy>> ListIdentityPolicies(const std::string& owner_arn) override;
+  Status DeleteIdentityPolicy(const std::string& owner_arn, const std::string& name) override;
+
+  Result<TableBucket> CreateTableBucket(const NewTableBucket& bucket) override;
+  Result<TableBucket> GetTableBucket(const std::string& bucket_arn) override;
+  Result<Page<TableBucket>> ListTableBuckets(const std::string& owner_account_id,
+                                             const PageRequest& page) override;
+  Status DeleteTableBucket(const std::string& bucket_arn) override;
+  Status PutTableBucketPolicy(const std::string& bucket_arn, const std::string& document) override;
+  Result<std::string> GetTableBucketPolicy(const std::string& bucket_arn) override;
+  Status DeleteTableBucketPolicy(const std::string& bucket_arn) override;
+  Status PutTableBucketEncryption(const std::string& bucket_arn,
+                                  const EncryptionConfig& config) override;
+  Status DeleteTableBucketEncryption(const std::string& bucket_arn) override;
+  Status PutTableBucketMaintenance(const std::string& bucket_arn, const std::string& type,
+                                   const std::string& value_json) override;
+  Result<MaintenanceConfigs> GetTableBucketMaintenance(const std::string& bucket_arn) override;
+
+  Result<Namespace> CreateNamespace(const std::string& bucket_arn, const std::string& name,
+                                    const std::string& created_by) override;
+  Result<Namespace> GetNamespace(const std::string& bucket_arn, const std::string& name) override;
+  Result<Page<Namespace>> ListNamespaces(const std::string& bucket_arn,
+                                         const PageRequest& page) override;
+  Status DeleteNamespace(const std::string& bucket_arn, const std::string& name) override;
+
+  Result<Table> CreateTable(const NewTable& table) override;
+  Result<Table> GetTable(const std::string& bucket_arn, const std::string& namespace_name,
+                         const std::string& name) override;
+  Result<Table> GetTableById(const std::string& table_id) override;
+  Result<Table> GetTableByArn(const std::string& table_arn) override;
+  Result<Page<Table>> ListTables(const std::string& bucket_arn,
+                                 const std::optional<std::string>& namespace_name,
+                                 const PageRequest& page) override;
+  Status DeleteTable(const std::string& table_id,
+                     const std::optional<std::string>& expected_version_token) override;
+  Result<Table> RenameTable(const std::string& table_id,
+                            const std::optional<std::string>& expected_version_token,
+                            const std::string& new_namespace_name, const std::string& new_name,
+                            const TableWriter& writer) override;
+  Result<Table> SwapMetadataLocation(const std::string& table_id,
+                                     const std::string& expected_version_token,
+                                     const std::string& new_metadata_location,
+                                     const TableWriter& writer) override;
+  Result<Table> CommitWithOffsets(const std::string& table_id,
+                                  const std::string& expected_version_token,
+                                  const std::string& new_metadata_location,
+                                  const std::string& channel_arn, const OffsetRanges& ranges,
+                                  const std::string& modified_by) override;
+  Status PutTablePolicy(const std::string& table_id, const std::string& document) override;
+  Result<std::string> GetTablePolicy(const std::string& table_id) override;
+  Status DeleteTablePolicy(const std::string& table_id) override;
+  Status PutTableMaintenance(const std::string& table_id, const std::string& type,
+                             const std::string& value_json) override;
+  Result<MaintenanceConfigs> GetTableMaintenance(const std::string& table_id) override;
+  Status PutTableRecordExpiration(const std::string& table_id,
+                                  const std::string& value_json) override;
+  Result<std::optional<std::string>> GetTableRecordExpiration(const std::string& table_id) override;
+
+  Status TagResource(const std::string& resource_arn, const Tags& tags) override;
+  Status UntagResource(const std::string& resource_arn,
+                       const std::vector<std::string>& keys) override;
+  Result<Tags> ListTags(const std::string& resource_arn) override;
+
+  Status InitChannelOffsets(const std::string& channel_arn, const NextOffsets& start_offsets,
+                            KafkaOffset default_start_offset) override;
+  Result<NextOffsets> GetChannelOffsets(const std::string& channel_arn) override;
+  Result<KafkaOffset> GetChannelOffset(const std::string& channel_arn,
+                                       KafkaPartition partition) override;
+  Status DeleteChannelOffsets(const std::string& channel_arn) override;
+
+ private:
+  // Helpers below run under mu_ (inside or outside a transaction).
+  int64_t NowMs() const { return clock_.NowMillis(); }
+  Result<TableBucket> LoadBucket(const std::string& bucket_arn);
+  Result<Namespace> LoadNamespace(const std::string& bucket_arn, const std::string& name);
+  Result<Table> LoadTable(const std::string& table_id);
+  Status RequireIdentity(const std::string& arn);
+  Status RequireTaggable(const std::string& resource_arn);
+  // The column-update shared by the two pointer swaps; checks token and channel.
+  Result<Table> SwapLocked(const std::string& table_id, const std::string& expected_version_token,
+                           const std::string& new_metadata_location, const TableWriter& writer);
+  Result<std::optional<std::string>> GetTableText(const std::string& table_id, const char* column);
+  Status SetTableText(const std::string& table_id, const char* column,
+                      const std::optional<std::string>& value);
+
+  std::mutex mu_;
+  std::unique_ptr<Database> db_;
+  const Clock& clock_;
+  Random& random_;
+};
+
+// Shared row decoding and messages.
+TimePoint FromMillis(int64_t ms);
+// The SELECT list that ReadTableRow decodes (tables joined with namespaces
+// and table_buckets as t, n, b).
+extern const char* const kTableColumns;
+Table ReadTableRow(const Statement& stmt);
+Status TableNotFound();
+Status BucketNotFound();
+Status NamespaceNotFound();
+
+}  // namespace st::catalog::sqlite

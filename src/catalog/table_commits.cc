@@ -1,0 +1,188 @@
+#include "catalog/table_commits.h"
+
+#include <utility>
+
+#include "catalog/id_generation.h"
+#include "catalog/table_guard.h"
+#include "common/uuid.h"
+
+namespace st::catalog {
+
+namespace {
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+std::string WithoutTrailingSlash(std::string s) {
+  while (!s.empty() && s.back() == '/') s.pop_back();
+  return s;
+}
+
+// Whether a failed swap certainly left the pointer alone, so the new
+// metadata file is an orphan that may be deleted.
+bool SwapDefinitelyFailed(StatusCode code) {
+  switch (code) {
+    case StatusCode::kConflict:
+    case StatusCode::kNotFound:
+    case StatusCode::kAccessDenied:
+    case StatusCode::kInvalidArgument:
+    case StatusCode::kFailedPrecondition:
+    case StatusCode::kUnavailable:  // The transaction never began or was rolled back.
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+iceberg::FileIO TableFileIO(storage::ObjectStore& objects, const Table& table,
+                            const std::string& key_root) {
+  return iceberg::FileIO(objects, table.warehouse_location,
+                         key_root + WarehouseBucketName(table.warehouse_location));
+}
+
+TableCommits::TableCommits(MetadataStore& store, storage::ObjectStore& objects, const Clock& clock,
+                           Random& random, TableCommitsOptions options)
+    : store_(store),
+      objects_(objects),
+      clock_(clock),
+      random_(random),
+      options_(std::move(options)) {}
+
+Result<LoadedTable> TableCommits::LoadTable(const std::string& table_id) {
+  ST_ASSIGN_OR_RETURN(Table table, store_.GetTableById(table_id));
+  LoadedTable out{std::move(table), std::nullopt};
+  if (out.table.metadata_location.has_value()) {
+    iceberg::FileIO io = TableFileIO(objects_, out.table, options_.key_root);
+    ST_ASSIGN_OR_RETURN(out.metadata, iceberg::ReadMetadata(io, *out.table.metadata_location));
+  }
+  return out;
+}
+
+Result<LoadedTable> TableCommits::CreateTable(const NewTable& spec,
+                                              const std::optional<InitialMetadata>& metadata) {
+  ST_ASSIGN_OR_RETURN(Table table, store_.CreateTable(spec));
+  if (!metadata.has_value()) return LoadedTable{std::move(table), std::nullopt};
+
+  iceberg::FileIO io = TableFileIO(objects_, table, options_.key_root);
+  std::optional<std::string> written;
+  auto attempt = [&]() -> Result<LoadedTable> {
+    ST_ASSIGN_OR_RETURN(
+        iceberg::TableMetadata initial,
+        iceberg::NewTableMetadata(metadata->schema, metadata->spec, metadata->sort_order,
+                                  table.warehouse_location, metadata->properties,
+                                  Uuid::Generate(random_).ToString(), clock_.NowMillis()));
+    ST_ASSIGN_OR_RETURN(iceberg::MetadataVersion version,
+                        iceberg::WriteInitialMetadata(io, std::move(initial), random_));
+    written = version.location;
+    ST_ASSIGN_OR_RETURN(Table swapped, store_.SwapMetadataLocation(
+                                           table.table_id, table.version_token, version.location,
+                                           TableWriter{spec.created_by, spec.managed_by_channel}));
+    return LoadedTable{std::move(swapped), std::move(version)};
+  };
+  Result<LoadedTable> created = attempt();
+  if (!created.has_value()) {
+    // A table that failed to get its first metadata must not linger half-made.
+    (void)store_.DeleteTable(table.table_id, std::nullopt);
+    if (written.has_value() && SwapDefinitelyFailed(created.error().code())) {
+      (void)io.Delete(*written);
+    }
+  }
+  return created;
+}
+
+Result<LoadedTable> TableCommits::CommitOnce(
+    const std::string& table_id, const std::vector<iceberg::TableRequirement>& requirements,
+    const std::vector<iceberg::TableUpdate>& updates, const CommitOptions& options,
+    bool* lost_swap) {
+  *lost_swap = false;
+  ST_ASSIGN_OR_RETURN(LoadedTable current, LoadTable(table_id));
+  const Table& table = current.table;
+  ST_TRY(CheckTableWritable(table, options.acting_channel, "commit to"));
+  const iceberg::TableMetadata* base =
+      current.metadata.has_value() ? &current.metadata->metadata : nullptr;
+  ST_TRY(iceberg::CheckRequirements(requirements, base));
+
+  ST_ASSIGN_OR_RETURN(
+      iceberg::TableMetadata next,
+      iceberg::ApplyUpdates(base ? *base : iceberg::TableMetadata{}, updates, clock_.NowMillis()));
+  if (base == nullptr) {
+    if (next.location.empty()) next.location = table.warehouse_location;
+    if (next.table_uuid.empty()) next.table_uuid = Uuid::Generate(random_).ToString();
+  }
+  if (WithoutTrailingSlash(next.location) != WithoutTrailingSlash(table.warehouse_location)) {
+    return Err(InvalidArgument("The location of table " + table.namespace_name + "." + table.name +
+                               " is fixed at its warehouse location " + table.warehouse_location +
+                               "; remove the set-location update."));
+  }
+
+  iceberg::FileIO io = TableFileIO(objects_, table, options_.key_root);
+  iceberg::MetadataVersion version;
+  if (current.metadata.has_value()) {
+    ST_ASSIGN_OR_RETURN(
+        iceberg::NewVersion written,
+        iceberg::WriteNextMetadata(io, *current.metadata, std::move(next), random_));
+    version = std::move(written.version);
+  } else {
+    ST_ASSIGN_OR_RETURN(version, iceberg::WriteInitialMetadata(io, std::move(next), random_));
+  }
+
+  Result<Table> swapped =
+      options.offset_ranges.empty()
+          ? store_.SwapMetadataLocation(table_id, table.version_token, version.location,
+                                        TableWriter{options.account_id, options.acting_channel})
+          : store_.CommitWithOffsets(table_id, table.version_token, version.location,
+                                     *options.acting_channel, options.offset_ranges,
+                                     options.account_id);
+  if (!swapped.has_value()) {
+    if (SwapDefinitelyFailed(swapped.error().code())) (void)io.Delete(version.location);
+    if (swapped.error().code() == StatusCode::kConflict) {
+      *lost_swap = true;
+      if (!options.offset_ranges.empty()) {
+        // A fence failure means another worker owns a partition: never retry it.
+        for (const auto& [partition, range] : options.offset_ranges) {
+          auto next_offset = store_.GetChannelOffset(*options.acting_channel, partition);
+          if (!next_offset.has_value() || *next_offset != range.from) *lost_swap = false;
+        }
+      }
+    }
+    return Err(swapped.error());
+  }
+  return LoadedTable{*std::move(swapped), std::move(version)};
+}
+
+Result<LoadedTable> TableCommits::CommitTable(
+    const std::string& table_id, const std::vector<iceberg::TableRequirement>& requirements,
+    const std::vector<iceberg::TableUpdate>& updates, const CommitOptions& options) {
+  if (!options.offset_ranges.empty() && !options.acting_channel.has_value()) {
+    return Err(InvalidArgument("Offset ranges can only be committed by a delivery channel."));
+  }
+  for (int attempt = 0;; ++attempt) {
+    bool lost_swap = false;
+    Result<LoadedTable> result = CommitOnce(table_id, requirements, updates, options, &lost_swap);
+    if (result.has_value() || !lost_swap || attempt >= options_.max_conflict_retries) {
+      return result;
+    }
+  }
+}
+
+Result<Table> TableCommits::UpdateTableMetadataLocation(const std::string& table_id,
+                                                        const std::string& version_token,
+                                                        const std::string& location,
+                                                        const TableWriter& writer) {
+  ST_ASSIGN_OR_RETURN(Table table, store_.GetTableById(table_id));
+  ST_TRY(CheckTableWritable(table, writer.acting_channel, "update the metadata location of"));
+  const std::string root = WithoutTrailingSlash(table.warehouse_location) + "/";
+  if (location.substr(0, root.size()) != root ||
+      !(EndsWith(location, ".metadata.json") || EndsWith(location, ".metadata.json.gz"))) {
+    return Err(InvalidArgument("The metadata location '" + location +
+                               "' is not valid: it must be " +
+                               "under the table's warehouse location " + table.warehouse_location +
+                               " and end in .metadata.json or .metadata.json.gz."));
+  }
+  return store_.SwapMetadataLocation(table_id, version_token, location, writer);
+}
+
+}  // namespace st::catalog
