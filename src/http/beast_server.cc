@@ -10,6 +10,7 @@
 #include <boost/beast/http.hpp>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -399,8 +400,17 @@ asio::awaitable<beast::error_code> Connection::WriteResponse(const Request& requ
   if (response.stream == nullptr || no_body) {
     bhttp::response<bhttp::string_body> message;
     fill(message);
-    uint64_t length =
-        response.stream != nullptr ? response.stream_length.value_or(0) : response.body.size();
+    uint64_t length = response.body.size();
+    if (response.stream != nullptr) length = response.stream_length.value_or(0);
+    if (request.is_head()) {
+      // HeadObject announces the object's size without a body.
+      if (response.stream_length) {
+        length = *response.stream_length;
+      } else if (auto declared = response.headers.Get("Content-Length");
+                 declared && response.body.empty()) {
+        length = std::strtoull(std::string(*declared).c_str(), nullptr, 10);
+      }
+    }
     if (!StatusForbidsBody(response.status)) message.content_length(length);
     if (!no_body) message.body() = std::move(response.body);
     if (no_body) {

@@ -39,6 +39,10 @@ struct Response {
   // bytes); without it, chunked transfer-coding.
   std::unique_ptr<BodySource> stream;
   std::optional<uint64_t> stream_length;
+  // HEAD responses never carry a body. Their Content-Length is
+  // `stream_length` if set, else a Content-Length header the handler set
+  // (with an empty body), else body.size(). Otherwise the server always
+  // computes Content-Length / Transfer-Encoding / Connection itself.
 
   // Convenience constructors; they set Content-Type.
   static Response Json(int status, std::string body);

@@ -40,6 +40,12 @@ class TestHandler final : public Handler {
       r.stream = std::make_unique<Xs>(std::stoul(request.segments()[1]));
       return r;
     }
+    if (request.raw_path() == "/object") {
+      Response r;
+      r.headers.Set("Content-Length", "12345");
+      r.headers.Set("ETag", "\"abc\"");
+      return r;
+    }
     std::string text = request.method + " " + std::to_string(request.segments().size()) + " " +
                        std::to_string(request.body.size()) + " " + request.body.substr(0, 16);
     return Response::Text(200, text);
@@ -191,6 +197,16 @@ TEST_F(ServerTest, HeadSendsLengthButNoBody) {
   std::string both = c.ReadUntil("GET 1 0 ");
   EXPECT_NE(both.find("Content-Length: 9"), std::string::npos) << both;  // "HEAD 1 0 "
   EXPECT_EQ(both.find("HEAD 1 0"), std::string::npos) << both;
+}
+
+TEST_F(ServerTest, HeadKeepsTheHandlersContentLength) {
+  Start();
+  Client c(server_->port());
+  c.Send("HEAD /object HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  std::string response = c.ReadAll();
+  EXPECT_NE(response.find("Content-Length: 12345"), std::string::npos) << response;
+  EXPECT_NE(response.find("ETag: \"abc\""), std::string::npos) << response;
+  EXPECT_EQ(response.substr(response.find("\r\n\r\n") + 4), "");
 }
 
 TEST_F(ServerTest, FileRangeSourceStreamsTheRange) {
