@@ -4,7 +4,8 @@
 Runs build/bench/parquet_writer_bench to generate the clickstream rows and dump
 them as raw column files (untimed), loads those into an Arrow table (untimed:
 pyarrow gets its best case, a table already in memory), then times, for each
-codec, our writer (C++ per-leaf API, and WriteRow on a subset), pq.write_table
+codec, our writer (C++ columnar batch API, which is the comparison; the
+one-value-per-call API; WriteRow on a subset), pq.write_table
 with the same codec, level and rows per row group, and single-thread `zstd -1`
 / `-3` over the same raw value bytes. Prints a markdown table of medians.
 
@@ -88,9 +89,10 @@ def child_cpu():
     return r.ru_utime + r.ru_stime
 
 
-def run_ours(tool, rows, codec, level, runs, out, api):
+def run_ours(tool, rows, codec, level, runs, out, api, batch_rows=4096):
     proc = subprocess.run([str(tool), "--rows", str(rows), "--codec", codec, "--level", str(level),
-                           "--runs", str(runs), "--api", api, "--out", str(out)],
+                           "--runs", str(runs), "--api", api, "--batch-rows", str(batch_rows),
+                           "--out", str(out)],
                           check=True, capture_output=True, text=True)
     results = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
     return {"wall": statistics.median(r["seconds"] for r in results),
@@ -135,6 +137,10 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--level", type=int, default=3, help="zstd level for both Parquet writers")
     ap.add_argument("--codecs", default="zstd,snappy")
+    ap.add_argument("--batch-rows", type=int, default=4096,
+                    help="rows per EndRows for the batch API (a delivery batch)")
+    ap.add_argument("--skip-slow", action="store_true",
+                    help="skip the one-value-per-call and WriteRow variants")
     ap.add_argument("--workdir", default="/tmp/parquet_writer_bench")
     args = ap.parse_args()
 
@@ -155,14 +161,20 @@ def main():
 
     results = []
     for codec in args.codecs.split(","):
-        ours = run_ours(tool, rows, codec, args.level, args.runs, work / "ours.parquet", "leaf")
+        ours = run_ours(tool, rows, codec, args.level, args.runs, work / "ours.parquet", "batch",
+                        args.batch_rows)
         rg_rows = -(-rows // ours["row_groups"])
         arrow = run_pyarrow(table, codec, args.level, args.runs, work / "pyarrow.parquet", rg_rows,
                             raw)
-        row = run_ours(tool, row_api_rows, codec, args.level, args.runs, work / "ours_row.parquet",
-                       "row")
-        results.append((f"streamtables per-leaf API", codec, ours, arrow))
-        results.append((f"streamtables WriteRow ({row_api_rows} rows)", codec, row, None))
+        results.append((f"streamtables batch API ({args.batch_rows} rows/batch)", codec, ours,
+                        arrow))
+        if not args.skip_slow:
+            leaf = run_ours(tool, rows, codec, args.level, args.runs, work / "ours_leaf.parquet",
+                            "leaf")
+            row = run_ours(tool, row_api_rows, codec, args.level, args.runs,
+                           work / "ours_row.parquet", "row")
+            results.append((f"streamtables one value per call", codec, leaf, arrow))
+            results.append((f"streamtables WriteRow ({row_api_rows} rows)", codec, row, None))
         results.append((f"pyarrow {pa.__version__} write_table", codec, arrow, arrow))
     for level in (1, 3):
         results.append((f"zstd -{level} -T1 (raw bytes)", "-", run_zstd(raw_file, level, args.runs,

@@ -37,6 +37,7 @@ ColumnWriter::ColumnWriter(const ColumnDescriptor& column, const WriterOptions& 
       dictionary_enabled_(options.enable_dictionary &&
                           column.physical_type != PhysicalType::kBoolean),
       page_size_(options.page_size_bytes),
+      page_row_limit_(options.page_row_limit),
       dictionary_limit_(static_cast<size_t>(options.dictionary_page_size_limit)),
       dict_mode_(dictionary_enabled_),
       dictionary_(FixedWidth(column)),
@@ -114,7 +115,7 @@ void ColumnWriter::CheckDictionary() {
     return;
   }
   dictionary_judged_ = true;
-  if (static_cast<int64_t>(dictionary_.size()) * 100 >= chunk_dict_values_ * 99) {
+  if (static_cast<int64_t>(dictionary_.size()) * 100 >= chunk_dict_values_ * kJudgeUniquePercent) {
     fallback_pending_ = true;
   }
 }
@@ -159,6 +160,7 @@ void ColumnWriter::FlushPage() {
   indices_.clear();
   plain_.clear();
   page_entries_ = 0;
+  page_rows_ = 0;
   page_values_ = 0;
   bool_bits_ = 0;
   if (fallback_pending_) {

@@ -16,10 +16,11 @@ void ColumnWriter::AppendLevelsBatch(const uint16_t* def, const uint16_t* rep, i
   size_t first_value = 0;
   while (pos < num_levels) {
     // `pos` starts a row: the only place a page may end.
-    if (page_entries_ > 0 && (fallback_pending_ || EstimatedPageBytes() >= page_size_)) {
-      FlushPage();
-    }
-    int64_t end = std::min(num_levels, pos + kMiniBatch);
+    if (page_entries_ > 0 && PageFull()) FlushPage();
+    // Flat columns stop exactly at the page row limit; nested ones at the
+    // first row start after it.
+    const int64_t room = std::max<int64_t>(1, page_row_limit_ - page_rows_);
+    int64_t end = std::min(num_levels, pos + std::min(kMiniBatch, room));
     const auto entries = static_cast<size_t>(end - pos);
     int64_t rows = end - pos;
     if (max_rep_ > 0) {
@@ -42,6 +43,7 @@ void ColumnWriter::AppendLevelsBatch(const uint16_t* def, const uint16_t* rep, i
       }
     }
     chunk_rows_ += rows;
+    page_rows_ += rows;
     page_entries_ += static_cast<int64_t>(count);
     page_values_ += static_cast<int64_t>(values);
     chunk_null_count_ += static_cast<int64_t>(count - values);

@@ -135,11 +135,13 @@ class ColumnWriter {
  private:
   void BeginEntry(uint16_t rep) {
     if (rep == 0) {
-      if (page_entries_ > 0 && (fallback_pending_ || EstimatedPageBytes() >= page_size_)) {
-        FlushPage();
-      }
+      if (page_entries_ > 0 && PageFull()) FlushPage();
       ++chunk_rows_;
+      ++page_rows_;
     }
+  }
+  bool PageFull() const {
+    return fallback_pending_ || page_rows_ >= page_row_limit_ || EstimatedPageBytes() >= page_size_;
   }
   void PushLevels(uint16_t def, uint16_t rep) {
     if (max_def_ > 0) def_levels_.push_back(def);
@@ -181,14 +183,20 @@ class ColumnWriter {
   // parquet-cpp's write_batch_size does), so a page may pass page_size_bytes
   // by up to one mini-batch.
   static constexpr int64_t kMiniBatch = 1024;
-  // A dictionary that holds at least 1/kJudgeFraction of its limit after at
-  // least kJudgeMinValues values, with fewer than 1% of them repeats, is
-  // dropped there instead of at the limit: such a column (ids, timestamps)
-  // would fill the whole dictionary with unique values, and a dictionary of
-  // unique values plus indices is larger than PLAIN. A column that repeats
-  // at all (even 50,000 distinct IPs uniformly) keeps its dictionary.
+  // The dictionary is judged once, when it first holds 1/kJudgeFraction of
+  // its limit after at least kJudgeMinValues values: if at least
+  // kJudgeUniquePercent of those values were distinct, it is dropped there
+  // instead of at the limit. For m values drawn uniformly from C distinct
+  // ones about m - m^2/2C are distinct, so 95% distinct means C >= 10m: more
+  // than the 8m entries the full dictionary could hold, so parquet-cpp's
+  // policy would overflow it too, after paying for (and writing) a full
+  // dictionary of nearly unique values plus wide indices, which is larger
+  // than PLAIN. Ids, timestamps and wide-range numbers go PLAIN early; a
+  // column of 50,000 IPs drawn uniformly (91% distinct at the judging
+  // point) keeps its dictionary, as it should.
   static constexpr int64_t kJudgeMinValues = 1024;
   static constexpr size_t kJudgeFraction = 8;
+  static constexpr int64_t kJudgeUniquePercent = 95;
 
   const ColumnDescriptor& column_;
   Compressor* compressor_;
@@ -198,6 +206,7 @@ class ColumnWriter {
   const bool fixed_;  // FIXED_LEN_BYTE_ARRAY: no length prefix in PLAIN.
   const bool dictionary_enabled_;
   const int64_t page_size_;
+  const int64_t page_row_limit_;
   const size_t dictionary_limit_;
 
   // Current page.
@@ -210,6 +219,7 @@ class ColumnWriter {
   size_t staged_count_ = 0;
   std::vector<std::string_view> staged_views_;
   int64_t page_entries_ = 0;
+  int64_t page_rows_ = 0;
   int64_t page_values_ = 0;
   int64_t bool_bits_ = 0;
 

@@ -32,16 +32,23 @@ class DictionaryTable {
   template <typename OnInsert>
   void GetOrInsertBytes(const std::string_view* values, size_t n, uint32_t* indices,
                         OnInsert&& on_insert) {
-    PrepareHashes(n);
-    for (size_t k = 0; k < n; ++k) batch_hashes_[k] = HashBytes(values[k].data(), values[k].size());
-    for (size_t k = 0; k < n; ++k) {
-      Prefetch(k, n);
-      const std::string_view v = values[k];
-      bool inserted;
-      indices[k] = Probe(
-          batch_hashes_[k], [&](uint32_t index) { return EqualsBytes(index, v); },
-          [&] { StoreBytes(v); }, &inserted);
-      if (inserted) on_insert(v);
+    // Blocks small enough that the values just hashed are still in L1 when
+    // they are compared with their dictionary entries.
+    for (size_t start = 0; start < n; start += kBytesBlock) {
+      const size_t end = start + kBytesBlock < n ? start + kBytesBlock : n;
+      for (size_t k = start; k < end; ++k) {
+        const uint64_t h = HashBytes(values[k].data(), values[k].size());
+        block_hashes_[k - start] = h;
+        __builtin_prefetch(&slots_[h & mask_]);
+      }
+      for (size_t k = start; k < end; ++k) {
+        const std::string_view v = values[k];
+        bool inserted;
+        indices[k] = Probe(
+            block_hashes_[k - start], [&](uint32_t index) { return EqualsBytes(index, v); },
+            [&] { StoreBytes(v); }, &inserted);
+        if (inserted) on_insert(v);
+      }
     }
   }
   // T is int32_t, int64_t, float or double (compared by bit pattern);
@@ -79,6 +86,7 @@ class DictionaryTable {
     uint32_t index_plus_one;  // 0 = empty
   };
   static constexpr size_t kPrefetchAhead = 8;
+  static constexpr size_t kBytesBlock = 32;
 
   template <typename T>
   static uint64_t Bits(T v) {
@@ -149,6 +157,7 @@ class DictionaryTable {
   std::vector<uint32_t> offsets_;  // Per entry, BYTE_ARRAY only.
   ByteBuffer plain_;
   std::vector<uint64_t> batch_hashes_;  // Scratch.
+  uint64_t block_hashes_[kBytesBlock];
 };
 
 }  // namespace st::parquet::internal

@@ -245,6 +245,9 @@ Result<std::unique_ptr<FileWriter>> FileWriter::Make(Schema schema, WriterOption
   if (options.page_size_bytes <= 0 || options.page_size_bytes > (1LL << 30)) {
     return Err(InvalidArgument("parquet FileWriter: page_size_bytes must be in 1..1 GiB"));
   }
+  if (options.page_row_limit <= 0) {
+    return Err(InvalidArgument("parquet FileWriter: page_row_limit must be positive"));
+  }
   if (options.row_group_size_bytes <= 0) {
     return Err(InvalidArgument("parquet FileWriter: row_group_size_bytes must be positive"));
   }

@@ -67,6 +67,21 @@ inline uint64_t HashBytes(const void* data, size_t len) {
   if (len > 32) {
     uint64_t h1 = seed ^ kHashK3;
     const uint8_t* const last = p + len - 32;  // The final 32 bytes, overlapping if need be.
+    if (len > 128) {
+      // Four lanes for long values (URLs, user agents).
+      uint64_t h2 = seed ^ kHashK1;
+      uint64_t h3 = seed ^ kHashK2;
+      const uint8_t* const stop = p + len - 64;
+      while (p < stop) {
+        h0 = FoldMultiply(LoadU64(p) ^ kHashK1, LoadU64(p + 8) ^ h0);
+        h1 = FoldMultiply(LoadU64(p + 16) ^ kHashK2, LoadU64(p + 24) ^ h1);
+        h2 = FoldMultiply(LoadU64(p + 32) ^ kHashK3, LoadU64(p + 40) ^ h2);
+        h3 = FoldMultiply(LoadU64(p + 48) ^ kHashK0, LoadU64(p + 56) ^ h3);
+        p += 64;
+      }
+      h0 ^= h2;
+      h1 ^= h3;
+    }
     while (p < last) {
       h0 = FoldMultiply(LoadU64(p) ^ kHashK1, LoadU64(p + 8) ^ h0);
       h1 = FoldMultiply(LoadU64(p + 16) ^ kHashK2, LoadU64(p + 24) ^ h1);

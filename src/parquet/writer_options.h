@@ -21,6 +21,11 @@ struct WriterOptions {
   int compression_level = 3;
   // Target uncompressed size of a data page (Iceberg write.parquet.page-size-bytes).
   int64_t page_size_bytes = 1 << 20;
+  // A page also ends after this many rows (Iceberg write.parquet.page-row-limit,
+  // parquet-mr's page.row.count.limit). Without it a page of a low-cardinality
+  // column holds millions of 1-bit indices: a large buffer to fill and fault
+  // in, and one min/max for a reader to skip by.
+  int64_t page_row_limit = 20000;
   // A row group is flushed once its buffered, encoded size reaches this
   // (Iceberg write.parquet.row-group-size-bytes). Memory use is about one row group.
   int64_t row_group_size_bytes = 128LL << 20;

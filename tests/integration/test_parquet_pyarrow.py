@@ -103,6 +103,10 @@ CASES = [
     "all_types_gzip_dict", "all_types_gzip_plain",
     "all_types_zstd_dict", "all_types_zstd_plain",
     "all_types_small_pages", "nested", "nested_small_pages", "dict_fallback", "empty",
+    # The same rows written through the columnar batch API.
+    "all_types_zstd_dict_batches", "all_types_snappy_plain_batches",
+    "all_types_small_pages_batches", "nested_batches", "nested_small_pages_batches",
+    "dict_fallback_batches",
 ]
 
 

@@ -18,6 +18,7 @@
 #include "common/value.h"
 #include "parquet/file_writer.h"
 #include "parquet/schema.h"
+#include "value_columnizer.h"
 
 namespace st::parquet {
 namespace {
@@ -142,6 +143,7 @@ struct Case {
   std::vector<Node> fields;
   std::vector<Value> rows;
   WriterOptions options;
+  bool batches = false;  // Written through the batch API (ValueColumnizer) instead of WriteRow.
 };
 
 std::vector<Node> AllTypesFields() {
@@ -364,8 +366,17 @@ int WriteCase(const Case& c, const std::string& dir, json* manifest) {
     return 1;
   }
   json rows = json::array();
-  for (const Value& row : c.rows) {
-    Status s = (*writer)->WriteRow(row);
+  testing::ValueColumnizer columnizer(*schema);
+  for (size_t n = 0; n < c.rows.size(); ++n) {
+    const Value& row = c.rows[n];
+    Status s;
+    if (c.batches) {
+      // Odd-sized batches, so batches and pages do not line up.
+      columnizer.Add(row);
+      if (n % 97 == 96 || n + 1 == c.rows.size()) s = columnizer.WriteTo(writer->get());
+    } else {
+      s = (*writer)->WriteRow(row);
+    }
     if (!s.ok()) {
       std::cerr << c.name << ": " << s.ToString() << "\n";
       return 1;
@@ -451,6 +462,16 @@ int Main(int argc, char** argv) {
   {
     Case c{"empty", AllTypesFields(), {}, {}};
     cases.push_back(std::move(c));
+  }
+  for (const char* name : {"all_types_zstd_dict", "all_types_snappy_plain", "all_types_small_pages",
+                           "nested", "nested_small_pages", "dict_fallback"}) {
+    for (size_t i = 0, n = cases.size(); i < n; ++i) {
+      if (cases[i].name != name) continue;
+      Case c = cases[i];
+      c.name += "_batches";
+      c.batches = true;
+      cases.push_back(std::move(c));
+    }
   }
   json manifest = json::object();
   for (const Case& c : cases) {
