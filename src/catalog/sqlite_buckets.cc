@@ -73,6 +73,11 @@ Status ValidateMaintenance(const std::string& type, const std::string& value_jso
 
 }  // namespace
 
+// The bucket was checked first; a concurrent delete in between shows as no row changed.
+Status SqliteMetadataStore::CheckBucketRowChanged() {
+  return db_->Changes() == 0 ? BucketNotFound() : Status::OK();
+}
+
 Result<TableBucket> SqliteMetadataStore::LoadBucket(const std::string& bucket_arn) {
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("SELECT ") + kBucketColumns +
                                                    " FROM table_buckets WHERE arn = ?"));
@@ -183,7 +188,8 @@ Status SqliteMetadataStore::PutTableBucketPolicy(const std::string& bucket_arn,
   ST_TRY(LoadBucket(bucket_arn));
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare("UPDATE table_buckets SET policy = ? WHERE arn = ?"));
-  return stmt.Bind(1, document).Bind(2, bucket_arn).Run();
+  ST_TRY(stmt.Bind(1, document).Bind(2, bucket_arn).Run());
+  return CheckBucketRowChanged();
 }
 
 Result<std::string> SqliteMetadataStore::GetTableBucketPolicy(const std::string& bucket_arn) {
@@ -202,7 +208,8 @@ Status SqliteMetadataStore::DeleteTableBucketPolicy(const std::string& bucket_ar
   ST_TRY(LoadBucket(bucket_arn));
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare("UPDATE table_buckets SET policy = NULL WHERE arn = ?"));
-  return stmt.Bind(1, bucket_arn).Run();
+  ST_TRY(stmt.Bind(1, bucket_arn).Run());
+  return CheckBucketRowChanged();
 }
 
 Status SqliteMetadataStore::PutTableBucketEncryption(const std::string& bucket_arn,
@@ -214,7 +221,8 @@ Status SqliteMetadataStore::PutTableBucketEncryption(const std::string& bucket_a
                                                    "kms_key_arn = ? WHERE arn = ?"));
   std::optional<std::string> kms;
   if (!config.kms_key_arn.empty()) kms = config.kms_key_arn;
-  return stmt.Bind(1, config.sse_algorithm).BindOptional(2, kms).Bind(3, bucket_arn).Run();
+  ST_TRY(stmt.Bind(1, config.sse_algorithm).BindOptional(2, kms).Bind(3, bucket_arn).Run());
+  return CheckBucketRowChanged();
 }
 
 Status SqliteMetadataStore::DeleteTableBucketEncryption(const std::string& bucket_arn) {

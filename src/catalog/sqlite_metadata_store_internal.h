@@ -109,6 +109,7 @@ class SqliteMetadataStore final : public MetadataStore {
   Result<Namespace> LoadNamespace(const std::string& bucket_arn, const std::string& name);
   Result<Table> LoadTable(const std::string& table_id);
   Status RequireIdentity(const std::string& arn);
+  Status CheckBucketRowChanged();
   Status RequireTaggable(const std::string& resource_arn);
   // The column-update shared by the two pointer swaps; checks token and channel.
   Result<Table> SwapLocked(const std::string& table_id, const std::string& expected_version_token,

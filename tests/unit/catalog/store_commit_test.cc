@@ -4,6 +4,7 @@
 #include <atomic>
 #include <thread>
 
+#include "catalog/sqlite_db_internal.h"
 #include "store_fixture.h"
 
 namespace st::catalog {
@@ -191,6 +192,46 @@ TEST_F(StoreCommitTest, MigrationIsIdempotentAcrossOpens) {
     ASSERT_NE(again, nullptr);
   }
   MakeTable();
+}
+
+TEST_F(StoreCommitTest, RefusesADatabaseFromANewerBinary) {
+  store_.reset();
+  {
+    auto db = sqlite::Database::Open(DbPath(), 1000, true);
+    ASSERT_TRUE(db.has_value());
+    ASSERT_TRUE((*db)->Exec("INSERT INTO schema_migrations VALUES (999, 0)").ok());
+  }
+  auto newer = OpenSqliteMetadataStore({DbPath()}, clock_, random_);
+  ASSERT_FALSE(newer.has_value());
+  EXPECT_EQ(newer.error().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(newer.error().message().find("999"), std::string::npos);
+  EXPECT_EQ(OpenSqliteMetadataStore({dir_ + "/no/such/dir/c.db"}, clock_, random_).error().code(),
+            StatusCode::kIo);
+}
+
+// A writer holding the database lock longer than the busy timeout makes
+// others fail with Unavailable (retryable), never with a wrong answer.
+TEST_F(StoreCommitTest, BusyDatabaseIsUnavailable) {
+  Table table = MakeTable();
+  auto db = sqlite::Database::Open(DbPath(), 1000, true);
+  ASSERT_TRUE(db.has_value());
+  ASSERT_TRUE((*db)->Exec("BEGIN IMMEDIATE").ok());
+  SqliteStoreOptions options{DbPath()};
+  options.busy_timeout = std::chrono::milliseconds(50);
+  auto impatient = OpenSqliteMetadataStore(options, clock_, random_);
+  ASSERT_TRUE(impatient.has_value()) << impatient.error().ToString();
+  auto swap = (*impatient)
+                  ->SwapMetadataLocation(table.table_id, table.version_token, "l",
+                                         {kAccount, std::nullopt});
+  ASSERT_FALSE(swap.has_value());
+  EXPECT_EQ(swap.error().code(), StatusCode::kUnavailable);
+  // Readers are not blocked by the writer (WAL).
+  EXPECT_TRUE((*impatient)->GetTableById(table.table_id).has_value());
+  ASSERT_TRUE((*db)->Exec("ROLLBACK").ok());
+  EXPECT_TRUE(
+      (*impatient)
+          ->SwapMetadataLocation(table.table_id, table.version_token, "l", {kAccount, std::nullopt})
+          .has_value());
 }
 
 }  // namespace
