@@ -41,11 +41,22 @@ class DictionaryTable {
         block_hashes_[k - start] = h;
         __builtin_prefetch(&slots_[h & mask_]);
       }
+      // The likely matching entries' bytes, while their slots arrive: the
+      // entry read is the lookup's one miss that nothing else hides.
+      for (size_t k = start; k < end; ++k) {
+        const uint64_t h = block_hashes_[k - start];
+        const Slot& s = slots_[h & mask_];
+        if (s.index_plus_one == 0 || s.tag != static_cast<uint32_t>(h >> 32)) continue;
+        const uint8_t* entry = plain_.data() + s.offset;
+        const size_t span =
+            values[k].size() + 4 < kMaxPrefetchBytes ? values[k].size() + 4 : kMaxPrefetchBytes;
+        for (size_t at = 0; at < span; at += 64) __builtin_prefetch(entry + at);
+      }
       for (size_t k = start; k < end; ++k) {
         const std::string_view v = values[k];
         bool inserted;
         indices[k] = Probe(
-            block_hashes_[k - start], [&](uint32_t index) { return EqualsBytes(index, v); },
+            block_hashes_[k - start], [&](const Slot& s) { return EqualsBytes(s.offset, v); },
             [&] { StoreBytes(v); }, &inserted);
         if (inserted) on_insert(v);
       }
@@ -64,9 +75,9 @@ class DictionaryTable {
       bool inserted;
       indices[k] = Probe(
           batch_hashes_[k],
-          [&](uint32_t index) {
+          [&](const Slot& s) {
             T stored;
-            std::memcpy(&stored, plain_.data() + static_cast<size_t>(index) * sizeof(T), sizeof(T));
+            std::memcpy(&stored, plain_.data() + s.offset, sizeof(T));
             return Bits(stored) == Bits(v);
           },
           [&] { plain_.AppendPod(v); }, &inserted);
@@ -84,9 +95,11 @@ class DictionaryTable {
   struct Slot {
     uint32_t tag;
     uint32_t index_plus_one;  // 0 = empty
+    uint64_t offset;          // Of the entry in plain_ (at its length prefix for BYTE_ARRAY).
   };
   static constexpr size_t kPrefetchAhead = 8;
   static constexpr size_t kBytesBlock = 32;
+  static constexpr size_t kMaxPrefetchBytes = 512;
 
   template <typename T>
   static uint64_t Bits(T v) {
@@ -113,35 +126,45 @@ class DictionaryTable {
     const auto tag = static_cast<uint32_t>(h >> 32);
     size_t slot = h & mask_;
     while (true) {
-      const Slot s = slots_[slot];
+      const Slot& s = slots_[slot];
       if (s.index_plus_one == 0) break;
-      if (s.tag == tag && equals(s.index_plus_one - 1)) {
+      if (s.tag == tag && equals(s)) {
         *inserted = false;
         return s.index_plus_one - 1;
       }
       slot = (slot + 1) & mask_;
     }
     const uint32_t index = size_++;
+    const uint64_t offset = plain_.size();
     store();
-    hashes_.push_back(h);
-    slots_[slot] = Slot{tag, index + 1};
+    entries_.push_back(Entry{h, offset});
+    slots_[slot] = Slot{tag, index + 1, offset};
     if (static_cast<size_t>(size_) * 2 > slots_.size()) Grow();
     *inserted = true;
     return index;
   }
-  bool EqualsBytes(uint32_t index, std::string_view v) const {
-    if (fixed_width_ != 0) {
-      return std::memcmp(plain_.data() + static_cast<size_t>(index) * fixed_width_, v.data(),
-                         v.size()) == 0;
+  bool EqualsBytes(uint64_t offset, std::string_view v) const {
+    const uint8_t* entry = plain_.data() + offset;
+    if (fixed_width_ == 0) {
+      uint32_t n;
+      std::memcpy(&n, entry, 4);
+      if (n != v.size()) return false;
+      entry += 4;
     }
-    const uint8_t* entry = plain_.data() + offsets_[index];
-    uint32_t n;
-    std::memcpy(&n, entry, 4);
-    return n == v.size() && std::memcmp(entry + 4, v.data(), v.size()) == 0;
+    return SameBytes(entry, reinterpret_cast<const uint8_t*>(v.data()), v.size());
+  }
+  // Short values (codes, countries, IPs) compare inline: a memcmp call
+  // costs more than the comparison itself.
+  static bool SameBytes(const uint8_t* a, const uint8_t* b, size_t n) {
+    if (n >= 8 && n <= 16) {
+      return LoadU64(a) == LoadU64(b) && LoadU64(a + n - 8) == LoadU64(b + n - 8);
+    }
+    if (n >= 4 && n < 8)
+      return LoadU32(a) == LoadU32(b) && LoadU32(a + n - 4) == LoadU32(b + n - 4);
+    return n == 0 || std::memcmp(a, b, n) == 0;
   }
   void StoreBytes(std::string_view v) {
     if (fixed_width_ == 0) {
-      offsets_.push_back(static_cast<uint32_t>(plain_.size()));
       const auto n = static_cast<uint32_t>(v.size());
       plain_.AppendPod(n);
     }
@@ -153,8 +176,11 @@ class DictionaryTable {
   uint32_t size_ = 0;
   size_t mask_ = 0;
   std::vector<Slot> slots_;
-  std::vector<uint64_t> hashes_;   // Per entry.
-  std::vector<uint32_t> offsets_;  // Per entry, BYTE_ARRAY only.
+  struct Entry {
+    uint64_t hash;
+    uint64_t offset;
+  };
+  std::vector<Entry> entries_;
   ByteBuffer plain_;
   std::vector<uint64_t> batch_hashes_;  // Scratch.
   uint64_t block_hashes_[kBytesBlock];

@@ -1,3 +1,6 @@
+#include <algorithm>
+#include <cstring>
+
 #include "parquet/rle_encoder_internal.h"
 
 namespace st::parquet::internal {
@@ -30,29 +33,35 @@ void PutRleRun(size_t count, T value, int bit_width, ByteBuffer* out) {
 }
 
 // Packs `groups` groups of 8 values from values[start..), treating positions
-// at or past n as zero.
+// at or past n as zero. Bits go out 32 at a time: with bit_width <= 32 the
+// accumulator never holds more than 63 bits.
 template <typename T>
 void PutBitPacked(const T* values, size_t n, size_t start, size_t groups, int bit_width,
                   ByteBuffer* out) {
   PutVarint((static_cast<uint64_t>(groups) << 1) | 1, out);
-  uint8_t* dst = out->Reserve(groups * static_cast<size_t>(bit_width));
+  const size_t bytes = groups * static_cast<size_t>(bit_width);
+  // 4 bytes of slack: the last 32-bit store may reach past the packed end.
+  uint8_t* dst = out->Reserve(bytes + 4);
   uint8_t* p = dst;
-  for (size_t g = 0; g < groups; ++g) {
-    const size_t base = start + g * 8;
-    uint64_t acc = 0;
-    int bits = 0;
-    for (size_t k = 0; k < 8; ++k) {
-      const uint64_t v = base + k < n ? static_cast<uint64_t>(values[base + k]) : 0;
-      acc |= v << bits;
-      bits += bit_width;
-      while (bits >= 8) {
-        *p++ = static_cast<uint8_t>(acc);
-        acc >>= 8;
-        bits -= 8;
-      }
+  uint64_t acc = 0;
+  int bits = 0;
+  const size_t full_end = std::min(n, start + groups * 8);
+  for (size_t i = start; i < start + groups * 8; ++i) {
+    const uint64_t v = i < full_end ? static_cast<uint64_t>(values[i]) : 0;
+    acc |= v << bits;
+    bits += bit_width;
+    if (bits >= 32) {
+      const auto word = static_cast<uint32_t>(acc);
+      std::memcpy(p, &word, 4);
+      p += 4;
+      acc >>= 32;
+      bits -= 32;
     }
   }
-  out->Commit(static_cast<size_t>(p - dst));
+  // 8 * groups * bit_width bits is a whole number of bytes.
+  const auto word = static_cast<uint32_t>(acc);
+  std::memcpy(p, &word, 4);
+  out->Commit(bytes);
 }
 
 template <typename T>
