@@ -33,6 +33,21 @@ class ObjectWriter : public OutputStream {
   virtual Status Commit() = 0;
 };
 
+// A streaming read of one object. A reader of the local store keeps seeing
+// the version it opened even when the key is replaced or deleted meanwhile,
+// so info() always describes the bytes ReadAt returns. Not thread-safe: use
+// one reader per stream.
+class ObjectReader {
+ public:
+  virtual ~ObjectReader() = default;
+  // Key, size and modification time of the opened object.
+  virtual const ObjectInfo& info() const = 0;
+  // Copies up to `capacity` bytes starting at `offset` into `buffer`; returns
+  // how many (0 at or beyond the end). Errors: InvalidArgument (negative
+  // offset), Io.
+  virtual Result<size_t> ReadAt(int64_t offset, char* buffer, size_t capacity) = 0;
+};
+
 class ObjectStore {
  public:
   virtual ~ObjectStore() = default;
@@ -49,6 +64,11 @@ class ObjectStore {
   // Up to `length` bytes from `offset` (fewer at the end). Errors: NotFound,
   // InvalidArgument (offset beyond the end), Io.
   virtual Result<std::string> GetRange(std::string_view key, int64_t offset, int64_t length) = 0;
+  // Opens `key` for streaming reads, so large objects never sit in memory.
+  // The default implementation reads through Head and GetRange (no snapshot
+  // guarantee); the local store reads one open file. Errors: InvalidArgument,
+  // NotFound, Io.
+  virtual Result<std::unique_ptr<ObjectReader>> OpenReader(std::string_view key);
   // Errors: NotFound, Io.
   virtual Result<ObjectInfo> Head(std::string_view key) = 0;
   // Every object whose key starts with `prefix`, sorted by key.

@@ -21,6 +21,43 @@ class LocalObjectStoreTest : public ::testing::Test {
   std::unique_ptr<ObjectStore> store_;
 };
 
+TEST_F(LocalObjectStoreTest, ReaderStreamsTheVersionItOpened) {
+  ASSERT_TRUE(store_->Put("t/data/a.bin", "hello world").ok());
+  auto reader = store_->OpenReader("t/data/a.bin");
+  ASSERT_TRUE(reader.has_value()) << reader.error().ToString();
+  EXPECT_EQ((*reader)->info().key, "t/data/a.bin");
+  EXPECT_EQ((*reader)->info().size_bytes, 11);
+  // Replaced and then deleted while the reader is open: it keeps the old bytes.
+  ASSERT_TRUE(store_->Put("t/data/a.bin", "replaced").ok());
+  ASSERT_TRUE(store_->Delete("t/data/a.bin").ok());
+  char buffer[8];
+  EXPECT_EQ((*reader)->ReadAt(0, buffer, 5).value(), 5u);
+  EXPECT_EQ(std::string(buffer, 5), "hello");
+  EXPECT_EQ((*reader)->ReadAt(6, buffer, sizeof buffer).value(), 5u);
+  EXPECT_EQ(std::string(buffer, 5), "world");
+  EXPECT_EQ((*reader)->ReadAt(11, buffer, sizeof buffer).value(), 0u);
+  EXPECT_EQ((*reader)->ReadAt(-1, buffer, 1).error().code(), StatusCode::kInvalidArgument);
+
+  EXPECT_EQ(store_->OpenReader("t/data/a.bin").error().code(), StatusCode::kNotFound);
+  ASSERT_TRUE(store_->Put("t/data/b.bin", "x").ok());
+  EXPECT_EQ(store_->OpenReader("t/data/b.bin/c").error().code(), StatusCode::kNotFound);
+  EXPECT_EQ(store_->OpenReader("t/data").error().code(), StatusCode::kNotFound);
+  EXPECT_EQ(store_->OpenReader("t/../x").error().code(), StatusCode::kInvalidArgument);
+}
+
+// The interface's default reader, as a store without its own override gets it.
+TEST_F(LocalObjectStoreTest, DefaultReaderGoesThroughGetRange) {
+  ASSERT_TRUE(store_->Put("t/a", "0123456789").ok());
+  auto reader = store_->ObjectStore::OpenReader("t/a");
+  ASSERT_TRUE(reader.has_value()) << reader.error().ToString();
+  EXPECT_EQ((*reader)->info().size_bytes, 10);
+  char buffer[16];
+  EXPECT_EQ((*reader)->ReadAt(7, buffer, sizeof buffer).value(), 3u);
+  EXPECT_EQ(std::string(buffer, 3), "789");
+  EXPECT_EQ((*reader)->ReadAt(10, buffer, sizeof buffer).value(), 0u);
+  EXPECT_EQ(store_->ObjectStore::OpenReader("t/missing").error().code(), StatusCode::kNotFound);
+}
+
 TEST_F(LocalObjectStoreTest, PutGetHeadRangeListDelete) {
   ASSERT_TRUE(store_->Put("t/data/a.bin", "hello world").ok());
   ASSERT_TRUE(store_->Put("t/metadata/m.json", "{}").ok());
