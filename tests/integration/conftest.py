@@ -14,6 +14,12 @@ Fixtures (scope):
   iceberg_reader (function)  parametrized over harness.readers.ENGINES: a callable
                              read(metadata_location) -> list[dict]; .engine names it.
   topic_name (function)      a topic name unique to the test.
+  server (session)           harness.server.StreamtablesServer, started: .api_url, .s3_url,
+                             .iceberg_url, .region, .account_id, .access_key, .secret_key,
+                             .data_dir, .boto3_client(service, creds=None),
+                             .create_user_with_policy(name, policy) -> Credentials, .admin(...).
+  fresh_server (function)    start(**kwargs) -> a StreamtablesServer of its own, stopped after
+                             the test (restart it, stop it, give it its own account id).
 
 On a failed test, the log tail of every process that ran during it is added
 to the report; the session summary lists all process logs.
@@ -30,6 +36,7 @@ from harness import duckdb_engine, paths, readers, spark_engine
 from harness.binaries import Binaries
 from harness.kafka import KafkaBroker
 from harness.process import REGISTRY
+from harness.server import StreamtablesServer
 
 
 def pytest_configure(config):
@@ -158,3 +165,27 @@ def iceberg_reader(request):
 
     read.engine = engine
     return read
+
+
+# ---------------------------------------------------------------- our server
+@pytest.fixture(scope="session")
+def server(tmp_path_factory, build_dir):
+    srv = StreamtablesServer(tmp_path_factory.mktemp("server"), build_dir, name="server")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def fresh_server(tmp_path_factory, build_dir):
+    servers = []
+
+    def start(**kwargs):
+        srv = StreamtablesServer(tmp_path_factory.mktemp("server-own"), build_dir,
+                                 name=f"server-own-{len(servers)}", **kwargs)
+        servers.append(srv)
+        return srv.start()
+
+    yield start
+    for srv in servers:
+        srv.stop()
