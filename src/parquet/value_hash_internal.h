@@ -42,59 +42,31 @@ inline constexpr uint64_t kHashK3 = 0xD6E8FEB86659FD93ULL;
 // Hash of a 4- or 8-byte value's bits.
 inline uint64_t HashFixed64(uint64_t bits) { return FoldMultiply(bits ^ kHashK0, kHashK1); }
 
+// Values over 16 bytes; see HashBytes.
+uint64_t HashLongBytes(const uint8_t* p, size_t len, uint64_t seed);
+
+// Inline for short values (codes, countries, IPs: most values by count),
+// out of line for long ones.
 inline uint64_t HashBytes(const void* data, size_t len) {
   const auto* p = static_cast<const uint8_t*>(data);
   const uint64_t seed = kHashK2 ^ (static_cast<uint64_t>(len) * kHashK0);
+  if (len > 16) return HashLongBytes(p, len, seed);
   uint64_t a;
   uint64_t b;
-  if (len <= 16) {
-    if (len >= 8) {
-      a = LoadU64(p);
-      b = LoadU64(p + len - 8);
-    } else if (len >= 4) {
-      a = LoadU32(p);
-      b = LoadU32(p + len - 4);
-    } else if (len > 0) {
-      a = (static_cast<uint64_t>(p[0]) << 16) | (static_cast<uint64_t>(p[len >> 1]) << 8) |
-          p[len - 1];
-      b = 0;
-    } else {
-      a = b = 0;
-    }
-    return FoldMultiply(a ^ kHashK1, b ^ seed);
+  if (len >= 8) {
+    a = LoadU64(p);
+    b = LoadU64(p + len - 8);
+  } else if (len >= 4) {
+    a = LoadU32(p);
+    b = LoadU32(p + len - 4);
+  } else if (len > 0) {
+    a = (static_cast<uint64_t>(p[0]) << 16) | (static_cast<uint64_t>(p[len >> 1]) << 8) |
+        p[len - 1];
+    b = 0;
+  } else {
+    a = b = 0;
   }
-  uint64_t h0 = seed;
-  if (len > 32) {
-    uint64_t h1 = seed ^ kHashK3;
-    const uint8_t* const last = p + len - 32;  // The final 32 bytes, overlapping if need be.
-    if (len > 128) {
-      // Four lanes for long values (URLs, user agents).
-      uint64_t h2 = seed ^ kHashK1;
-      uint64_t h3 = seed ^ kHashK2;
-      const uint8_t* const stop = p + len - 64;
-      while (p < stop) {
-        h0 = FoldMultiply(LoadU64(p) ^ kHashK1, LoadU64(p + 8) ^ h0);
-        h1 = FoldMultiply(LoadU64(p + 16) ^ kHashK2, LoadU64(p + 24) ^ h1);
-        h2 = FoldMultiply(LoadU64(p + 32) ^ kHashK3, LoadU64(p + 40) ^ h2);
-        h3 = FoldMultiply(LoadU64(p + 48) ^ kHashK0, LoadU64(p + 56) ^ h3);
-        p += 64;
-      }
-      h0 ^= h2;
-      h1 ^= h3;
-    }
-    while (p < last) {
-      h0 = FoldMultiply(LoadU64(p) ^ kHashK1, LoadU64(p + 8) ^ h0);
-      h1 = FoldMultiply(LoadU64(p + 16) ^ kHashK2, LoadU64(p + 24) ^ h1);
-      p += 32;
-    }
-    h0 = FoldMultiply(LoadU64(last) ^ kHashK1, LoadU64(last + 8) ^ h0);
-    h1 = FoldMultiply(LoadU64(last + 16) ^ kHashK2, LoadU64(last + 24) ^ h1);
-    return FoldMultiply(h0 ^ kHashK3, h1 ^ kHashK0);
-  }
-  // 17..32 bytes: the first and the last 16, overlapping.
-  const uint8_t* const tail = p + len - 16;
-  h0 = FoldMultiply(LoadU64(p) ^ kHashK1, LoadU64(p + 8) ^ h0);
-  return FoldMultiply(LoadU64(tail) ^ kHashK2, LoadU64(tail + 8) ^ h0);
+  return FoldMultiply(a ^ kHashK1, b ^ seed);
 }
 
 }  // namespace st::parquet::internal
