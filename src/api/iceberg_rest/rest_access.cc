@@ -1,0 +1,90 @@
+#include "api/iceberg_rest/rest_access_internal.h"
+#include "api/iceberg_rest/rest_identifiers_internal.h"
+#include "api/iceberg_rest/rest_json_internal.h"
+
+namespace st::api::iceberg_rest {
+
+namespace {
+
+constexpr const char* kNamespaceKey = "s3tables:namespace";
+constexpr const char* kTableNameKey = "s3tables:tableName";
+
+bool HasCapture(const http::PathParams& params, std::string_view name) {
+  for (const auto& [key, value] : params.items()) {
+    if (key == name) return true;
+  }
+  return false;
+}
+
+void ResolveTable(const IcebergRestDeps& deps, const std::string& bucket_arn,
+                  const std::string& namespace_name, const std::string& table_name,
+                  http::AccessRequest& access) {
+  access.condition_keys[kNamespaceKey] = {namespace_name};
+  access.condition_keys[kTableNameKey] = {table_name};
+  Result<catalog::Table> table = deps.store.GetTable(bucket_arn, namespace_name, table_name);
+  access.resource = table.has_value() ? table->arn : bucket_arn + "/table/*";
+}
+
+}  // namespace
+
+http::AccessResolver WarehouseAccess() {
+  return [](const http::Request& request, const http::PathParams&, http::AccessRequest& access) {
+    std::optional<std::string_view> warehouse = request.query().Get("warehouse");
+    if (!warehouse.has_value() || warehouse->empty()) {
+      return InvalidArgument(
+          "GET /v1/config needs ?warehouse=<table bucket ARN>: set the catalog's warehouse "
+          "property to arn:aws:s3tables:<region>:<account>:bucket/<name>.");
+    }
+    Result<std::string> arn = BucketArnFromPrefix(*warehouse);
+    if (!arn.has_value()) return arn.error();
+    access.resource = *arn;
+    return Status::OK();
+  };
+}
+
+http::AccessResolver BucketAccess() {
+  return [](const http::Request&, const http::PathParams& params, http::AccessRequest& access) {
+    Result<std::string> arn = BucketArnFromPrefix(params.Get("prefix"));
+    if (!arn.has_value()) return arn.error();
+    access.resource = *arn;
+    if (HasCapture(params, "namespace")) {
+      Result<std::string> ns = NamespaceFromPath(params.Get("namespace"));
+      if (!ns.has_value()) return ns.error();
+      access.condition_keys[kNamespaceKey] = {*ns};
+    }
+    return Status::OK();
+  };
+}
+
+http::AccessResolver TableAccess(SharedDeps deps) {
+  return [deps](const http::Request&, const http::PathParams& params, http::AccessRequest& access) {
+    Result<std::string> arn = BucketArnFromPrefix(params.Get("prefix"));
+    if (!arn.has_value()) return arn.error();
+    Result<std::string> ns = NamespaceFromPath(params.Get("namespace"));
+    if (!ns.has_value()) return ns.error();
+    ResolveTable(*deps, *arn, *ns, params.Get("table"), access);
+    return Status::OK();
+  };
+}
+
+http::AccessResolver RenameAccess(SharedDeps deps) {
+  return [deps](const http::Request& request, const http::PathParams& params,
+                http::AccessRequest& access) {
+    Result<std::string> arn = BucketArnFromPrefix(params.Get("prefix"));
+    if (!arn.has_value()) return arn.error();
+    Result<nlohmann::json> body = ParseJsonObject(request.body, "RenameTableRequest");
+    if (!body.has_value()) return body.error();
+    auto source = body->find("source");
+    if (source == body->end()) {
+      return InvalidArgument("RenameTableRequest: field 'source' must be an object.");
+    }
+    Result<TableIdentifier> id = TableIdentifierFromJson(*source, "RenameTableRequest.source");
+    if (!id.has_value()) return id.error();
+    Result<std::string> ns = NamespaceFromLevels(id->namespace_levels);
+    if (!ns.has_value()) return ns.error();
+    ResolveTable(*deps, *arn, *ns, id->name, access);
+    return Status::OK();
+  };
+}
+
+}  // namespace st::api::iceberg_rest
