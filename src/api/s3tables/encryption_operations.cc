@@ -1,0 +1,39 @@
+// Encryption configuration: stored and reported; enforcement (KMS) comes
+// with the key-management issue.
+#include "api/s3tables/json_body_internal.h"
+#include "api/s3tables/operations_internal.h"
+#include "api/s3tables/resource_options_internal.h"
+#include "api/s3tables/wire_json_internal.h"
+
+namespace st::api::s3tables {
+
+Reply GetTableBucketEncryption(const S3TablesDeps& deps, Ctx& context) {
+  ST_ASSIGN_OR_RETURN(catalog::TableBucket bucket, BucketFromPath(deps, context));
+  return JsonResponse({{"encryptionConfiguration", EncryptionJson(bucket.encryption)}});
+}
+
+Reply PutTableBucketEncryption(const S3TablesDeps& deps, Ctx& context) {
+  ST_ASSIGN_OR_RETURN(catalog::TableBucket bucket, BucketFromPath(deps, context));
+  ST_ASSIGN_OR_RETURN(nlohmann::json body, ParseJsonObject(context.request));
+  ST_ASSIGN_OR_RETURN(std::optional<nlohmann::json> value,
+                      OptionalObject(body, "encryptionConfiguration"));
+  if (!value.has_value()) {
+    return Err(InvalidArgument("The required member 'encryptionConfiguration' is missing."));
+  }
+  ST_ASSIGN_OR_RETURN(catalog::EncryptionConfig config, ParseEncryptionConfiguration(*value));
+  ST_TRY(deps.store.PutTableBucketEncryption(bucket.arn, config));
+  return http::Response::Empty(200);
+}
+
+Reply DeleteTableBucketEncryption(const S3TablesDeps& deps, Ctx& context) {
+  ST_ASSIGN_OR_RETURN(catalog::TableBucket bucket, BucketFromPath(deps, context));
+  ST_TRY(deps.store.DeleteTableBucketEncryption(bucket.arn));
+  return http::Response::Empty(204);
+}
+
+Reply GetTableEncryption(const S3TablesDeps& deps, Ctx& context) {
+  ST_ASSIGN_OR_RETURN(catalog::Table table, TableFromPath(deps, context));
+  return JsonResponse({{"encryptionConfiguration", EncryptionJson(table.encryption)}});
+}
+
+}  // namespace st::api::s3tables

@@ -1,0 +1,31 @@
+// Response bodies of the control plane: the model's JSON member names
+// (camelCase), ISO-8601 timestamps with milliseconds and 'Z'
+// (api-contract.md §1.1, §1.5).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "catalog/records.h"
+#include "http/response.h"
+
+namespace st::api::s3tables {
+
+// "2024-12-03T19:41:28.681Z"
+std::string FormatTimestamp(catalog::TimePoint time);
+
+// TableBucketSummary / GetTableBucket output.
+nlohmann::json TableBucketJson(const catalog::TableBucket& bucket);
+// NamespaceSummary / GetNamespace output.
+nlohmann::json NamespaceJson(const catalog::Namespace& ns);
+// TableSummary (ListTables).
+nlohmann::json TableSummaryJson(const catalog::Table& table);
+// GetTable output.
+nlohmann::json TableJson(const catalog::Table& table);
+// EncryptionConfiguration.
+nlohmann::json EncryptionJson(const catalog::EncryptionConfig& config);
+
+// 200 (or `status`) with a JSON body.
+http::Response JsonResponse(const nlohmann::json& body, int status = 200);
+
+}  // namespace st::api::s3tables
