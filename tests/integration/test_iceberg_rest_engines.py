@@ -1,0 +1,134 @@
+"""Spark SQL and DuckDB through the Iceberg REST catalog at /iceberg with
+SigV4 (signing name s3tables), next to PyIceberg: all three list and read the
+same table (api-contract.md §2.2 client configurations, §3.8 what each calls).
+
+Spark uses the session fixture and a REST catalog of its own per test
+(spark.sql.catalog.<name>.* set at run time; catalogs load on first use).
+DuckDB 1.5.5 ignores ENDPOINT with ENDPOINT_TYPE s3_tables (it always calls
+s3tables.<region>.amazonaws.com), so it attaches with the generic SigV4 form.
+"""
+
+import uuid
+
+import pyarrow as pa
+import pytest
+
+from harness import duckdb_engine
+from iceberg_rest_clients import new_bucket, pyiceberg_catalog, s3_writes_available
+
+SCHEMA = pa.schema([pa.field("id", pa.int64(), nullable=False), pa.field("name", pa.string())])
+
+
+def spark_catalog(spark, server, warehouse: str, creds=None) -> str:
+    """Registers a SparkCatalog over our REST endpoint; returns its name."""
+    creds = creds or server.admin_credentials
+    name = f"st_{uuid.uuid4().hex[:10]}"
+    settings = {
+        "": "org.apache.iceberg.spark.SparkCatalog",
+        "type": "rest",
+        "uri": server.iceberg_url,
+        "warehouse": warehouse,
+        "rest.sigv4-enabled": "true",
+        "rest.signing-name": "s3tables",
+        "rest.signing-region": server.region,
+        "rest.access-key-id": creds.access_key,
+        "rest.secret-access-key": creds.secret_key,
+        "io-impl": "org.apache.iceberg.aws.s3.S3FileIO",
+        "s3.endpoint": server.s3_url,
+        "s3.path-style-access": "true",
+        "client.region": server.region,
+        "s3.access-key-id": creds.access_key,
+        "s3.secret-access-key": creds.secret_key,
+    }
+    for key, value in settings.items():
+        spark.conf.set(f"spark.sql.catalog.{name}" + (f".{key}" if key else ""), value)
+    return name
+
+
+def duckdb_attach(conn, server, warehouse: str, alias: str = "st", creds=None) -> None:
+    creds = creds or server.admin_credentials
+    conn.execute(f"CREATE OR REPLACE SECRET {alias}_secret (TYPE s3, KEY_ID '{creds.access_key}', "
+                 f"SECRET '{creds.secret_key}', REGION '{server.region}')")
+    conn.execute(f"ATTACH '{warehouse}' AS {alias} (TYPE iceberg, ENDPOINT '{server.iceberg_url}', "
+                 f"AUTHORIZATION_TYPE 'sigv4', SECRET {alias}_secret, SIGV4_SERVICE 's3tables', "
+                 f"SIGV4_REGION '{server.region}')")
+
+
+@pytest.fixture
+def duck():
+    conn = duckdb_engine.connect(extensions=("parquet", "avro", "httpfs", "iceberg"))
+    yield conn
+    conn.close()
+
+
+def sorted_rows(rows):
+    return sorted(rows, key=lambda r: r["id"])
+
+
+def test_spark_and_duckdb_list_and_read_a_pyiceberg_table(server, spark, duck):
+    arn = new_bucket(server)
+    cat = pyiceberg_catalog(server, arn)
+    cat.create_namespace("sales")
+    cat.create_table("sales.orders", schema=SCHEMA)
+
+    name = spark_catalog(spark, server, arn)
+    assert [r[0] for r in spark.sql(f"SHOW NAMESPACES IN {name}").collect()] == ["sales"]
+    assert [r.tableName for r in spark.sql(f"SHOW TABLES IN {name}.sales").collect()] == ["orders"]
+    assert spark.sql(f"SELECT count(*) FROM {name}.sales.orders").collect()[0][0] == 0
+    assert spark.table(f"{name}.sales.orders").columns == ["id", "name"]
+
+    duckdb_attach(duck, server, arn)
+    tables = duck.execute("SELECT database, schema, name FROM (SHOW ALL TABLES)").fetchall()
+    assert tables == [("st", "sales", "orders")]
+    assert duck.execute("SELECT count(*) FROM st.sales.orders").fetchone()[0] == 0
+
+
+@pytest.fixture
+def writable(server):
+    if not s3_writes_available(server):
+        pytest.skip("S3 data endpoint has no PutObject yet (src/api/s3 not mounted)")
+    return server
+
+
+def test_pyiceberg_spark_and_duckdb_see_the_same_rows(writable, spark, duck):
+    server = writable
+    arn = new_bucket(server)
+    cat = pyiceberg_catalog(server, arn)
+    cat.create_namespace("ns")
+    table = cat.create_table("ns.t", schema=SCHEMA)
+    expected = [{"id": i, "name": f"row-{i}"} for i in range(25)]
+    table.append(pa.Table.from_pylist(expected, schema=SCHEMA))
+
+    got_pyiceberg = sorted_rows(cat.load_table("ns.t").scan().to_arrow().to_pylist())
+    name = spark_catalog(spark, server, arn)
+    got_spark = sorted_rows([r.asDict() for r in spark.table(f"{name}.ns.t").collect()])
+    duckdb_attach(duck, server, arn)
+    cursor = duck.execute("SELECT id, name FROM st.ns.t")
+    got_duckdb = sorted_rows([dict(zip(("id", "name"), row)) for row in cursor.fetchall()])
+    assert got_pyiceberg == got_spark == got_duckdb == expected
+
+
+def test_spark_writes_a_regular_table_that_pyiceberg_and_duckdb_read(writable, spark, duck):
+    server = writable
+    arn = new_bucket(server)
+    name = spark_catalog(spark, server, arn)
+    try:
+        spark.sql(f"CREATE NAMESPACE {name}.w")
+    except Exception as e:  # noqa: BLE001
+        if "x-amz-content-sha256" in str(e):
+            pytest.xfail("SigV4 verifier rejects Iceberg Java's base64 x-amz-content-sha256 "
+                         "on POST (src/auth/sigv4_verifier.cc)")
+        raise
+    spark.sql(f"CREATE TABLE {name}.w.t (id bigint, name string) USING iceberg")
+    spark.sql(f"INSERT INTO {name}.w.t VALUES (1, 'a'), (2, 'b'), (3, 'c')")
+    spark.sql(f"INSERT INTO {name}.w.t VALUES (4, 'd')")
+    spark.sql(f"DELETE FROM {name}.w.t WHERE id = 2")
+    expected = [{"id": 1, "name": "a"}, {"id": 3, "name": "c"}, {"id": 4, "name": "d"}]
+
+    got_spark = sorted_rows([r.asDict() for r in spark.table(f"{name}.w.t").collect()])
+    cat = pyiceberg_catalog(server, arn)
+    got_pyiceberg = sorted_rows(cat.load_table("w.t").scan().to_arrow().to_pylist())
+    duckdb_attach(duck, server, arn)
+    cursor = duck.execute("SELECT id, name FROM st.w.t")
+    got_duckdb = sorted_rows([dict(zip(("id", "name"), row)) for row in cursor.fetchall()])
+    assert got_spark == got_pyiceberg == got_duckdb == expected
