@@ -153,6 +153,10 @@ class MetadataStore {
   virtual Result<Table> GetTableById(const std::string& table_id) = 0;
   // Errors: InvalidArgument (ARN shape), NotFound.
   virtual Result<Table> GetTableByArn(const std::string& table_arn) = 0;
+  // The table whose warehouse location is exactly `warehouse_location`
+  // ("s3://<id>--table-s3", as Table::warehouse_location holds it); the S3
+  // data endpoint finds a bucket's owning table this way. Errors: NotFound.
+  virtual Result<Table> GetTableByWarehouseLocation(const std::string& warehouse_location) = 0;
   // Ordered by (namespace, name); `namespace_name` (optional) filters
   // exactly, page.prefix filters table names. Errors: NotFound (bucket).
   virtual Result<Page<Table>> ListTables(const std::string& bucket_arn,

@@ -62,6 +62,7 @@ class SqliteMetadataStore final : public MetadataStore {
                          const std::string& name) override;
   Result<Table> GetTableById(const std::string& table_id) override;
   Result<Table> GetTableByArn(const std::string& table_arn) override;
+  Result<Table> GetTableByWarehouseLocation(const std::string& warehouse_location) override;
   Result<Page<Table>> ListTables(const std::string& bucket_arn,
                                  const std::optional<std::string>& namespace_name,
                                  const PageRequest& page) override;

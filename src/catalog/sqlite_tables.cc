@@ -156,6 +156,17 @@ Result<Table> SqliteMetadataStore::GetTableByArn(const std::string& table_arn) {
   return ReadTableRow(stmt);
 }
 
+Result<Table> SqliteMetadataStore::GetTableByWarehouseLocation(
+    const std::string& warehouse_location) {
+  std::lock_guard<std::mutex> lock(mu_);
+  // warehouse_location is UNIQUE, so this is an index lookup.
+  ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("SELECT ") + kTableColumns +
+                                                   " WHERE t.warehouse_location = ?"));
+  ST_ASSIGN_OR_RETURN(bool found, stmt.Bind(1, warehouse_location).Step());
+  if (!found) return Err(TableNotFound());
+  return ReadTableRow(stmt);
+}
+
 Result<Page<Table>> SqliteMetadataStore::ListTables(
     const std::string& bucket_arn, const std::optional<std::string>& namespace_name,
     const PageRequest& page) {

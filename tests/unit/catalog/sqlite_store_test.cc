@@ -108,6 +108,11 @@ TEST_F(SqliteStoreTest, TableCrudAndRename) {
   EXPECT_EQ(by_name->namespace_id, store_->GetNamespace(table.bucket_arn, "ns")->namespace_id);
   EXPECT_EQ(store_->GetTableByArn(table.arn)->name, "clicks");
   EXPECT_EQ(store_->GetTableById(table.table_id)->arn, table.arn);
+  EXPECT_EQ(store_->GetTableByWarehouseLocation(table.warehouse_location)->table_id,
+            table.table_id);
+  EXPECT_EQ(store_->GetTableByWarehouseLocation(table.warehouse_location + "x").error().code(),
+            StatusCode::kNotFound);
+  EXPECT_EQ(store_->GetTableByWarehouseLocation("").error().code(), StatusCode::kNotFound);
   auto missing = store_->GetTable(table.bucket_arn, "ns", "nope");
   EXPECT_EQ(missing.error().code(), StatusCode::kNotFound);
   EXPECT_EQ(missing.error().message(), "The specified table does not exist.");
