@@ -621,6 +621,14 @@ def test_bad_input_is_400_and_server_keeps_serving(server, s3t):
         replace_body(client, "CreateTableBucket", body)
         expect_400(lambda: client.create_table_bucket(name="ignored-name"), fragment)
 
+    # Beyond the API endpoint's body limit (1 MiB) the HTTP layer answers
+    # before routing, in the same error shape.
+    client = server.client()
+    replace_body(client, "CreateTableBucket", b'{"name":"' + b"x" * (2 * 1024 * 1024) + b'"}')
+    with pytest.raises(botocore.exceptions.ClientError) as err:
+        client.create_table_bucket(name="ignored-name")
+    assert error_of(err)[:2] == (413, "RequestEntityTooLargeException")
+
     # Nothing was created by any of the above, and the server still serves.
     assert server.alive()
     assert [b["name"] for b in s3t.list_table_buckets()["tableBuckets"]] == ["valid-bucket"]
