@@ -1,0 +1,90 @@
+#include <chrono>
+#include <ctime>
+
+#include "api/admin/admin_operations_internal.h"
+#include "catalog/arns.h"
+
+namespace st::api::admin {
+
+namespace {
+
+bool IsTwelveDigits(std::string_view s) {
+  return s.size() == 12 && s.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+std::string Iso8601(catalog::TimePoint t) {
+  auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+  std::time_t secs = static_cast<std::time_t>(millis / 1000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buffer[40];
+  size_t n = std::strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%S", &tm);
+  std::snprintf(buffer + n, sizeof(buffer) - n, ".%03dZ", static_cast<int>(millis % 1000));
+  return buffer;
+}
+
+}  // namespace
+
+std::string KindWord(catalog::IdentityKind kind) {
+  return kind == catalog::IdentityKind::kUser ? "User" : "Role";
+}
+
+Result<std::string> TargetAccount(const http::Request& request, const AdminDeps& deps) {
+  std::optional<std::string_view> account = request.query().Get("accountId");
+  if (!account.has_value()) return deps.operator_account_id;
+  if (!IsTwelveDigits(*account)) {
+    return Err(
+        InvalidArgument("accountId '" + std::string(*account) + "' must be exactly 12 digits."));
+  }
+  return std::string(*account);
+}
+
+Result<std::string> TargetIdentityArn(const http::Request& request, const http::PathParams& params,
+                                      catalog::IdentityKind kind, const AdminDeps& deps) {
+  ST_ASSIGN_OR_RETURN(std::string account, TargetAccount(request, deps));
+  const std::string& name = params.Get("name");
+  return kind == catalog::IdentityKind::kUser ? catalog::IamUserArn(account, name)
+                                              : catalog::IamRoleArn(account, name);
+}
+
+Result<nlohmann::json> JsonObjectBody(const http::Request& request) {
+  nlohmann::json body = nlohmann::json::parse(request.body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded()) {
+    return Err(InvalidArgument("The request body is not valid JSON; send a JSON object."));
+  }
+  if (!body.is_object()) return Err(InvalidArgument("The request body must be a JSON object."));
+  return body;
+}
+
+Result<std::string> RequiredString(const nlohmann::json& body, const char* member) {
+  auto it = body.find(member);
+  if (it == body.end() || !it->is_string() || it->get_ref<const std::string&>().empty()) {
+    return Err(InvalidArgument(std::string("The member '") + member +
+                               "' is required and must be a non-empty string."));
+  }
+  return it->get<std::string>();
+}
+
+nlohmann::json IdentityJson(const catalog::Identity& identity) {
+  return {{"type", identity.kind == catalog::IdentityKind::kUser ? "user" : "role"},
+          {"accountId", identity.account_id},
+          {"name", identity.name},
+          {"arn", identity.arn},
+          {"createdAt", Iso8601(identity.created_at)}};
+}
+
+nlohmann::json AccessKeyJson(const catalog::AccessKey& key, bool with_secret) {
+  nlohmann::json out = {
+      {"accessKeyId", key.access_key_id},
+      {"ownerArn", key.owner_arn},
+      {"status", key.status == catalog::AccessKeyStatus::kActive ? "Active" : "Inactive"},
+      {"createdAt", Iso8601(key.created_at)}};
+  if (with_secret) out["secretAccessKey"] = key.secret_access_key;
+  return out;
+}
+
+http::Response JsonReply(int status, const nlohmann::json& body) {
+  return http::Response::Json(status, body.dump());
+}
+
+}  // namespace st::api::admin

@@ -1,0 +1,54 @@
+// Handlers of the admin route table and what they share.
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "api/admin/admin_surface.h"
+#include "catalog/records.h"
+#include "http/router.h"
+
+namespace st::api::admin {
+
+using DepsPtr = std::shared_ptr<const AdminDeps>;
+using Reply = Result<http::Response>;
+
+std::string KindWord(catalog::IdentityKind kind);  // "User" / "Role"
+
+// ?accountId, default the operator account. Errors: InvalidArgument unless 12 digits.
+Result<std::string> TargetAccount(const http::Request& request, const AdminDeps& deps);
+// The ARN of the identity a route names ({name} under users/ or roles/).
+Result<std::string> TargetIdentityArn(const http::Request& request, const http::PathParams& params,
+                                      catalog::IdentityKind kind, const AdminDeps& deps);
+
+// The body as a JSON object. Errors: InvalidArgument naming the problem.
+Result<nlohmann::json> JsonObjectBody(const http::Request& request);
+// A required string member. Errors: InvalidArgument naming the member.
+Result<std::string> RequiredString(const nlohmann::json& body, const char* member);
+
+nlohmann::json IdentityJson(const catalog::Identity& identity);
+nlohmann::json AccessKeyJson(const catalog::AccessKey& key, bool with_secret);
+http::Response JsonReply(int status, const nlohmann::json& body);
+
+Reply CreateAccount(const AdminDeps& deps, http::RouteContext& context);
+Reply GetAccount(const AdminDeps& deps, http::RouteContext& context);
+Reply CreateIdentity(const AdminDeps& deps, catalog::IdentityKind kind,
+                     http::RouteContext& context);
+Reply ListIdentities(const AdminDeps& deps, catalog::IdentityKind kind,
+                     http::RouteContext& context);
+Reply GetIdentity(const AdminDeps& deps, catalog::IdentityKind kind, http::RouteContext& context);
+Reply DeleteIdentity(const AdminDeps& deps, catalog::IdentityKind kind,
+                     http::RouteContext& context);
+Reply CreateAccessKey(const AdminDeps& deps, catalog::IdentityKind kind,
+                      http::RouteContext& context);
+Reply ListAccessKeys(const AdminDeps& deps, catalog::IdentityKind kind,
+                     http::RouteContext& context);
+Reply DeleteAccessKey(const AdminDeps& deps, catalog::IdentityKind kind,
+                      http::RouteContext& context);
+Reply ListPolicies(const AdminDeps& deps, catalog::IdentityKind kind, http::RouteContext& context);
+Reply PutPolicy(const AdminDeps& deps, catalog::IdentityKind kind, http::RouteContext& context);
+Reply GetPolicy(const AdminDeps& deps, catalog::IdentityKind kind, http::RouteContext& context);
+Reply DeletePolicy(const AdminDeps& deps, catalog::IdentityKind kind, http::RouteContext& context);
+
+}  // namespace st::api::admin

@@ -1,0 +1,48 @@
+// The identity admin API (JSON, mounted at /admin on the API endpoint,
+// SigV4-signed for the service s3tables like the control plane): accounts,
+// IAM users and roles, their access keys and inline identity policies.
+//
+// Every route names an IAM action (iam:CreateUser, iam:PutUserPolicy, ...)
+// on the identity's ARN (arn:aws:iam::<account>:user/<name>), so the
+// bootstrap admin's `Action: *` policy allows them all and nothing else does
+// unless granted. The account is the `accountId` query parameter, default the
+// operator (server default) account.
+//
+//   POST   /admin/accounts                         {"accountId"}        iam:CreateAccount
+//   GET    /admin/accounts/{accountId}                                  iam:GetAccount
+//   POST   /admin/{users|roles}                    {"name"}             iam:CreateUser|Role
+//   GET    /admin/{users|roles}                                         iam:ListUsers|Roles
+//   GET    /admin/{users|roles}/{name}                                  iam:GetUser|Role
+//   DELETE /admin/{users|roles}/{name}                                  iam:DeleteUser|Role
+//   POST   /admin/{users|roles}/{name}/access-keys                      iam:CreateAccessKey
+//   GET    /admin/{users|roles}/{name}/access-keys                      iam:ListAccessKeys
+//   DELETE /admin/{users|roles}/{name}/access-keys/{accessKeyId}        iam:DeleteAccessKey
+//   GET    /admin/{users|roles}/{name}/policies                         iam:ListUserPolicies|Role..
+//   PUT    /admin/{users|roles}/{name}/policies/{policyName} {"policyDocument"}
+//   iam:PutUserPolicy|.. GET    /admin/{users|roles}/{name}/policies/{policyName}
+//   iam:GetUserPolicy|.. DELETE /admin/{users|roles}/{name}/policies/{policyName}
+//   iam:DeleteUserPolicy|..
+//
+// Errors use the S3 Tables JSON shape; an invalid policy document is 400
+// MalformedPolicyDocument, a duplicate 409 ConflictException, a missing
+// identity 404 NotFoundException.
+#pragma once
+
+#include <string>
+
+#include "catalog/metadata_store.h"
+#include "http/router.h"
+
+namespace st::api::admin {
+
+// `store` must outlive the mounted router and be thread-safe.
+struct AdminDeps {
+  catalog::MetadataStore& store;
+  // The server's default account: the default for `accountId`.
+  std::string operator_account_id;
+};
+
+// The surface "admin" at prefix "/admin".
+http::Surface MakeAdminSurface(const AdminDeps& deps);
+
+}  // namespace st::api::admin

@@ -1,0 +1,63 @@
+// The production http::Authorizer: IAM policy evaluation (auth::Evaluate) over
+// the caller's identity policies, the table bucket policy of the resource's
+// bucket and, for a table, its table policy, all read from the catalog.
+//
+// Resource owner (which decides same- vs cross-account):
+//   table or table bucket ARN   the account in the ARN;
+//   IAM ARN (admin API)         the operator account: identities of every
+//                               account are administered by principals of
+//                               the server's default account;
+//   "*" (account-level actions) the caller's own account;
+//   any other ARN               the account field of the ARN, else the caller's.
+// Condition keys: the route's (s3tables:namespace, s3tables:tableName) plus
+// aws:PrincipalAccount/PrincipalArn/PrincipalType/username/CurrentTime/
+// EpochTime/SourceIp and aws:SecureTransport=false (the server speaks plain
+// HTTP).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "auth/evaluator.h"
+#include "catalog/metadata_store.h"
+#include "common/clock.h"
+#include "http/logger.h"
+#include "http/router.h"
+
+namespace st::server {
+
+// Thread-safe. `store`, `clock` and `logger` must outlive it.
+class PolicyAuthorizer final : public http::Authorizer {
+ public:
+  PolicyAuthorizer(catalog::MetadataStore& store, const Clock& clock, http::Logger& logger,
+                   std::string operator_account_id);
+
+  // Errors: the store's (e.g. Unavailable), and Internal for a stored policy
+  // that no longer parses (fail closed: it might have held a Deny).
+  Result<http::AuthDecision> Authorize(const http::Request& request,
+                                       const auth::Principal& principal,
+                                       const http::AccessRequest& access) const override;
+
+  // The decision without an HTTP request (for tests and tools).
+  Result<auth::EvaluationResult> Evaluate(const auth::Principal& principal,
+                                          const http::AccessRequest& access,
+                                          const std::string& source_ip) const;
+
+ private:
+  // Parsed policies, keyed by kind and document text; shared so an entry
+  // evicted meanwhile stays valid for the evaluation holding it.
+  Result<std::shared_ptr<const auth::Policy>> Parse(const std::string& document,
+                                                    auth::PolicyKind kind) const;
+  std::string ResourceOwner(const auth::Principal& principal, const std::string& resource) const;
+
+  catalog::MetadataStore& store_;
+  const Clock& clock_;
+  http::Logger& logger_;
+  std::string operator_account_id_;
+  mutable std::mutex mu_;
+  mutable std::map<std::pair<int, std::string>, std::shared_ptr<const auth::Policy>> cache_;
+};
+
+}  // namespace st::server
