@@ -1,0 +1,148 @@
+// GetObject and HeadObject (api-contract.md §4.2): ranges, conditional
+// requests, and a body streamed from the object store.
+#include <algorithm>
+
+#include "api/s3/object_etag_internal.h"
+#include "api/s3/object_headers_internal.h"
+#include "api/s3/s3_errors_internal.h"
+#include "api/s3/surface_state_internal.h"
+
+namespace st::api::s3 {
+
+namespace {
+
+// Streams [next, end) of an open object; the reader keeps the version that
+// was opened, so the bytes always match the headers already sent.
+class ObjectBodySource final : public http::BodySource {
+ public:
+  ObjectBodySource(std::unique_ptr<storage::ObjectReader> reader, int64_t first, int64_t length)
+      : reader_(std::move(reader)), next_(first), end_(first + length) {}
+
+  Result<size_t> Read(char* buffer, size_t capacity) override {
+    int64_t want = std::min<int64_t>(static_cast<int64_t>(capacity), end_ - next_);
+    if (want <= 0) return size_t{0};
+    ST_ASSIGN_OR_RETURN(size_t got, reader_->ReadAt(next_, buffer, static_cast<size_t>(want)));
+    if (got == 0) {
+      return Err(IoError("object '" + reader_->info().key + "' ended at byte " +
+                         std::to_string(next_) + " while being served"));
+    }
+    next_ += static_cast<int64_t>(got);
+    return got;
+  }
+
+ private:
+  std::unique_ptr<storage::ObjectReader> reader_;
+  int64_t next_;
+  int64_t end_;
+};
+
+bool EtagListMatches(std::string_view list, const std::string& etag) {
+  std::string_view unquoted_etag = std::string_view(etag).substr(1, etag.size() - 2);
+  while (!list.empty()) {
+    size_t comma = list.find(',');
+    std::string_view item = list.substr(0, comma);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (item.substr(0, 2) == "W/") item.remove_prefix(2);
+    if (item.size() >= 2 && item.front() == '"' && item.back() == '"') {
+      item = item.substr(1, item.size() - 2);
+    }
+    if (item == "*" || item == unquoted_etag) return true;
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 1);
+  }
+  return false;
+}
+
+std::chrono::system_clock::time_point WholeSeconds(std::chrono::system_clock::time_point t) {
+  return std::chrono::time_point_cast<std::chrono::seconds>(t);
+}
+
+// RFC 9110 §13.2.2 order: If-Match, If-Unmodified-Since, If-None-Match,
+// If-Modified-Since. Returns 304/412 as a response, nullopt to proceed.
+std::optional<http::Response> CheckConditions(const http::RouteContext& context,
+                                              const std::string& etag,
+                                              std::chrono::system_clock::time_point modified) {
+  const http::Headers& headers = context.request.headers;
+  auto if_match = headers.Get("If-Match");
+  if (if_match.has_value() && !EtagListMatches(*if_match, etag)) {
+    return context.Fail(PreconditionFailed("If-Match"));
+  }
+  auto if_unmodified = headers.Get("If-Unmodified-Since");
+  if (!if_match.has_value() && if_unmodified.has_value()) {
+    auto date = ParseHttpDate(*if_unmodified);
+    if (date.has_value() && WholeSeconds(modified) > *date) {
+      return context.Fail(PreconditionFailed("If-Unmodified-Since"));
+    }
+  }
+  auto if_none_match = headers.Get("If-None-Match");
+  bool not_modified = if_none_match.has_value() && EtagListMatches(*if_none_match, etag);
+  auto if_modified = headers.Get("If-Modified-Since");
+  if (!if_none_match.has_value() && if_modified.has_value()) {
+    auto date = ParseHttpDate(*if_modified);
+    not_modified = date.has_value() && WholeSeconds(modified) <= *date;
+  }
+  if (!not_modified) return std::nullopt;
+  http::Response response = http::Response::Empty(304);
+  response.headers.Set("ETag", etag);
+  response.headers.Set("Last-Modified", HttpDate(modified));
+  return response;
+}
+
+Result<http::Response> ServeObject(const S3State& state, http::RouteContext& context,
+                                   bool with_body) {
+  ST_ASSIGN_OR_RETURN(ObjectAddress address, AddressOf(context.request));
+  ST_ASSIGN_OR_RETURN(catalog::Table table, OwningTable(state, address.bucket));
+  (void)table;
+  if (address.key.empty()) return context.Fail(NoSuchKey(address.key));
+  std::string store_key = StoreKey(state, address.bucket, address.key);
+  Result<std::unique_ptr<storage::ObjectReader>> opened = state.objects.OpenReader(store_key);
+  if (!opened.has_value()) {
+    if (opened.error().code() == StatusCode::kNotFound) {
+      return context.Fail(NoSuchKey(address.key));
+    }
+    return Err(opened.error());
+  }
+  std::unique_ptr<storage::ObjectReader> reader = std::move(opened).value();
+  const storage::ObjectInfo info = reader->info();
+  std::string etag =
+      EtagOf(state.objects, state.key_root, address.bucket + "/" + address.key, info);
+  if (auto early = CheckConditions(context, etag, info.last_modified)) return std::move(*early);
+
+  std::optional<std::string_view> range_header = context.request.headers.Get("Range");
+  Result<std::optional<ByteRange>> range = ResolveRange(range_header, info.size_bytes);
+  if (!range.has_value()) {
+    return context.Fail(InvalidRange(std::string(*range_header), info.size_bytes));
+  }
+  ByteRange selected = range->value_or(ByteRange{0, info.size_bytes});
+
+  http::Response response;
+  response.status = range->has_value() ? 206 : 200;
+  response.headers.Set("Content-Type", "binary/octet-stream");
+  response.headers.Set("ETag", etag);
+  response.headers.Set("Last-Modified", HttpDate(info.last_modified));
+  response.headers.Set("Accept-Ranges", "bytes");
+  if (range->has_value()) {
+    response.headers.Set("Content-Range", "bytes " + std::to_string(selected.first) + "-" +
+                                              std::to_string(selected.first + selected.length - 1) +
+                                              "/" + std::to_string(info.size_bytes));
+  }
+  response.stream_length = static_cast<uint64_t>(selected.length);
+  if (with_body && selected.length > 0) {
+    response.stream =
+        std::make_unique<ObjectBodySource>(std::move(reader), selected.first, selected.length);
+  }
+  return response;
+}
+
+}  // namespace
+
+Result<http::Response> GetObject(const S3State& state, http::RouteContext& context) {
+  return ServeObject(state, context, true);
+}
+
+Result<http::Response> HeadObject(const S3State& state, http::RouteContext& context) {
+  return ServeObject(state, context, false);
+}
+
+}  // namespace st::api::s3
