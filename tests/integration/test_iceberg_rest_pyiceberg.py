@@ -291,3 +291,18 @@ def test_concurrent_pyiceberg_appends_lose_no_update(writable):
     assert sorted(r["id"] for r in got) == sorted(
         [i for i in range(0, 40)] + [i for i in range(1000, 1040)])
     assert len(table.metadata.snapshots) == 8
+
+
+def test_pyiceberg_staged_create_transaction(server):
+    arn = new_bucket(server)
+    cat = pyiceberg_catalog(server, arn)
+    cat.create_namespace("ns")
+    tx = cat.create_table_transaction("ns.staged", schema=SCHEMA, properties={"p": "1"})
+    assert not cat.table_exists("ns.staged")  # staged: nothing an engine can load yet
+    tx.set_properties(q="2")
+    table = tx.commit_transaction()
+    assert cat.table_exists("ns.staged")
+    loaded = cat.load_table("ns.staged")
+    assert loaded.metadata.table_uuid == table.metadata.table_uuid
+    assert loaded.properties["p"] == "1" and loaded.properties["q"] == "2"
+    assert loaded.metadata_location.split("/")[-1].startswith("00000-")
