@@ -7,19 +7,35 @@
 #include <memory>
 #include <thread>
 
+#include "api/admin/admin_surface.h"
+#include "api/iceberg_rest/iceberg_rest_surface.h"
+#include "api/s3/s3_surface.h"
+#include "api/s3tables/s3tables_surface.h"
+#include "catalog/bootstrap.h"
+#include "catalog/metadata_store.h"
+#include "catalog/sqlite_metadata_store.h"
+#include "catalog/store_secret_lookup.h"
+#include "catalog/table_commits.h"
 #include "common/clock.h"
+#include "common/random.h"
 #include "http/error_shapes.h"
 #include "http/server.h"
+#include "server/admin_key_file.h"
 #include "server/builtin_routes.h"
 #include "server/data_dir.h"
-#include "server/placeholder_auth.h"
+#include "server/policy_authorizer.h"
 #include "server/server_config.h"
+#include "server/sigv4_authenticator.h"
+#include "storage/local_object_store.h"
 
 namespace st::server {
 
 namespace {
 
 std::string Url(const http::Server& server) { return "http://" + server.endpoint(); }
+
+// Table files live at the root of the object store ("<wh>--table-s3/...").
+constexpr const char* kObjectKeyRoot = "";
 
 }  // namespace
 
@@ -44,54 +60,91 @@ int RunServer(int argc, char** argv) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  http::JsonLinesLogger logger(stderr, config.log_level, SystemClock::Default());
+  const Clock& clock = SystemClock::Default();
+  Random& random = DefaultRandom::Default();
+  http::JsonLinesLogger logger(stderr, config.log_level, clock);
   auto fail = [&](const Status& status) {
     logger.Log(http::LogLevel::kError, "startup_failed", {{"error", status.ToString()}});
     return 1;
   };
 
-  Result<DataDirLayout> layout =
-      PrepareDataDir(config.data_dir, config.account_id, DefaultRandom::Default());
+  // ---- State: data dir, catalog, objects, table engine, admin identity.
+  Result<DataDirLayout> layout = PrepareDataDir(config.data_dir, config.account_id, random);
   if (!layout.has_value()) return fail(layout.error());
+  catalog::SqliteStoreOptions store_options;
+  store_options.path = layout->catalog_db_path;
+  Result<std::unique_ptr<catalog::MetadataStore>> store_or =
+      catalog::OpenSqliteMetadataStore(store_options, clock, random);
+  if (!store_or.has_value()) return fail(store_or.error().WithContext("catalog database"));
+  catalog::MetadataStore& store = **store_or;
+  Result<std::unique_ptr<storage::ObjectStore>> objects_or =
+      storage::OpenLocalObjectStore(layout->objects_dir);
+  if (!objects_or.has_value()) return fail(objects_or.error().WithContext("object store"));
+  storage::ObjectStore& objects = **objects_or;
+  catalog::TableCommitsOptions commits_options;
+  commits_options.key_root = kObjectKeyRoot;
+  catalog::TableCommits commits(store, objects, clock, random, commits_options);
+  Result<catalog::AdminCredentials> admin = catalog::EnsureAdmin(store, layout->account_id);
+  if (!admin.has_value()) return fail(admin.error().WithContext("admin bootstrap"));
 
-  AnonymousAuthenticator authenticator;
-  DenyAllAuthorizer authorizer;
+  // ---- Auth: SigV4 over the catalog's keys, IAM policies from the catalog.
+  catalog::StoreSecretLookup secrets(store);
+  SigV4Authenticator api_authenticator(secrets, clock, Endpoint::kApi, config.region);
+  SigV4Authenticator s3_authenticator(secrets, clock, Endpoint::kS3, config.region);
+  PolicyAuthorizer authorizer(store, clock, logger, layout->account_id);
+  (void)commits;  // Used by the surfaces mounted below.
 
-  http::Router api_router(authenticator, authorizer, logger);
-  Status mounted = api_router.Mount(
-      {"s3tables", "", std::make_shared<http::S3TablesErrorWriter>(), HealthRoutes()});
+  // ---- S3 endpoint first: the catalog surfaces hand its URL to clients.
+  http::Router s3_router(s3_authenticator, authorizer, logger);
+  Status mounted = s3_router.Mount(
+      api::s3::MakeS3Surface({store, objects, kObjectKeyRoot, random, &secrets, &clock}));
+  if (!mounted.ok()) return fail(mounted);
+  http::Server::Options s3_options;
+  s3_options.address = config.s3_listen.host;
+  s3_options.port = config.s3_listen.port;
+  s3_options.threads = config.threads;
+  s3_options.max_body_bytes = config.s3_max_body_bytes;
+  Result<std::unique_ptr<http::Server>> s3 = http::Server::Make(s3_options, s3_router, logger);
+  if (!s3.has_value()) return fail(s3.error().WithContext("S3 endpoint (--s3-listen)"));
+  const std::string s3_url = Url(**s3);
+
+  // ---- API endpoint: control plane at /, Iceberg REST at /iceberg, admin at /admin.
+  http::Router api_router(api_authenticator, authorizer, logger);
+  mounted = api_router.Mount(api::s3tables::MakeS3TablesSurface(
+      {store, commits, objects, kObjectKeyRoot, config.region, layout->account_id, clock},
+      HealthRoutes()));
   if (mounted.ok()) {
-    mounted = api_router.Mount({"iceberg", "/iceberg", std::make_shared<http::IcebergErrorWriter>(),
-                                IcebergPlaceholderRoutes()});
+    mounted = api_router.Mount(api::iceberg_rest::MakeIcebergRestSurface(
+        {store, commits, objects, kObjectKeyRoot, config.region, s3_url, clock, random}));
   }
-  http::Router s3_router(authenticator, authorizer, logger);
   if (mounted.ok()) {
-    mounted = s3_router.Mount({"s3", "", std::make_shared<http::S3ErrorWriter>(), {}});
+    mounted = api_router.Mount(api::admin::MakeAdminSurface({store, layout->account_id}));
   }
   if (!mounted.ok()) return fail(mounted);
 
-  http::Server::Options api_options;
+  http::Server::Options api_options = s3_options;
   api_options.address = config.listen.host;
   api_options.port = config.listen.port;
-  api_options.threads = config.threads;
   api_options.max_body_bytes = config.max_body_bytes;
   Result<std::unique_ptr<http::Server>> api = http::Server::Make(api_options, api_router, logger);
   if (!api.has_value()) return fail(api.error().WithContext("API endpoint (--listen)"));
 
-  http::Server::Options s3_options = api_options;
-  s3_options.address = config.s3_listen.host;
-  s3_options.port = config.s3_listen.port;
-  s3_options.max_body_bytes = config.s3_max_body_bytes;
-  Result<std::unique_ptr<http::Server>> s3 = http::Server::Make(s3_options, s3_router, logger);
-  if (!s3.has_value()) return fail(s3.error().WithContext("S3 endpoint (--s3-listen)"));
+  std::string key_file = AdminKeyFilePath(layout->keys_dir);
+  Status written = WriteAdminKeyFile(
+      key_file, {*admin, config.region, layout->account_id, Url(**api), s3_url});
+  if (!written.ok()) return fail(written);
 
   logger.Log(http::LogLevel::kInfo, "started",
              {{"api", Url(**api)},
-              {"s3", Url(**s3)},
+              {"s3", s3_url},
               {"data_dir", layout->root},
               {"account_id", layout->account_id},
-              {"region", config.region}});
-  std::printf("streamtables: listening api=%s s3=%s\n", Url(**api).c_str(), Url(**s3).c_str());
+              {"region", config.region},
+              {"admin_key_file", key_file},
+              {"admin_created", admin->created}});
+  // The listening line comes first: scripts read exactly one line to find the ports.
+  std::printf("streamtables: listening api=%s s3=%s\n", Url(**api).c_str(), s3_url.c_str());
+  std::printf("streamtables: admin credentials in %s\n", key_file.c_str());
   std::fflush(stdout);
 
   int signal_number = 0;
