@@ -2,7 +2,9 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "cli/service_commands.h"
 #include "cli/write_table_command.h"
+#include "server/run_server.h"
 
 namespace {
 
@@ -40,8 +42,14 @@ void AddWriteTable(CLI::App& dev, st::cli::WriteTableOptions& o, bool& selected)
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The server parses its own flags (server_config.h).
+  if (argc >= 2 && std::string_view(argv[1]) == "server") {
+    return st::server::RunServer(argc - 1, argv + 1);
+  }
   CLI::App app("streamtables: Kafka topics to Apache Iceberg tables");
   app.require_subcommand(1);
+  app.add_subcommand("server", "Run the table-bucket service (streamtables server --help)");
+  auto service_commands = st::cli::AddServiceCommands(app);
   CLI::App* dev = app.add_subcommand("dev", "Developer and test tools");
   dev->require_subcommand(1);
   st::cli::WriteTableOptions write_table;
@@ -54,6 +62,7 @@ int main(int argc, char** argv) {
     return app.exit(e);
   }
 
+  if (auto code = st::cli::RunServiceCommand(*service_commands, std::cout, std::cerr)) return *code;
   if (write_table_selected) {
     auto location = st::cli::RunWriteTable(write_table, std::cerr);
     if (!location) {

@@ -1,0 +1,257 @@
+// bucket, namespace, table and policy commands over the S3 Tables control plane.
+#include "cli/service_commands_internal.h"
+#include "cli/service_http.h"
+
+namespace st::cli {
+
+namespace {
+
+using nlohmann::json;
+
+// Follows continuationToken until the listing ends; returns every item of `member`.
+Result<json> ListAll(const ServiceClient& client, const std::string& path, QueryList query,
+                     const std::string& member) {
+  json all = json::array();
+  std::string token;
+  do {
+    QueryList page_query = query;
+    if (!token.empty()) page_query.emplace_back("continuationToken", token);
+    ST_ASSIGN_OR_RETURN(json page, client.Call("GET", path, page_query));
+    for (auto& item : page.value(member, json::array())) all.push_back(std::move(item));
+    token = page.value("continuationToken", "");
+  } while (!token.empty());
+  return all;
+}
+
+std::string TablePath(const std::string& bucket_arn, const std::string& ns,
+                      const std::string& name) {
+  return "/tables/" + EncodeComponent(bucket_arn) + "/" + EncodeComponent(ns) + "/" +
+         EncodeComponent(name);
+}
+
+void AddBucketCommands(CLI::App& app, ServiceCommands& s) {
+  CLI::App* group = AddGroup(app, s, "bucket", "Table buckets (S3 Tables control plane)");
+  const bool& json_out = s.options.json;
+
+  std::string& create_name = s.NewString();
+  AddLeaf(*group, s, "create", "Create a table bucket; prints its ARN",
+          [&] {
+            return [&](const ServiceClient& c, std::ostream& out) -> Status {
+              ST_ASSIGN_OR_RETURN(json reply,
+                                  c.Call("PUT", "/buckets", {}, json{{"name", create_name}}));
+              Print(out, json_out, reply, [&] { out << reply.value("arn", "") << "\n"; });
+              return Status::OK();
+            };
+          })
+      ->add_option("name", create_name, "Bucket name")
+      ->required();
+
+  std::string& prefix = s.NewString();
+  AddLeaf(*group, s, "list", "List table buckets (name, ARN, created)", [&] {
+    return [&](const ServiceClient& c, std::ostream& out) -> Status {
+      QueryList query;
+      if (!prefix.empty()) query.emplace_back("prefix", prefix);
+      ST_ASSIGN_OR_RETURN(json all, ListAll(c, "/buckets", query, "tableBuckets"));
+      Print(out, json_out, json{{"tableBuckets", all}}, [&] {
+        PrintRows(out, all, {"name", "arn", "createdAt"});
+      });
+      return Status::OK();
+    };
+  })->add_option("--prefix", prefix, "Only names starting with this");
+
+  std::string& get_bucket = s.NewString();
+  AddLeaf(*group, s, "get", "Show a table bucket",
+          [&] {
+            return [&](const ServiceClient& c, std::ostream& out) -> Status {
+              ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, get_bucket));
+              ST_ASSIGN_OR_RETURN(json reply, c.Call("GET", "/buckets/" + EncodeComponent(arn)));
+              Print(out, json_out, reply, [&] { PrintFields(out, reply); });
+              return Status::OK();
+            };
+          })
+      ->add_option("bucket", get_bucket, "Bucket name or ARN")
+      ->required();
+
+  std::string& delete_bucket = s.NewString();
+  AddLeaf(
+      *group, s, "delete", "Delete an empty table bucket",
+      [&] {
+        return [&](const ServiceClient& c, std::ostream& out) -> Status {
+          ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, delete_bucket));
+          ST_ASSIGN_OR_RETURN(json reply, c.Call("DELETE", "/buckets/" + EncodeComponent(arn)));
+          Print(out, json_out, json{{"deleted", arn}}, [&] { out << "deleted " << arn << "\n"; });
+          return Status::OK();
+        };
+      })
+      ->add_option("bucket", delete_bucket, "Bucket name or ARN")
+      ->required();
+}
+
+void AddNamespaceCommands(CLI::App& app, ServiceCommands& s) {
+  CLI::App* group = AddGroup(app, s, "namespace", "Namespaces of a table bucket");
+  const bool& json_out = s.options.json;
+  std::string& bucket = s.NewString();
+  std::string& name = s.NewString();
+
+  CLI::App* create = AddLeaf(*group, s, "create", "Create a namespace", [&] {
+    return [&](const ServiceClient& c, std::ostream& out) -> Status {
+      ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, bucket));
+      ST_ASSIGN_OR_RETURN(json reply, c.Call("PUT", "/namespaces/" + EncodeComponent(arn), {},
+                                             json{{"namespace", json::array({name})}}));
+      Print(out, json_out, reply, [&] { out << name << "\n"; });
+      return Status::OK();
+    };
+  });
+  CLI::App* list = AddLeaf(*group, s, "list", "List namespaces", [&] {
+    return [&](const ServiceClient& c, std::ostream& out) -> Status {
+      ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, bucket));
+      ST_ASSIGN_OR_RETURN(json all,
+                          ListAll(c, "/namespaces/" + EncodeComponent(arn), {}, "namespaces"));
+      Print(out, json_out, json{{"namespaces", all}}, [&] {
+        PrintRows(out, all, {"namespace", "createdAt", "createdBy"});
+      });
+      return Status::OK();
+    };
+  });
+  CLI::App* remove = AddLeaf(*group, s, "delete", "Delete an empty namespace", [&] {
+    return [&](const ServiceClient& c, std::ostream& out) -> Status {
+      ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, bucket));
+      ST_ASSIGN_OR_RETURN(json reply, c.Call("DELETE", "/namespaces/" + EncodeComponent(arn) + "/" +
+                                                           EncodeComponent(name)));
+      Print(out, json_out, json{{"deleted", name}}, [&] { out << "deleted " << name << "\n"; });
+      return Status::OK();
+    };
+  });
+  for (CLI::App* leaf : {create, list, remove}) {
+    leaf->add_option("--bucket", bucket, "Bucket name or ARN")->required();
+  }
+  create->add_option("name", name, "Namespace")->required();
+  remove->add_option("name", name, "Namespace")->required();
+}
+
+void AddTableCommands(CLI::App& app, ServiceCommands& s) {
+  CLI::App* group = AddGroup(app, s, "table", "Tables of a table bucket");
+  const bool& json_out = s.options.json;
+  std::string& bucket = s.NewString();
+  std::string& ns = s.NewString();
+  std::string& name = s.NewString();
+  std::string& version_token = s.NewString();
+
+  CLI::App* list = AddLeaf(*group, s, "list", "List tables (namespace, name, ARN)", [&] {
+    return [&](const ServiceClient& c, std::ostream& out) -> Status {
+      ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, bucket));
+      QueryList query;
+      if (!ns.empty()) query.emplace_back("namespace", ns);
+      ST_ASSIGN_OR_RETURN(json all, ListAll(c, "/tables/" + EncodeComponent(arn), query, "tables"));
+      Print(out, json_out, json{{"tables", all}}, [&] {
+        PrintRows(out, all, {"namespace", "name", "tableARN", "type"});
+      });
+      return Status::OK();
+    };
+  });
+  CLI::App* get = AddLeaf(*group, s, "get", "Show a table", [&] {
+    return [&](const ServiceClient& c, std::ostream& out) -> Status {
+      ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, bucket));
+      ST_ASSIGN_OR_RETURN(json reply,
+                          c.Call("GET", "/get-table",
+                                 {{"tableBucketARN", arn}, {"namespace", ns}, {"name", name}}));
+      Print(out, json_out, reply, [&] { PrintFields(out, reply); });
+      return Status::OK();
+    };
+  });
+  CLI::App* remove = AddLeaf(*group, s, "delete", "Delete a table and its files", [&] {
+    return [&](const ServiceClient& c, std::ostream& out) -> Status {
+      ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, bucket));
+      QueryList query;
+      if (!version_token.empty()) query.emplace_back("versionToken", version_token);
+      ST_ASSIGN_OR_RETURN(json reply, c.Call("DELETE", TablePath(arn, ns, name), query));
+      Print(out, json_out, json{{"deleted", ns + "." + name}},
+            [&] { out << "deleted " << ns << "." << name << "\n"; });
+      return Status::OK();
+    };
+  });
+  CLI::App* location = AddLeaf(
+      *group, s, "metadata-location", "Print the current metadata location and version token", [&] {
+        return [&](const ServiceClient& c, std::ostream& out) -> Status {
+          ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, bucket));
+          ST_ASSIGN_OR_RETURN(json reply,
+                              c.Call("GET", TablePath(arn, ns, name) + "/metadata-location"));
+          Print(out, json_out, reply, [&] { PrintFields(out, reply); });
+          return Status::OK();
+        };
+      });
+  for (CLI::App* leaf : {list, get, remove, location}) {
+    leaf->add_option("--bucket", bucket, "Bucket name or ARN")->required();
+  }
+  list->add_option("--namespace", ns, "Only this namespace");
+  for (CLI::App* leaf : {get, remove, location}) {
+    leaf->add_option("--namespace", ns, "Namespace")->required();
+    leaf->add_option("name", name, "Table name")->required();
+  }
+  remove->add_option("--version-token", version_token, "Delete only at this version");
+}
+
+// The policy path of the bucket, or of the table when `table` is given.
+Result<std::string> PolicyPath(const ServiceClient& c, const std::string& bucket,
+                               const std::string& ns, const std::string& table) {
+  ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, bucket));
+  if (table.empty()) return "/buckets/" + EncodeComponent(arn) + "/policy";
+  if (ns.empty()) return Err(InvalidArgument("--table needs --namespace"));
+  return TablePath(arn, ns, table) + "/policy";
+}
+
+void AddPolicyCommands(CLI::App& app, ServiceCommands& s) {
+  CLI::App* group = AddGroup(app, s, "policy", "Table bucket and table resource policies");
+  const bool& json_out = s.options.json;
+  std::string& bucket = s.NewString();
+  std::string& ns = s.NewString();
+  std::string& table = s.NewString();
+  std::string& file = s.NewString();
+
+  CLI::App* put = AddLeaf(*group, s, "put", "Set the policy from a JSON file", [&] {
+    return [&](const ServiceClient& c, std::ostream& out) -> Status {
+      ST_ASSIGN_OR_RETURN(std::string path, PolicyPath(c, bucket, ns, table));
+      ST_ASSIGN_OR_RETURN(std::string document, ReadTextFile(file));
+      ST_ASSIGN_OR_RETURN(json reply, c.Call("PUT", path, {}, json{{"resourcePolicy", document}}));
+      Print(out, json_out, json::object(), [&] { out << "policy set\n"; });
+      return Status::OK();
+    };
+  });
+  CLI::App* get = AddLeaf(*group, s, "get", "Print the policy", [&] {
+    return [&](const ServiceClient& c, std::ostream& out) -> Status {
+      ST_ASSIGN_OR_RETURN(std::string path, PolicyPath(c, bucket, ns, table));
+      ST_ASSIGN_OR_RETURN(json reply, c.Call("GET", path));
+      Print(out, json_out, reply, [&] {
+        std::string text = reply.value("resourcePolicy", "");
+        json parsed = json::parse(text, nullptr, false);
+        out << (parsed.is_discarded() ? text : parsed.dump(2)) << "\n";
+      });
+      return Status::OK();
+    };
+  });
+  CLI::App* remove = AddLeaf(*group, s, "delete", "Remove the policy", [&] {
+    return [&](const ServiceClient& c, std::ostream& out) -> Status {
+      ST_ASSIGN_OR_RETURN(std::string path, PolicyPath(c, bucket, ns, table));
+      ST_ASSIGN_OR_RETURN(json reply, c.Call("DELETE", path));
+      Print(out, json_out, json::object(), [&] { out << "policy deleted\n"; });
+      return Status::OK();
+    };
+  });
+  for (CLI::App* leaf : {put, get, remove}) {
+    leaf->add_option("--bucket", bucket, "Bucket name or ARN")->required();
+    leaf->add_option("--namespace", ns, "Namespace of --table");
+    leaf->add_option("--table", table, "A table's policy instead of the bucket's");
+  }
+  put->add_option("--file", file, "Policy JSON file")->required();
+}
+
+}  // namespace
+
+void AddCatalogCommands(CLI::App& app, ServiceCommands& state) {
+  AddBucketCommands(app, state);
+  AddNamespaceCommands(app, state);
+  AddTableCommands(app, state);
+  AddPolicyCommands(app, state);
+}
+
+}  // namespace st::cli
