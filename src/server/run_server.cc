@@ -130,8 +130,8 @@ int RunServer(int argc, char** argv) {
   if (!api.has_value()) return fail(api.error().WithContext("API endpoint (--listen)"));
 
   std::string key_file = AdminKeyFilePath(layout->keys_dir);
-  Status written = WriteAdminKeyFile(
-      key_file, {*admin, config.region, layout->account_id, Url(**api), s3_url});
+  Status written =
+      WriteAdminKeyFile(key_file, {*admin, config.region, layout->account_id, Url(**api), s3_url});
   if (!written.ok()) return fail(written);
 
   logger.Log(http::LogLevel::kInfo, "started",
