@@ -15,7 +15,6 @@
 #include "iceberg/file_io.h"
 #include "iceberg/partition_spec.h"
 #include "iceberg/schema.h"
-#include "storage/object_store.h"
 
 namespace st::iceberg {
 
