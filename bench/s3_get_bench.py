@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""S3 GET throughput of a 256 MB object from our S3 endpoint vs reading the
+same file from local disk, in one script (issue 3 target: S3 >= 0.8x local).
+
+Starts streamtables-server on ephemeral ports in a temporary data dir, creates
+a table with st_s3_table_fixture, writes the object straight into the local
+object store (where the server reads it), then alternates runs:
+  local: read the object's file in 8 MiB readinto() calls;
+  s3-raw: a SigV4-signed GET (botocore's signer) read with readinto() into the
+          same kind of buffer over one keep-alive connection;
+  boto3: s3.get_object(...)["Body"].read(8 MiB) until the end (for reference).
+Two passes: "warm" (the file sits in the page cache, so local reads are
+memcpy speed and the comparison is the endpoint's whole overhead) and
+"cold" (the file's pages are dropped with posix_fadvise(DONTNEED) before
+every read, local or S3, so both read from the disk). Reports the median MB/s
+of each and the ratios to the local read of the same pass.
+
+  .venv/bin/python bench/s3_get_bench.py --build-dir build-s3 [--size-mb 256] [--runs 7]
+"""
+
+import argparse
+import hashlib
+import http.client
+import json
+import os
+import pathlib
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+
+import boto3
+from botocore.auth import S3SigV4Auth
+from botocore.awsrequest import AWSRequest
+from botocore.config import Config
+from botocore.credentials import Credentials
+
+CHUNK = 8 * 1024 * 1024
+LISTENING = re.compile(r"streamtables: listening api=(http://\S+) s3=(http://\S+)")
+
+
+def start_server(build_dir: pathlib.Path, data_dir: pathlib.Path, log_path: pathlib.Path):
+    log = open(log_path, "wb")
+    proc = subprocess.Popen(
+        [str(build_dir / "src/server/streamtables-server"), "--data-dir", str(data_dir),
+         "--listen", "127.0.0.1:0", "--s3-listen", "127.0.0.1:0", "--log-level", "warn"],
+        stdout=subprocess.PIPE, stderr=log, text=True)
+    lines = []
+
+    def read():
+        for line in proc.stdout:
+            lines.append(line)
+            if LISTENING.search(line):
+                return
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(60)
+    match = LISTENING.search("".join(lines))
+    if not match:
+        proc.kill()
+        sys.exit(f"server did not start: {lines!r}; see {log_path}")
+    return proc, match.group(2)
+
+
+def drop_cache(path: pathlib.Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+
+
+def read_local(path: pathlib.Path, buffer: memoryview) -> int:
+    total = 0
+    with open(path, "rb", buffering=0) as f:
+        while True:
+            n = f.readinto(buffer)
+            if not n:
+                return total
+            total += n
+
+
+def read_s3_raw(conn: http.client.HTTPConnection, netloc: str, path: str, creds: Credentials,
+                buffer: memoryview) -> int:
+    request = AWSRequest(method="GET", url=f"http://{netloc}{path}")
+    request.headers["x-amz-content-sha256"] = hashlib.sha256(b"").hexdigest()
+    S3SigV4Auth(creds, "s3", "us-east-1").add_auth(request)
+    conn.putrequest("GET", path, skip_host=True, skip_accept_encoding=True)
+    conn.putheader("Host", netloc)  # Signed by botocore, but not added by it.
+    for name, value in request.headers.items():
+        conn.putheader(name, value)
+    conn.endheaders()
+    response = conn.getresponse()
+    if response.status != 200:
+        sys.exit(f"GET {path}: {response.status} {response.read()[:500]!r}")
+    total = 0
+    while True:
+        n = response.readinto(buffer)
+        if not n:
+            return total
+        total += n
+
+
+def read_boto3(s3, bucket: str, key: str) -> int:
+    body = s3.get_object(Bucket=bucket, Key=key)["Body"]
+    total = 0
+    while True:
+        chunk = body.read(CHUNK)
+        if not chunk:
+            return total
+        total += len(chunk)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build-dir", default="build")
+    parser.add_argument("--size-mb", type=int, default=256)
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--json", help="also write the results here")
+    args = parser.parse_args()
+    build_dir = pathlib.Path(args.build_dir).resolve()
+    size = args.size_mb * 1024 * 1024
+
+    with tempfile.TemporaryDirectory(prefix="st-s3-bench-") as tmp:
+        tmp = pathlib.Path(tmp)
+        data_dir = tmp / "data"
+        proc, s3_url = start_server(build_dir, data_dir, tmp / "server.log")
+        try:
+            keys = json.loads((data_dir / "keys" / "admin.json").read_text())
+            account = (data_dir / "account-id").read_text().strip()
+            out = subprocess.run(
+                [str(build_dir / "tests/unit/api/s3/st_s3_table_fixture"),
+                 str(data_dir / "catalog/catalog.db"), account, "bench", "ns", "big"],
+                capture_output=True, text=True, check=True)
+            bucket = urllib.parse.urlparse(json.loads(out.stdout)["warehouse_location"]).netloc
+            key = "data/big.parquet"
+            path = data_dir / "objects" / bucket / key
+            path.parent.mkdir(parents=True)
+            block = os.urandom(CHUNK)
+            with open(path, "wb") as f:
+                for _ in range(size // CHUNK):
+                    f.write(block)
+                f.write(block[:size % CHUNK])
+
+            creds = Credentials(keys["access_key_id"], keys["secret_access_key"])
+            netloc = urllib.parse.urlparse(s3_url).netloc
+            s3 = boto3.client("s3", endpoint_url=s3_url, region_name="us-east-1",
+                              aws_access_key_id=creds.access_key,
+                              aws_secret_access_key=creds.secret_key,
+                              config=Config(signature_version="s3v4",
+                                            s3={"addressing_style": "path"}))
+            conn = http.client.HTTPConnection(netloc, timeout=120)
+            buffer = memoryview(bytearray(CHUNK))
+            object_path = f"/{bucket}/{key}"
+            readers = {
+                "local": lambda: read_local(path, buffer),
+                "s3-raw": lambda: read_s3_raw(conn, netloc, object_path, creds, buffer),
+                "boto3": lambda: read_boto3(s3, bucket, key),
+            }
+            for read in readers.values():  # Warm the page cache and the connection.
+                assert read() == size
+            seconds = {}
+            for mode in ("warm", "cold"):
+                for _ in range(args.runs):
+                    for name, read in readers.items():
+                        if mode == "cold":
+                            drop_cache(path)
+                        start = time.perf_counter()
+                        got = read()
+                        seconds.setdefault(f"{mode}/{name}", []).append(
+                            time.perf_counter() - start)
+                        assert got == size, (name, got)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(60)
+
+    mb = size / 1e6
+    result = {"size_bytes": size, "runs": args.runs,
+              "load_average": os.getloadavg()[0]}
+    for name, values in seconds.items():
+        result[name] = {"median_mb_s": round(mb / statistics.median(values), 1),
+                        "best_mb_s": round(mb / min(values), 1),
+                        "seconds": [round(v, 3) for v in values]}
+    for mode in ("warm", "cold"):
+        local = result[f"{mode}/local"]["median_mb_s"]
+        for name in ("s3-raw", "boto3"):
+            entry = result[f"{mode}/{name}"]
+            entry["vs_local"] = round(entry["median_mb_s"] / local, 2)
+    print(json.dumps(result, indent=2))
+    if args.json:
+        pathlib.Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
