@@ -1,7 +1,6 @@
 #include "iceberg/types.h"
 
-#include <cstdlib>
-#include <regex>
+#include <string_view>
 
 namespace st::iceberg {
 
@@ -124,22 +123,41 @@ Result<TypePtr> Type::ParsePrimitive(const std::string& text) {
   for (const auto& [name, make] : kNamed) {
     if (text == name) return make();
   }
-  static const std::regex kDecimal(R"(decimal\(\s*(\d+)\s*,\s*(\d+)\s*\))");
-  static const std::regex kFixed(R"(fixed\[\s*(\d+)\s*\])");
-  std::smatch m;
-  if (std::regex_match(text, m, kDecimal)) {
-    int p = std::atoi(m[1].str().c_str()), s = std::atoi(m[2].str().c_str());
-    if (m[1].length() > 2 || m[2].length() > 2 || p < 1 || p > 38 || s > p) {
+  // Hand-parsed rather than std::regex: GCC 12 with sanitizers reports false
+  // -Wmaybe-uninitialized inside <regex>.
+  auto parse_uint = [](std::string_view digits, int max_digits, long* out) {
+    if (digits.empty() || static_cast<int>(digits.size()) > max_digits) return false;
+    long v = 0;
+    for (char c : digits) {
+      if (c < '0' || c > '9') return false;
+      v = v * 10 + (c - '0');
+    }
+    *out = v;
+    return true;
+  };
+  auto trim = [](std::string_view v) {
+    while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
+    while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
+    return v;
+  };
+  std::string_view t(text);
+  if (t.starts_with("decimal(") && t.ends_with(")")) {
+    std::string_view inner = t.substr(8, t.size() - 9);
+    size_t comma = inner.find(',');
+    long p = 0, s = 0;
+    if (comma == std::string_view::npos || !parse_uint(trim(inner.substr(0, comma)), 2, &p) ||
+        !parse_uint(trim(inner.substr(comma + 1)), 2, &s) || p < 1 || p > 38 || s > p) {
       return Err(InvalidArgument("invalid decimal type '" + text +
                                  "': precision must be 1..38 and scale 0..precision"));
     }
-    return Decimal(p, s);
+    return Decimal(static_cast<int>(p), static_cast<int>(s));
   }
-  if (std::regex_match(text, m, kFixed)) {
-    if (m[1].length() > 9 || std::atol(m[1].str().c_str()) < 1) {
+  if (t.starts_with("fixed[") && t.ends_with("]")) {
+    long length = 0;
+    if (!parse_uint(trim(t.substr(6, t.size() - 7)), 9, &length) || length < 1) {
       return Err(InvalidArgument("invalid fixed type '" + text + "': length must be positive"));
     }
-    return Fixed(static_cast<int32_t>(std::atol(m[1].str().c_str())));
+    return Fixed(static_cast<int32_t>(length));
   }
   return Err(InvalidArgument("unknown Iceberg type '" + text + "'"));
 }
