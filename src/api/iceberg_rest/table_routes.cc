@@ -2,6 +2,7 @@
 // exists, drop (always purging, as S3 Tables does) and rename.
 #include <nlohmann/json.hpp>
 
+#include "api/iceberg_rest/fresh_ids_internal.h"
 #include "api/iceberg_rest/load_table_result_internal.h"
 #include "api/iceberg_rest/rest_errors_internal.h"
 #include "api/iceberg_rest/rest_identifiers_internal.h"
@@ -73,17 +74,25 @@ Result<CreateTableRequest> ParseCreateTable(const std::string& text) {
   if (schema_json == nullptr) {
     return Err(InvalidArgument("CreateTableRequest: field 'schema' must be an object."));
   }
-  ST_ASSIGN_OR_RETURN(iceberg::Schema schema, iceberg::SchemaFromJson(*schema_json));
-  iceberg::PartitionSpec spec = iceberg::PartitionSpec::Unpartitioned();
   ST_ASSIGN_OR_RETURN(const nlohmann::json* spec_json,
                       OptionalObject(body, "partition-spec", kWhat));
-  if (spec_json != nullptr) {
-    ST_ASSIGN_OR_RETURN(spec, iceberg::PartitionSpecFromJson(*spec_json));
+  ST_ASSIGN_OR_RETURN(const nlohmann::json* order_json, OptionalObject(body, "write-order", kWhat));
+  // The server numbers the columns, as Iceberg's own catalogs do.
+  nlohmann::json fresh_schema = *schema_json;
+  std::optional<nlohmann::json> fresh_spec;
+  std::optional<nlohmann::json> fresh_order;
+  if (spec_json != nullptr) fresh_spec = *spec_json;
+  if (order_json != nullptr) fresh_order = *order_json;
+  ST_TRY(AssignFreshIds(fresh_schema, fresh_spec ? &*fresh_spec : nullptr,
+                        fresh_order ? &*fresh_order : nullptr));
+  ST_ASSIGN_OR_RETURN(iceberg::Schema schema, iceberg::SchemaFromJson(fresh_schema));
+  iceberg::PartitionSpec spec = iceberg::PartitionSpec::Unpartitioned();
+  if (fresh_spec.has_value()) {
+    ST_ASSIGN_OR_RETURN(spec, iceberg::PartitionSpecFromJson(*fresh_spec));
   }
   iceberg::SortOrder order = iceberg::SortOrder::Unsorted();
-  ST_ASSIGN_OR_RETURN(const nlohmann::json* order_json, OptionalObject(body, "write-order", kWhat));
-  if (order_json != nullptr) {
-    ST_ASSIGN_OR_RETURN(order, iceberg::SortOrderFromJson(*order_json));
+  if (fresh_order.has_value()) {
+    ST_ASSIGN_OR_RETURN(order, iceberg::SortOrderFromJson(*fresh_order));
   }
   ST_ASSIGN_OR_RETURN(std::optional<std::string> location, OptionalString(body, "location", kWhat));
   if (location.has_value() && !location->empty()) {

@@ -414,3 +414,53 @@ TEST_F(IcebergRestTest, RenameAndDropPurgesFiles) {
 
 }  // namespace
 }  // namespace st::api::iceberg_rest
+
+namespace st::api::iceberg_rest {
+namespace {
+
+TEST_F(IcebergRestTest, CreateTableAssignsFreshIdsLikeJavaCatalogs) {
+  ASSERT_EQ(
+      Call("POST", std::string("/v1/") + kPrefix + "/namespaces", R"({"namespace":["ns"]})").status,
+      200);
+  // As Iceberg Java (Spark) sends it: ids from 0, nested types numbered after.
+  json body = json::parse(R"({
+    "name": "j",
+    "schema": {"type": "struct", "schema-id": 0, "identifier-field-ids": [0], "fields": [
+      {"id": 0, "name": "id", "required": true, "type": "long"},
+      {"id": 1, "name": "tags", "required": false,
+       "type": {"type": "list", "element-id": 4, "element-required": false, "element": "string"}},
+      {"id": 2, "name": "attrs", "required": false,
+       "type": {"type": "map", "key-id": 5, "key": "string", "value-id": 6,
+                "value-required": false,
+                "value": {"type": "struct", "fields": [
+                  {"id": 7, "name": "x", "required": false, "type": "int"}]}}},
+      {"id": 3, "name": "ts", "required": false, "type": "timestamptz"}]},
+    "partition-spec": {"spec-id": 0, "fields": [
+      {"source-id": 3, "field-id": 1000, "name": "ts_day", "transform": "day"}]},
+    "write-order": {"order-id": 1, "fields": [
+      {"source-id": 0, "transform": "identity", "direction": "asc", "null-order": "nulls-first"}]},
+    "stage-create": false})");
+  Reply created = Call("POST", Ns() + "/tables", body.dump());
+  ASSERT_EQ(created.status, 200) << created.raw;
+  const json& m = created.body["metadata"];
+  const json& fields = m["schemas"][0]["fields"];
+  EXPECT_EQ(fields[0]["id"], 1);
+  EXPECT_EQ(fields[1]["id"], 2);
+  EXPECT_EQ(fields[2]["id"], 3);
+  EXPECT_EQ(fields[3]["id"], 4);
+  EXPECT_EQ(fields[1]["type"]["element-id"], 5);
+  EXPECT_EQ(fields[2]["type"]["key-id"], 6);
+  EXPECT_EQ(fields[2]["type"]["value-id"], 7);
+  EXPECT_EQ(fields[2]["type"]["value"]["fields"][0]["id"], 8);
+  EXPECT_EQ(m["schemas"][0]["identifier-field-ids"], json::array({1}));
+  EXPECT_EQ(m["last-column-id"], 8);
+  EXPECT_EQ(m["partition-specs"][0]["fields"][0]["source-id"], 4);
+  EXPECT_EQ(m["sort-orders"].back()["fields"][0]["source-id"], 1);
+
+  body["name"] = "dup";
+  body["schema"]["fields"][3]["id"] = 0;  // two columns claim id 0
+  ExpectError(Call("POST", Ns() + "/tables", body.dump()), 400, "BadRequestException");
+}
+
+}  // namespace
+}  // namespace st::api::iceberg_rest
