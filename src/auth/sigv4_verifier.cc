@@ -4,6 +4,7 @@
 // declared hash (so a tampered body reads as XAmzContentSHA256Mismatch).
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 
 #include "auth/digest_internal.h"
 #include "auth/sigv4.h"
@@ -13,6 +14,26 @@
 
 namespace st::auth {
 namespace {
+
+std::string Base64(std::string_view bytes) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    uint32_t v = (uint8_t(bytes[i]) << 16) | (uint8_t(bytes[i + 1]) << 8) | uint8_t(bytes[i + 2]);
+    for (int k = 3; k >= 0; --k) out += kAlphabet[(v >> (6 * k)) & 63];
+  }
+  if (i < bytes.size()) {
+    uint32_t v = uint8_t(bytes[i]) << 16;
+    if (i + 1 < bytes.size()) v |= uint8_t(bytes[i + 1]) << 8;
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+    out += i + 1 < bytes.size() ? kAlphabet[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
 
 bool IsHex64(std::string_view s) {
   return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {
@@ -197,6 +218,7 @@ Result<VerifiedRequest> SigV4Verifier::Verify(const HttpRequestView& request,
   };
   std::vector<PayloadCandidate> payloads;
   std::optional<std::string> declared = CanonicalHeaderValue(request, "x-amz-content-sha256");
+  bool declared_is_base64_body_hash = false;
   if (declared) {
     PayloadMode mode = PayloadMode::kSignedHash;
     if (*declared == "UNSIGNED-PAYLOAD") {
@@ -207,13 +229,20 @@ Result<VerifiedRequest> SigV4Verifier::Verify(const HttpRequestView& request,
       mode = PayloadMode::kStreamingSignedTrailer;
     } else if (*declared == "STREAMING-UNSIGNED-PAYLOAD-TRAILER") {
       mode = PayloadMode::kStreamingUnsignedTrailer;
+    } else if (scope.service != "s3" && request.body && !IsHex64(*declared) &&
+               *declared == Base64(Sha256(*request.body))) {
+      // Iceberg Java's REST signer sends x-amz-content-sha256 as the base64
+      // SHA-256 of the body (an ordinary signed header) and signs the hex
+      // SHA-256 as the payload; it matched the body, so verify that form.
+      payloads.push_back({Sha256Hex(*request.body), PayloadMode::kSignedHash});
+      declared_is_base64_body_hash = true;
     } else if (!IsHex64(*declared)) {
       return reject(SigV4Error::kMalformedAuthorization,
                     "x-amz-content-sha256 '" + *declared +
                         "' is neither a hex SHA-256 nor a supported payload mode (SigV4a is "
                         "not supported)");
     }
-    payloads.push_back({*declared, mode});
+    if (!declared_is_base64_body_hash) payloads.push_back({*declared, mode});
   } else if (!auth.presigned) {
     if (request.body) {
       payloads.push_back({Sha256Hex(*request.body), PayloadMode::kSignedHash});
@@ -289,7 +318,7 @@ Result<VerifiedRequest> SigV4Verifier::Verify(const HttpRequestView& request,
 
   // 7. The body against the hash it was signed with.
   VerifiedRequest verified;
-  if (payload_mode == PayloadMode::kSignedHash && declared) {
+  if (payload_mode == PayloadMode::kSignedHash && declared && !declared_is_base64_body_hash) {
     std::string expected = Lower(*declared);
     std::optional<std::string> actual;
     if (request.body) {

@@ -112,16 +112,9 @@ def test_spark_writes_a_regular_table_that_pyiceberg_and_duckdb_read(writable, s
     server = writable
     arn = new_bucket(server)
     name = spark_catalog(spark, server, arn)
-    try:
-        spark.sql(f"CREATE NAMESPACE {name}.w")
-    except Exception as e:  # noqa: BLE001
-        if "x-amz-content-sha256" in str(e):
-            # Iceberg Java 1.10 sends x-amz-content-sha256 = base64(SHA-256(body)) as an
-            # ordinary signed header and signs the hex SHA-256 of the body as the payload
-            # (checked against a captured request); the verifier must accept that form.
-            pytest.xfail("SigV4 verifier rejects Iceberg Java's base64 x-amz-content-sha256 "
-                         "on POST (src/auth/sigv4_verifier.cc)")
-        raise
+    # Iceberg Java signs POST bodies with a base64 x-amz-content-sha256 header
+    # (and the hex hash as the payload); this write path proves we accept it.
+    spark.sql(f"CREATE NAMESPACE {name}.w")
     spark.sql(f"CREATE TABLE {name}.w.t (id bigint, name string) USING iceberg")
     spark.sql(f"INSERT INTO {name}.w.t VALUES (1, 'a'), (2, 'b'), (3, 'c')")
     spark.sql(f"INSERT INTO {name}.w.t VALUES (4, 'd')")
