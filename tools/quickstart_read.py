@@ -9,7 +9,7 @@ from harness.duckdb_engine import connect as duckdb_connect  # noqa: E402
 metadata = sys.argv[1]
 table = StaticTable.from_metadata(metadata)
 arrow = table.scan().to_arrow()
-print(f"PyIceberg: {arrow.num_rows} rows in {len(table.inspect.files())} data files, "
+print(f"PyIceberg: {arrow.num_rows} rows in {len(list(table.scan().plan_files()))} data files, "
       f"{len(table.snapshots())} snapshots")
 for row in arrow.sort_by("ts").select(["ts", "user_id", "page", "country", "revenue"]).slice(0, 5).to_pylist():
     print("  ", row)
