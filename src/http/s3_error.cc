@@ -1,5 +1,6 @@
 // S3 error XML (api-contract.md §4.3).
 #include "http/error_shapes.h"
+#include "http/xml_escape.h"
 
 namespace st::http {
 
@@ -64,35 +65,11 @@ const char* ByHttpStatus(int http) {
   }
 }
 
-void AppendEscaped(std::string& out, std::string_view text) {
-  for (char c : text) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-}
-
 void AppendElement(std::string& out, std::string_view name, std::string_view value) {
   out += '<';
   out += name;
   out += '>';
-  AppendEscaped(out, value);
+  AppendXmlEscaped(out, value);
   out += "</";
   out += name;
   out += '>';
@@ -129,6 +106,30 @@ Response S3ErrorWriter::Write(const Request& request, const HttpError& error) co
   response.body = std::move(xml);
   response.headers.Set("Content-Type", "application/xml");
   return response;
+}
+
+void AppendXmlEscaped(std::string& out, std::string_view text) {
+  for (char c : text) {
+    switch (c) {
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
+    }
+  }
 }
 
 }  // namespace st::http

@@ -1,4 +1,5 @@
 #include "api/s3/xml_text_internal.h"
+#include "http/xml_escape.h"
 
 namespace st::api::s3 {
 
@@ -6,27 +7,7 @@ void AppendElement(std::string& out, std::string_view name, std::string_view val
   out += '<';
   out += name;
   out += '>';
-  for (char c : value) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
+  http::AppendXmlEscaped(out, value);
   out += "</";
   out += name;
   out += '>';
