@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "catalog/channel_offsets.h"
+#include "catalog/channel_records.h"
 #include "catalog/pagination.h"
 #include "catalog/records.h"
 #include "common/status.h"
@@ -218,7 +219,7 @@ class MetadataStore {
   virtual Result<std::optional<std::string>> GetTableRecordExpiration(
       const std::string& table_id) = 0;
 
-  // ---- Tags (bucket or table ARN) ----
+  // ---- Tags (bucket, table, or Kafka channel ARN) ----
 
   // Merges into the existing tags. Errors: NotFound (resource),
   // InvalidArgument (bad tag, more than kMaxTagsPerResource in total).
@@ -246,6 +247,54 @@ class MetadataStore {
                                                KafkaPartition partition) = 0;
   // Idempotent.
   virtual Status DeleteChannelOffsets(const std::string& channel_arn) = 0;
+
+  // ---- Kafka clusters (registered by an admin) ----
+
+  // Errors: InvalidArgument (name, empty bootstrap servers), AlreadyExists
+  // (same name in the account).
+  virtual Result<KafkaCluster> CreateKafkaCluster(const NewKafkaCluster& cluster) = 0;
+  // Errors: InvalidArgument (ARN shape), NotFound.
+  virtual Result<KafkaCluster> GetKafkaCluster(const std::string& cluster_arn) = 0;
+  // The account's clusters ordered by name.
+  virtual Result<std::vector<KafkaCluster>> ListKafkaClusters(
+      const std::string& owner_account_id) = 0;
+  // Errors: NotFound, Conflict (channels remain).
+  virtual Status DeleteKafkaCluster(const std::string& cluster_arn) = 0;
+
+  // ---- Delivery channels ----
+
+  // A channel in CREATING with a fresh ARN. Errors: InvalidArgument,
+  // NotFound (cluster), AlreadyExists (name taken in the cluster).
+  virtual Result<Channel> CreateChannel(const NewChannel& channel) = 0;
+  // Errors: InvalidArgument (ARN shape), NotFound.
+  virtual Result<Channel> GetChannel(const std::string& channel_arn) = 0;
+  // The cluster's channels ordered by name; page.prefix filters names and
+  // `topic_name` (optional) filters topics exactly. Errors: NotFound (cluster).
+  virtual Result<Page<Channel>> ListChannels(const std::string& cluster_arn,
+                                             const std::optional<std::string>& topic_name,
+                                             const PageRequest& page) = 0;
+  // Every channel of every account (the delivery runtime reconciles them).
+  virtual Result<std::vector<Channel>> ListAllChannels() = 0;
+  // Applies `change` and bumps generation; returns the new row. Errors:
+  // NotFound, Conflict (expected_status differs), InvalidArgument.
+  virtual Result<Channel> UpdateChannel(const std::string& channel_arn,
+                                        const ChannelChange& change) = 0;
+  // Removes the row, its tags and its offsets. Errors: NotFound.
+  virtual Status DeleteChannel(const std::string& channel_arn) = 0;
+
+  // ---- General-purpose S3 buckets (dead-letter queue targets) ----
+
+  // Errors: InvalidArgument (S3 bucket naming), AlreadyExists (any account:
+  // names are global).
+  virtual Result<GeneralPurposeBucket> CreateGeneralPurposeBucket(
+      const std::string& owner_account_id, const std::string& region, const std::string& name) = 0;
+  // Errors: NotFound.
+  virtual Result<GeneralPurposeBucket> GetGeneralPurposeBucket(const std::string& name) = 0;
+  // The account's buckets ordered by name.
+  virtual Result<std::vector<GeneralPurposeBucket>> ListGeneralPurposeBuckets(
+      const std::string& owner_account_id) = 0;
+  // The API layer checks emptiness first. Errors: NotFound.
+  virtual Status DeleteGeneralPurposeBucket(const std::string& name) = 0;
 };
 
 }  // namespace st::catalog

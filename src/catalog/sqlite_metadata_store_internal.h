@@ -103,6 +103,29 @@ class SqliteMetadataStore final : public MetadataStore {
                                        KafkaPartition partition) override;
   Status DeleteChannelOffsets(const std::string& channel_arn) override;
 
+  Result<KafkaCluster> CreateKafkaCluster(const NewKafkaCluster& cluster) override;
+  Result<KafkaCluster> GetKafkaCluster(const std::string& cluster_arn) override;
+  Result<std::vector<KafkaCluster>> ListKafkaClusters(const std::string& owner_account_id) override;
+  Status DeleteKafkaCluster(const std::string& cluster_arn) override;
+
+  Result<Channel> CreateChannel(const NewChannel& channel) override;
+  Result<Channel> GetChannel(const std::string& channel_arn) override;
+  Result<Page<Channel>> ListChannels(const std::string& cluster_arn,
+                                     const std::optional<std::string>& topic_name,
+                                     const PageRequest& page) override;
+  Result<std::vector<Channel>> ListAllChannels() override;
+  Result<Channel> UpdateChannel(const std::string& channel_arn,
+                                const ChannelChange& change) override;
+  Status DeleteChannel(const std::string& channel_arn) override;
+
+  Result<GeneralPurposeBucket> CreateGeneralPurposeBucket(const std::string& owner_account_id,
+                                                          const std::string& region,
+                                                          const std::string& name) override;
+  Result<GeneralPurposeBucket> GetGeneralPurposeBucket(const std::string& name) override;
+  Result<std::vector<GeneralPurposeBucket>> ListGeneralPurposeBuckets(
+      const std::string& owner_account_id) override;
+  Status DeleteGeneralPurposeBucket(const std::string& name) override;
+
  private:
   // Helpers below run under mu_ (inside or outside a transaction).
   int64_t NowMs() const { return clock_.NowMillis(); }
