@@ -61,7 +61,9 @@ bool HasSigV4Material(const http::Request& request) {
 SigV4Authenticator::SigV4Authenticator(const auth::SecretLookup& secrets, const Clock& clock,
                                        Endpoint endpoint, std::string region)
     : endpoint_(endpoint),
-      strict_(secrets, clock, OptionsFor({endpoint == Endpoint::kS3 ? "s3" : "s3tables"}, region)),
+      strict_(secrets, clock,
+              endpoint == Endpoint::kS3 ? OptionsFor({"s3"}, region)
+                                        : OptionsFor({"s3tables", "kafka", "glue"}, region)),
       catalog_(secrets, clock, OptionsFor({"s3tables", "s3"}, region)) {}
 
 tl::expected<auth::Principal, http::HttpError> SigV4Authenticator::Authenticate(
