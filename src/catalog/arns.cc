@@ -102,4 +102,131 @@ Result<TableArnParts> ParseTableArn(std::string_view arn) {
   return out;
 }
 
+namespace {
+
+constexpr std::string_view kClusterShape =
+    "arn:aws:kafka:<region>:<account id>:cluster/<cluster name>/<cluster uuid>";
+constexpr std::string_view kTopicShape =
+    "arn:aws:kafka:<region>:<account id>:topic/<cluster name>/<cluster uuid>/<topic>";
+constexpr std::string_view kChannelShape =
+    "arn:aws:kafka:<region>:<account id>:channel/<cluster name>/<cluster uuid>/<channel name>/"
+    "<channel id>";
+constexpr std::string_view kOperationShape =
+    "arn:aws:kafka:<region>:<account id>:cluster-operation/<cluster name>/<cluster uuid>/"
+    "<operation id>";
+
+bool IsIdSegment(std::string_view s) {
+  if (s.empty() || s.size() > 128) return false;
+  for (char c : s) {
+    if (!IsTableIdChar(c)) return false;
+  }
+  return true;
+}
+
+std::string KafkaPrefix(const KafkaClusterArnParts& cluster, std::string_view type) {
+  return "arn:aws:kafka:" + cluster.region + ":" + cluster.account_id + ":" + std::string(type) +
+         "/" + cluster.cluster_name + "/" + cluster.cluster_uuid;
+}
+
+// Parses "arn:<p>:kafka:<region>:<account>:<type>/<cluster>/<uuid>[/<extra>...]"
+// with exactly `extra_count` segments after the cluster uuid.
+Result<KafkaClusterArnParts> ParseKafkaArn(std::string_view arn, std::string_view type,
+                                           size_t extra_count, std::string_view shape,
+                                           std::vector<std::string_view>* extra) {
+  std::vector<std::string_view> fields = Split(arn, ':', 6);
+  if (fields.size() != 6 || fields[0] != "arn" || fields[1].substr(0, 3) != "aws" ||
+      fields[2] != "kafka" || fields[3].empty() || !ValidateAccountId(fields[4]).ok()) {
+    return Err(BadArn(arn, shape));
+  }
+  std::vector<std::string_view> segments = Split(fields[5], '/', 4 + extra_count);
+  if (segments.size() != 3 + extra_count || segments[0] != type ||
+      !ValidateKafkaClusterName(segments[1]).ok() || !IsIdSegment(segments[2])) {
+    return Err(BadArn(arn, shape));
+  }
+  for (size_t i = 3; i < segments.size(); ++i) {
+    if (segments[i].empty() || segments[i].find('/') != std::string_view::npos) {
+      return Err(BadArn(arn, shape));
+    }
+    extra->push_back(segments[i]);
+  }
+  KafkaClusterArnParts out;
+  out.partition = std::string(fields[1]);
+  out.region = std::string(fields[3]);
+  out.account_id = std::string(fields[4]);
+  out.cluster_name = std::string(segments[1]);
+  out.cluster_uuid = std::string(segments[2]);
+  out.cluster_arn = "arn:" + out.partition + ":kafka:" + out.region + ":" + out.account_id +
+                    ":cluster/" + out.cluster_name + "/" + out.cluster_uuid;
+  return out;
+}
+
+}  // namespace
+
+std::string GeneralPurposeBucketArn(std::string_view bucket_name) {
+  return "arn:aws:s3:::" + std::string(bucket_name);
+}
+
+Result<std::string> ParseGeneralPurposeBucketArn(std::string_view arn) {
+  constexpr std::string_view kShape = "arn:aws:s3:::<bucket name>";
+  std::vector<std::string_view> fields = Split(arn, ':', 6);
+  if (fields.size() != 6 || fields[0] != "arn" || fields[1].substr(0, 3) != "aws" ||
+      fields[2] != "s3" || !fields[3].empty() || !fields[4].empty() ||
+      !ValidateGeneralPurposeBucketName(fields[5]).ok()) {
+    return Err(BadArn(arn, kShape));
+  }
+  return std::string(fields[5]);
+}
+
+std::string KafkaClusterArn(std::string_view region, std::string_view account_id,
+                            std::string_view cluster_name, std::string_view cluster_uuid) {
+  return "arn:aws:kafka:" + std::string(region) + ":" + std::string(account_id) + ":cluster/" +
+         std::string(cluster_name) + "/" + std::string(cluster_uuid);
+}
+
+Result<KafkaClusterArnParts> ParseKafkaClusterArn(std::string_view arn) {
+  std::vector<std::string_view> extra;
+  return ParseKafkaArn(arn, "cluster", 0, kClusterShape, &extra);
+}
+
+std::string KafkaTopicArn(const KafkaClusterArnParts& cluster, std::string_view topic) {
+  return KafkaPrefix(cluster, "topic") + "/" + std::string(topic);
+}
+
+Result<KafkaTopicArnParts> ParseKafkaTopicArn(std::string_view arn) {
+  std::vector<std::string_view> extra;
+  ST_ASSIGN_OR_RETURN(KafkaClusterArnParts cluster,
+                      ParseKafkaArn(arn, "topic", 1, kTopicShape, &extra));
+  if (!ValidateKafkaTopicName(extra[0]).ok()) return Err(BadArn(arn, kTopicShape));
+  return KafkaTopicArnParts{std::move(cluster), std::string(extra[0])};
+}
+
+std::string KafkaChannelArn(const KafkaClusterArnParts& cluster, std::string_view channel_name,
+                            std::string_view channel_id) {
+  return KafkaPrefix(cluster, "channel") + "/" + std::string(channel_name) + "/" +
+         std::string(channel_id);
+}
+
+Result<KafkaChannelArnParts> ParseKafkaChannelArn(std::string_view arn) {
+  std::vector<std::string_view> extra;
+  ST_ASSIGN_OR_RETURN(KafkaClusterArnParts cluster,
+                      ParseKafkaArn(arn, "channel", 2, kChannelShape, &extra));
+  if (!ValidateChannelName(extra[0]).ok() || !IsIdSegment(extra[1])) {
+    return Err(BadArn(arn, kChannelShape));
+  }
+  return KafkaChannelArnParts{std::move(cluster), std::string(extra[0]), std::string(extra[1])};
+}
+
+std::string KafkaClusterOperationArn(const KafkaClusterArnParts& cluster,
+                                     std::string_view operation_id) {
+  return KafkaPrefix(cluster, "cluster-operation") + "/" + std::string(operation_id);
+}
+
+Result<KafkaClusterOperationArnParts> ParseKafkaClusterOperationArn(std::string_view arn) {
+  std::vector<std::string_view> extra;
+  ST_ASSIGN_OR_RETURN(KafkaClusterArnParts cluster,
+                      ParseKafkaArn(arn, "cluster-operation", 1, kOperationShape, &extra));
+  if (!IsIdSegment(extra[0])) return Err(BadArn(arn, kOperationShape));
+  return KafkaClusterOperationArnParts{std::move(cluster), std::string(extra[0])};
+}
+
 }  // namespace st::catalog

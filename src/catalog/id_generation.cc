@@ -1,5 +1,9 @@
 #include "catalog/id_generation.h"
 
+#include <cstdio>
+#include <cstdlib>
+
+#include "auth/secure_random.h"
 #include "common/uuid.h"
 
 namespace st::catalog {
@@ -19,6 +23,18 @@ std::string RandomChars(Random& random, std::string_view alphabet, size_t count)
   return out;
 }
 
+// Key material comes from OpenSSL's CSPRNG, never from `random` (seeded and
+// predictable from the ids it also produces). Without entropy there is no
+// safe key to hand out, so the process stops rather than issue a guessable one.
+std::string CredentialChars(std::string_view alphabet, size_t count) {
+  Result<std::string> chars = auth::SecureRandomChars(alphabet, count);
+  if (!chars.has_value()) {
+    std::fprintf(stderr, "fatal: %s\n", chars.error().ToString().c_str());
+    std::abort();
+  }
+  return std::move(chars).value();
+}
+
 constexpr std::string_view kHex = "0123456789abcdef";
 constexpr std::string_view kLowerAlnum = "0123456789abcdefghijklmnopqrstuvwxyz";
 
@@ -34,12 +50,12 @@ std::string NewWarehouseLocation(Random& random) {
          "--table-s3";
 }
 
-std::string NewAccessKeyId(Random& random) {
-  return "AKIA" + RandomChars(random, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16);
+std::string NewAccessKeyId(Random& /*random*/) {
+  return "AKIA" + CredentialChars("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16);
 }
 
-std::string NewSecretAccessKey(Random& random) {
-  return RandomChars(random, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", 40);
+std::string NewSecretAccessKey(Random& /*random*/) {
+  return CredentialChars("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", 40);
 }
 
 std::string WarehouseBucketName(std::string_view warehouse_location) {

@@ -18,8 +18,12 @@ std::string NewVersionToken(Random& random);
 // of the S3 Tables warehouse form, unique per table.
 std::string NewWarehouseLocation(Random& random);
 // "AKIA" + 16 characters of [A-Z2-7], like an IAM long-term key id.
+// Credentials ignore `random` and draw from OpenSSL's CSPRNG
+// (auth/secure_random.h): the injected Random is seeded and predictable, and
+// the key id is half of what an attacker needs to guess. The process aborts
+// if the CSPRNG has no entropy (no safe key exists then).
 std::string NewAccessKeyId(Random& random);
-// 40 characters of [A-Za-z0-9].
+// 40 characters of [A-Za-z0-9], uniformly drawn from OpenSSL's CSPRNG.
 std::string NewSecretAccessKey(Random& random);
 
 // The bucket part of a warehouse location ("s3://x--table-s3" → "x--table-s3");

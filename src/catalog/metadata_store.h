@@ -263,8 +263,9 @@ class MetadataStore {
 
   // ---- Delivery channels ----
 
-  // A channel in CREATING with a fresh ARN. Errors: InvalidArgument,
-  // NotFound (cluster), AlreadyExists (name taken in the cluster).
+  // A channel in CREATING with a fresh ARN, a fresh cluster_operation_arn
+  // and generation 1. Errors: InvalidArgument, NotFound (cluster, also when
+  // it belongs to another account), AlreadyExists (name taken in the cluster).
   virtual Result<Channel> CreateChannel(const NewChannel& channel) = 0;
   // Errors: InvalidArgument (ARN shape), NotFound.
   virtual Result<Channel> GetChannel(const std::string& channel_arn) = 0;
@@ -275,8 +276,11 @@ class MetadataStore {
                                              const PageRequest& page) = 0;
   // Every channel of every account (the delivery runtime reconciles them).
   virtual Result<std::vector<Channel>> ListAllChannels() = 0;
-  // Applies `change` and bumps generation; returns the new row. Errors:
-  // NotFound, Conflict (expected_status differs), InvalidArgument.
+  // Applies `change` and bumps generation; returns the new row. A status
+  // change without an explicit cluster_operation_arn mints a fresh one when
+  // entering CREATING/UPDATING/DELETING and clears it otherwise (MSK returns
+  // it only while an operation is in flight). Errors: NotFound, Conflict
+  // (expected_status differs; nothing changed), InvalidArgument.
   virtual Result<Channel> UpdateChannel(const std::string& channel_arn,
                                         const ChannelChange& change) = 0;
   // Removes the row, its tags and its offsets. Errors: NotFound.

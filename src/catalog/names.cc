@@ -118,4 +118,97 @@ Status ValidateTag(std::string_view key, std::string_view value) {
   return Status::OK();
 }
 
+namespace {
+
+bool IsAlnum(char c) { return IsLowerAlnum(c) || (c >= 'A' && c <= 'Z'); }
+
+bool IsDottedQuad(std::string_view name) {
+  int dots = 0;
+  for (char c : name) {
+    if (c == '.') {
+      ++dots;
+    } else if (c < '0' || c > '9') {
+      return false;
+    }
+  }
+  return dots == 3;
+}
+
+}  // namespace
+
+Status ValidateGeneralPurposeBucketName(std::string_view name) {
+  constexpr std::string_view kWhat = "bucket";
+  if (name.size() < 3 || name.size() > 63) {
+    return BadName(kWhat, name, "it must be 3 to 63 characters long");
+  }
+  for (char c : name) {
+    if (!IsLowerAlnum(c) && c != '-' && c != '.') {
+      return BadName(kWhat, name, "use only lowercase letters, digits, dots and hyphens");
+    }
+  }
+  if (!IsLowerAlnum(name.front()) || !IsLowerAlnum(name.back())) {
+    return BadName(kWhat, name, "it must start and end with a lowercase letter or a digit");
+  }
+  if (name.find("..") != std::string_view::npos) {
+    return BadName(kWhat, name, "it must not contain two adjacent dots");
+  }
+  if (IsDottedQuad(name)) return BadName(kWhat, name, "it must not look like an IP address");
+  constexpr std::array<std::string_view, 3> kReservedPrefixes = {"xn--", "sthree-",
+                                                                 "amzn-s3-demo-"};
+  for (std::string_view prefix : kReservedPrefixes) {
+    if (StartsWith(name, prefix)) {
+      return BadName(kWhat, name, "the prefix '" + std::string(prefix) + "' is reserved");
+    }
+  }
+  constexpr std::array<std::string_view, 5> kReservedSuffixes = {"-s3alias", "--ol-s3", ".mrap",
+                                                                 "--x-s3", "--table-s3"};
+  for (std::string_view suffix : kReservedSuffixes) {
+    if (EndsWith(name, suffix)) {
+      return BadName(kWhat, name, "the suffix '" + std::string(suffix) + "' is reserved");
+    }
+  }
+  return Status::OK();
+}
+
+Status ValidateKafkaClusterName(std::string_view name) {
+  constexpr std::string_view kWhat = "cluster";
+  if (name.empty() || name.size() > 64) {
+    return BadName(kWhat, name, "it must be 1 to 64 characters long");
+  }
+  for (char c : name) {
+    if (!IsAlnum(c) && c != '-')
+      return BadName(kWhat, name, "use only letters, digits and hyphens");
+  }
+  if (!IsAlnum(name.front()) || (name.front() >= '0' && name.front() <= '9')) {
+    return BadName(kWhat, name, "it must start with a letter");
+  }
+  return Status::OK();
+}
+
+Status ValidateChannelName(std::string_view name) {
+  constexpr std::string_view kWhat = "channel";
+  if (name.empty() || name.size() > 64) {
+    return BadName(kWhat, name, "it must be 1 to 64 characters long");
+  }
+  for (char c : name) {
+    if (!IsAlnum(c) && c != '.' && c != '_' && c != '-') {
+      return BadName(kWhat, name, "use only letters, digits, '.', '_' and '-'");
+    }
+  }
+  return Status::OK();
+}
+
+Status ValidateKafkaTopicName(std::string_view name) {
+  constexpr std::string_view kWhat = "topic";
+  if (name.empty() || name.size() > 249 || name == "." || name == "..") {
+    return BadName(kWhat, name, "it must be 1 to 249 characters long and not '.' or '..'");
+  }
+  for (char c : name) {
+    if (!IsAlnum(c) && c != '.' && c != '_' && c != '-') {
+      return BadName(kWhat, name, "use only letters, digits, '.', '_' and '-'");
+    }
+  }
+  return Status::OK();
+}
+
 }  // namespace st::catalog

@@ -27,4 +27,17 @@ Status ValidateTag(std::string_view key, std::string_view value);
 
 inline constexpr int kMaxTagsPerResource = 50;
 
+// S3 general-purpose bucket names: 3–63 characters of [0-9a-z.-], starting
+// and ending with a letter or digit, no "..", not an IPv4 address, and none
+// of S3's reserved prefixes (xn--, sthree-, amzn-s3-demo-) or suffixes
+// (-s3alias, --ol-s3, .mrap, --x-s3, --table-s3).
+Status ValidateGeneralPurposeBucketName(std::string_view name);
+// Registered Kafka clusters (MSK cluster names): 1–64 characters of
+// [a-zA-Z0-9-], starting with a letter.
+Status ValidateKafkaClusterName(std::string_view name);
+// Delivery channels: 1–64 characters of [a-zA-Z0-9._-].
+Status ValidateChannelName(std::string_view name);
+// Kafka topic names: 1–249 characters of [a-zA-Z0-9._-], not "." or "..".
+Status ValidateKafkaTopicName(std::string_view name);
+
 }  // namespace st::catalog

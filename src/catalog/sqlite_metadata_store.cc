@@ -281,11 +281,13 @@ Status SqliteMetadataStore::DeleteIdentityPolicy(const std::string& owner_arn,
 Status SqliteMetadataStore::RequireTaggable(const std::string& resource_arn) {
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare("SELECT 1 FROM table_buckets WHERE arn = ?1 "
-                                   "UNION ALL SELECT 1 FROM tables WHERE arn = ?1"));
+                                   "UNION ALL SELECT 1 FROM tables WHERE arn = ?1 "
+                                   "UNION ALL SELECT 1 FROM channels WHERE arn = ?1 "
+                                   "UNION ALL SELECT 1 FROM kafka_clusters WHERE arn = ?1"));
   ST_ASSIGN_OR_RETURN(bool found, stmt.Bind(1, resource_arn).Step());
   if (!found) {
     return NotFound("The specified resource '" + resource_arn +
-                    "' does not exist; tag a table bucket or table ARN.");
+                    "' does not exist; tag a table bucket, table, Kafka cluster or channel ARN.");
   }
   return Status::OK();
 }

@@ -135,6 +135,8 @@ class SqliteMetadataStore final : public MetadataStore {
   Status RequireIdentity(const std::string& arn);
   Status CheckBucketRowChanged();
   Status RequireTaggable(const std::string& resource_arn);
+  Result<KafkaCluster> LoadCluster(const std::string& cluster_arn);
+  Result<Channel> LoadChannel(const std::string& channel_arn);
   // The column-update shared by the two pointer swaps; checks token and channel.
   Result<Table> SwapLocked(const std::string& table_id, const std::string& expected_version_token,
                            const std::string& new_metadata_location, const TableWriter& writer);
@@ -157,5 +159,6 @@ Table ReadTableRow(const Statement& stmt);
 Status TableNotFound();
 Status BucketNotFound();
 Status NamespaceNotFound();
+Status ClusterNotFound(const std::string& cluster_arn);
 
 }  // namespace st::catalog::sqlite

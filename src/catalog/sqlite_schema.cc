@@ -118,6 +118,45 @@ CREATE TABLE channel_offsets (
   PRIMARY KEY (channel_arn, kafka_partition)
 );
 )sql"},
+      {2, R"sql(
+CREATE TABLE general_purpose_buckets (
+  name             TEXT PRIMARY KEY,
+  owner_account_id TEXT NOT NULL,
+  region           TEXT NOT NULL,
+  created_at_ms    INTEGER NOT NULL
+);
+CREATE INDEX general_purpose_buckets_by_owner ON general_purpose_buckets(owner_account_id, name);
+CREATE TABLE kafka_clusters (
+  arn               TEXT PRIMARY KEY,
+  name              TEXT NOT NULL,
+  cluster_uuid      TEXT NOT NULL,
+  owner_account_id  TEXT NOT NULL,
+  region            TEXT NOT NULL,
+  bootstrap_servers TEXT NOT NULL,
+  client_properties TEXT NOT NULL,
+  created_at_ms     INTEGER NOT NULL,
+  UNIQUE (owner_account_id, name)
+);
+CREATE TABLE channels (
+  arn                   TEXT PRIMARY KEY,
+  channel_id            TEXT NOT NULL UNIQUE,
+  name                  TEXT NOT NULL,
+  cluster_arn           TEXT NOT NULL REFERENCES kafka_clusters(arn),
+  owner_account_id      TEXT NOT NULL,
+  topic_name            TEXT NOT NULL,
+  status                TEXT NOT NULL,
+  state_code            TEXT,
+  state_message         TEXT,
+  cluster_operation_arn TEXT,
+  configuration_json    TEXT NOT NULL,
+  paused                INTEGER NOT NULL,
+  table_id              TEXT,
+  generation            INTEGER NOT NULL,
+  created_at_ms         INTEGER NOT NULL,
+  updated_at_ms         INTEGER NOT NULL,
+  UNIQUE (cluster_arn, name)
+);
+)sql"},
   };
   return kMigrations;
 }
@@ -154,9 +193,9 @@ Status MigrateSchema(Database& db, int64_t now_ms) {
     // Re-read inside the write lock: another process may have migrated meanwhile.
     Transaction txn(db);
     ST_TRY(txn.status());
-    ST_TRY(db.Exec(
-        "CREATE TABLE IF NOT EXISTS schema_migrations ("
-        " version INTEGER PRIMARY KEY, applied_at_ms INTEGER NOT NULL)"));
+    ST_TRY(
+        db.Exec("CREATE TABLE IF NOT EXISTS schema_migrations ("
+                " version INTEGER PRIMARY KEY, applied_at_ms INTEGER NOT NULL)"));
     ST_ASSIGN_OR_RETURN(current, CurrentVersion(db));
     if (current > LatestSchemaVersion()) return TooNew(current);
     if (current >= migration.version) continue;
