@@ -1,0 +1,22 @@
+#include <nlohmann/json.hpp>
+
+#include "registry/definition_key_internal.h"
+
+namespace st::registry::internal {
+
+Result<std::string> DefinitionKey(const std::string& data_format, const std::string& definition) {
+  if (data_format == "PROTOBUF") return definition;
+  if (data_format != "JSON" && data_format != "AVRO") {
+    return Err(InvalidArgument("data format '" + data_format +
+                               "' is not supported; use JSON, AVRO or PROTOBUF"));
+  }
+  // nlohmann::json keeps object members in a sorted map, so dump() is canonical.
+  nlohmann::json document = nlohmann::json::parse(definition, nullptr, /*allow_exceptions=*/false);
+  if (document.is_discarded()) {
+    return Err(InvalidArgument("Schema definition of " + data_format +
+                               " data format is invalid: it is not a JSON document"));
+  }
+  return document.dump();
+}
+
+}  // namespace st::registry::internal

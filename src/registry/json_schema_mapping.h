@@ -1,0 +1,50 @@
+// JSON Schema (draft-04 / draft-07, as GSR stores it with DataFormat JSON) →
+// Iceberg schema, per msk-channel-api.md §11.
+//
+//   string                                   string
+//   string + format date-time / date / time  timestamptz / date / time
+//   string + format uuid                     uuid
+//   string + format byte | contentEncoding base64   binary
+//   integer with both bounds inside 32 bits  int (maximum <= 2^31-1 or
+//                                            exclusiveMaximum <= 2^31, and the
+//                                            same for the lower bound), else long
+//   number + multipleOf                      decimal(38, fractional digits of multipleOf)
+//   number                                   double
+//   boolean                                  boolean
+//   object with properties                   struct (properties in document order)
+//   object with only an additionalProperties schema   map<string, V>
+//   array with an items schema               list<E>
+//   enum (no type or type string)            string
+//
+// A property is required when its parent's "required" array names it and its
+// type does not admit null; ["T","null"], and oneOf/anyOf of T and
+// {"type":"null"}, make it optional. A list element or map value is required
+// unless its schema admits null. "$ref" may point into the document
+// ("#/definitions/x", "#/$defs/x", any local JSON pointer). "description"
+// becomes the field's doc.
+//
+// Field ids start at 1: all top-level fields first in document order, then
+// each nested type's fields in the same breadth-per-struct order Iceberg Java
+// uses for fresh ids. Top-level fields are at depth 1 and every struct, list
+// or map adds one level; a field deeper than 16 levels is refused.
+#pragma once
+
+#include <string_view>
+
+#include "common/status.h"
+#include "iceberg/schema.h"
+
+namespace st::registry {
+
+inline constexpr int kMaxJsonSchemaNesting = 16;
+
+// Errors: InvalidArgument naming the JSON pointer of the offending schema
+// node (e.g. "/properties/items/items") and what to change: not JSON, the
+// root not an object with properties, an unsupported or missing type, a
+// union of several non-null types, a non-local or dangling $ref, an object
+// with neither properties nor an additionalProperties schema, an array
+// without one items schema, multipleOf not > 0 or with more than 38
+// fractional digits, nesting deeper than kMaxJsonSchemaNesting.
+Result<iceberg::Schema> JsonSchemaToIceberg(std::string_view json_schema_document);
+
+}  // namespace st::registry
