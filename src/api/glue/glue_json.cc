@@ -1,0 +1,143 @@
+#include <ctime>
+
+#include "api/glue/glue_json_internal.h"
+#include "registry/glue_arns.h"
+
+namespace st::api::glue {
+
+http::Response JsonResponse(int status, const nlohmann::json& body) {
+  http::Response response = http::Response::Json(status, body.dump());
+  response.headers.Set("Content-Type", "application/x-amz-json-1.1");
+  return response;
+}
+
+Result<nlohmann::json> ParseBody(const http::Request& request) {
+  if (request.body.empty()) return nlohmann::json::object();
+  nlohmann::json body = nlohmann::json::parse(request.body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded() || !body.is_object()) {
+    return Err(InvalidArgument("the request body is not a JSON object"));
+  }
+  return body;
+}
+
+Result<std::optional<std::string>> OptionalString(const nlohmann::json& object,
+                                                  const std::string& member) {
+  if (!object.is_object() || !object.contains(member) || object[member].is_null()) {
+    return std::optional<std::string>();
+  }
+  if (!object[member].is_string()) {
+    return Err(InvalidArgument(member + " must be a string"));
+  }
+  return std::optional<std::string>(object[member].get<std::string>());
+}
+
+Result<std::string> RequiredString(const nlohmann::json& object, const std::string& member) {
+  ST_ASSIGN_OR_RETURN(std::optional<std::string> value, OptionalString(object, member));
+  if (!value.has_value()) return Err(InvalidArgument(member + " is required"));
+  return *value;
+}
+
+Result<std::optional<int64_t>> OptionalInt(const nlohmann::json& object,
+                                           const std::string& member) {
+  if (!object.is_object() || !object.contains(member) || object[member].is_null()) {
+    return std::optional<int64_t>();
+  }
+  if (!object[member].is_number_integer()) {
+    return Err(InvalidArgument(member + " must be an integer"));
+  }
+  return std::optional<int64_t>(object[member].get<int64_t>());
+}
+
+std::string ArnAccount(const std::string& arn) {
+  size_t at = 0;
+  for (int field = 0; field < 4; ++field) {
+    at = arn.find(':', at);
+    if (at == std::string::npos) return "";
+    ++at;
+  }
+  size_t end = arn.find(':', at);
+  if (end == std::string::npos) return "";
+  return arn.substr(at, end - at);
+}
+
+Result<registry::SchemaRef> ReadSchemaId(const nlohmann::json& body, const std::string& member,
+                                         const std::string& account_id, const std::string& region) {
+  if (!body.contains(member) || !body[member].is_object()) {
+    return Err(InvalidArgument(member + " is required: {\"SchemaArn\"} or {\"SchemaName\", "
+                                        "\"RegistryName\"}"));
+  }
+  const nlohmann::json& id = body[member];
+  ST_ASSIGN_OR_RETURN(std::optional<std::string> arn, OptionalString(id, "SchemaArn"));
+  ST_ASSIGN_OR_RETURN(std::optional<std::string> name, OptionalString(id, "SchemaName"));
+  ST_ASSIGN_OR_RETURN(std::optional<std::string> registry_name, OptionalString(id, "RegistryName"));
+  if (arn.has_value() == name.has_value()) {
+    return Err(InvalidArgument(member + " needs exactly one of SchemaArn and SchemaName"));
+  }
+  if (arn.has_value()) {
+    ST_ASSIGN_OR_RETURN(registry::GlueArnParts parts, registry::ParseSchemaArn(*arn));
+    if (parts.region != region) {
+      return Err(NotFound(std::string(registry::kSchemaNotFoundMessage)));
+    }
+    return registry::SchemaRef{parts.account_id, parts.registry_name, parts.schema_name};
+  }
+  return registry::SchemaRef{account_id, registry_name.value_or(""), *name};
+}
+
+Result<RegistryTarget> ReadRegistryId(const nlohmann::json& body, const std::string& account_id,
+                                      const std::string& region) {
+  RegistryTarget target{account_id, std::string(registry::kDefaultRegistryName)};
+  if (!body.contains("RegistryId") || body["RegistryId"].is_null()) return target;
+  const nlohmann::json& id = body["RegistryId"];
+  if (!id.is_object()) return Err(InvalidArgument("RegistryId must be an object"));
+  ST_ASSIGN_OR_RETURN(std::optional<std::string> arn, OptionalString(id, "RegistryArn"));
+  ST_ASSIGN_OR_RETURN(std::optional<std::string> name, OptionalString(id, "RegistryName"));
+  if (arn.has_value() && name.has_value()) {
+    return Err(InvalidArgument("RegistryId needs one of RegistryArn and RegistryName, not both"));
+  }
+  if (arn.has_value()) {
+    ST_ASSIGN_OR_RETURN(registry::GlueArnParts parts, registry::ParseRegistryArn(*arn));
+    if (parts.region != region) {
+      return Err(NotFound("Registry is not found: " + *arn + " is in another region"));
+    }
+    return RegistryTarget{parts.account_id, parts.registry_name};
+  }
+  if (name.has_value()) target.registry_name = *name;
+  return target;
+}
+
+std::string TimeString(catalog::TimePoint time) {
+  int64_t ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(time.time_since_epoch()).count();
+  std::time_t secs = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buffer[40];
+  std::strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%S", &tm);
+  char out[48];
+  std::snprintf(out, sizeof(out), "%s.%03dZ", buffer, static_cast<int>(ms % 1000));
+  return out;
+}
+
+Result<PageWindow> ReadPageWindow(const nlohmann::json& body) {
+  PageWindow window;
+  ST_ASSIGN_OR_RETURN(std::optional<int64_t> max_results, OptionalInt(body, "MaxResults"));
+  if (max_results.has_value()) {
+    if (*max_results < 1 || *max_results > 100) {
+      return Err(InvalidArgument("MaxResults must be between 1 and 100"));
+    }
+    window.size = static_cast<size_t>(*max_results);
+  }
+  ST_ASSIGN_OR_RETURN(std::optional<std::string> token, OptionalString(body, "NextToken"));
+  if (token.has_value() && !token->empty()) {
+    bool digits = token->size() <= 9;
+    for (char c : *token) digits = digits && c >= '0' && c <= '9';
+    if (!digits) {
+      return Err(InvalidArgument("NextToken '" + *token +
+                                 "' was not returned by this operation; start without it"));
+    }
+    window.offset = static_cast<size_t>(std::stoul(*token));
+  }
+  return window;
+}
+
+}  // namespace st::api::glue

@@ -1,0 +1,59 @@
+// Request-body reading and response writing shared by the Glue operations.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "catalog/records.h"
+#include "common/status.h"
+#include "http/request.h"
+#include "http/response.h"
+#include "registry/schema_registry.h"
+
+namespace st::api::glue {
+
+// Status + body with Content-Type application/x-amz-json-1.1.
+http::Response JsonResponse(int status, const nlohmann::json& body);
+
+// The body as a JSON object ("" counts as {}). Errors: InvalidArgument.
+Result<nlohmann::json> ParseBody(const http::Request& request);
+
+// Members by wire name. Errors: InvalidArgument naming the member when it is
+// present with the wrong type (or missing, for Required*).
+Result<std::optional<std::string>> OptionalString(const nlohmann::json& object,
+                                                  const std::string& member);
+Result<std::string> RequiredString(const nlohmann::json& object, const std::string& member);
+Result<std::optional<int64_t>> OptionalInt(const nlohmann::json& object, const std::string& member);
+
+// Field 5 of an ARN (its account), or "".
+std::string ArnAccount(const std::string& arn);
+
+// SchemaId {SchemaArn | SchemaName [+ RegistryName]} (member `member` of
+// `body`). A name is in `account_id`; an ARN carries its own account. An ARN
+// of another region → NotFound "Schema is not found.". Errors: InvalidArgument.
+Result<registry::SchemaRef> ReadSchemaId(const nlohmann::json& body, const std::string& member,
+                                         const std::string& account_id, const std::string& region);
+
+struct RegistryTarget {
+  std::string account_id;
+  std::string registry_name;
+};
+// RegistryId {RegistryName | RegistryArn}; absent → the default registry.
+Result<RegistryTarget> ReadRegistryId(const nlohmann::json& body, const std::string& account_id,
+                                      const std::string& region);
+
+// ISO-8601 UTC with milliseconds ("2026-11-30T04:30:00.123Z"), as Glue's
+// CreatedTime/UpdatedTime strings.
+std::string TimeString(catalog::TimePoint time);
+
+// NextToken/MaxResults over an in-memory list: the offset to start from and
+// the page size (MaxResults default 100, 1..100). Errors: InvalidArgument.
+struct PageWindow {
+  size_t offset = 0;
+  size_t size = 100;
+};
+Result<PageWindow> ReadPageWindow(const nlohmann::json& body);
+
+}  // namespace st::api::glue
