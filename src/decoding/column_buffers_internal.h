@@ -1,0 +1,67 @@
+// Decoded values of leaf columns in the Parquet batch API's form (definition
+// and repetition levels plus dense values), and their hand-off to a
+// parquet::FileWriter.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "parquet/file_writer.h"
+#include "parquet/schema.h"
+
+namespace st::decoding {
+
+// One leaf column. Exactly one value vector is used, by physical type;
+// BYTE_ARRAY / FIXED values are concatenated in `arena` with end offsets.
+struct ColumnBuffer {
+  parquet::PhysicalType physical = parquet::PhysicalType::kInt32;
+  int16_t max_def = 0;
+  int16_t max_rep = 0;
+  std::vector<int16_t> def;
+  std::vector<int16_t> rep;  // Only when max_rep > 0.
+  std::vector<uint8_t> bools;
+  std::vector<int32_t> i32;
+  std::vector<int64_t> i64;
+  std::vector<float> f32;
+  std::vector<double> f64;
+  std::string arena;
+  std::vector<uint32_t> ends;
+
+  void PushLevels(int16_t d, int16_t r) {
+    def.push_back(d);
+    if (max_rep > 0) rep.push_back(r);
+  }
+  void PushNull(int16_t d, int16_t r) { PushLevels(d, r); }
+  void EndBytes() { ends.push_back(static_cast<uint32_t>(arena.size())); }
+  int64_t MemoryBytes() const;
+};
+
+// All leaf columns of one schema, holding whole rows.
+class ColumnBuffers {
+ public:
+  explicit ColumnBuffers(const parquet::Schema& schema);
+
+  ColumnBuffer& column(int index) { return columns_[index]; }
+  int64_t rows() const { return rows_; }
+  int64_t memory_bytes() const { return memory_bytes_; }
+  // Marks one more row complete in every column (for a scratch record).
+  void AddRow() { ++rows_; }
+
+  // Appends the rows of `other` (same schema).
+  void Append(const ColumnBuffers& other);
+  // Writes every column as one batch, EndRows, and empties the buffers.
+  // Errors: the writer's.
+  Status FlushTo(parquet::FileWriter& writer);
+  void Clear();
+
+ private:
+  std::vector<ColumnBuffer> columns_;
+  std::vector<std::string_view> views_;  // Reused by FlushTo.
+  int64_t rows_ = 0;
+  int64_t memory_bytes_ = 0;
+};
+
+}  // namespace st::decoding

@@ -1,0 +1,119 @@
+// PartitionedFileWriter: the delivery hot path. Decodes Kafka records
+// (JSON, GSR-framed JSON, raw bytes or text) straight into per-column
+// buffers and writes them through the Parquet batch API into one open data
+// file per partition value, rolling files at target_file_bytes.
+//
+// Records that cannot become a row come back as a RecordError (nothing of
+// them is buffered); see record.h for the codes. JSON handling follows
+// msk-channel-api.md §11: fields not in the schema are dropped, a missing or
+// null optional field is null, a missing or null required field is
+// MISSING_REQUIRED_FIELD, a missing or null partition source is
+// MISSING_PARTITION_VALUE, a duplicate key in one object is MALFORMED_JSON,
+// more than 16 nested levels (the top-level object is level 1) is
+// NESTING_TOO_DEEP. Decimals are read exactly from the number text (more
+// non-zero fractional digits than the scale, or too many digits for the
+// precision, is TYPE_MISMATCH); timestamptz takes RFC 3339 date-times with
+// `Z` or an offset; binary takes base64 text; uuid the canonical text form.
+//
+// Not thread-safe: one writer per channel worker.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/random.h"
+#include "common/status.h"
+#include "decoding/record.h"
+#include "iceberg/data_file.h"
+#include "iceberg/file_io.h"
+#include "iceberg/partition_spec.h"
+#include "iceberg/schema.h"
+
+namespace st::decoding {
+
+// Resolves a Glue Schema Registry schema version id (lower-case UUID text)
+// to its JSON Schema definition. Implementations must be callable from the
+// writer's thread. NotFound → the record is SCHEMA_NOT_FOUND; any other
+// error is returned from Add() as a Status (transient; retry the record).
+class GsrSchemaLookup {
+ public:
+  virtual ~GsrSchemaLookup() = default;
+  virtual Result<std::string> Definition(const std::string& schema_version_id) = 0;
+};
+
+struct WriterOptions {
+  ValueFormat format = ValueFormat::kJson;
+  // The table schema (ChannelTableSchema) and spec (ChannelPartitionSpec or
+  // unpartitioned). The spec's fields must be sourced from top-level value
+  // columns or `_kafka.timestamp`.
+  iceberg::Schema schema;
+  iceberg::PartitionSpec spec = iceberg::PartitionSpec::Unpartitioned();
+  // Whether the schema's `_kafka` column is filled (it is null otherwise).
+  bool include_metadata = true;
+  // A file is closed and a new one started once it reaches this size.
+  int64_t target_file_bytes = 128LL << 20;
+  // "zstd", "snappy", "gzip" or "uncompressed".
+  std::string codec = "zstd";
+  // Required for kJsonSchemaGsr; not owned, must outlive the writer.
+  GsrSchemaLookup* gsr = nullptr;
+  // kJsonSchemaGsr: whether a schema version (its definition) maps to this
+  // table's value columns. false → SCHEMA_MISMATCH; an error → SCHEMA_MISMATCH
+  // with the error's message. Unset: every resolvable version matches.
+  // Results are cached per version id for the writer's lifetime.
+  std::function<Result<bool>(const std::string& definition)> schema_matches;
+  // "<table location>/data"; files go to <data_location>/<partition path>/.
+  std::string data_location;
+  // Values larger than this (after GSR inflation too) are RECORD_TOO_LARGE.
+  int64_t max_record_bytes = 4LL << 20;
+  // Decoded values of one file are handed to its Parquet writer once they
+  // pass this many bytes; the Parquet writer closes a row group at
+  // row_group_bytes of encoded data. Together they bound memory per open file.
+  int64_t batch_flush_bytes = 1LL << 20;
+  int64_t row_group_bytes = 16LL << 20;
+  // When buffered_bytes() passes this, the open file holding the most is
+  // closed early (many late partitions must not grow memory without bound).
+  int64_t max_buffered_bytes = 256LL << 20;
+};
+
+class PartitionedFileWriter {
+ public:
+  // `io` and `random` (file names) are not owned and must outlive the writer.
+  // Errors: InvalidArgument when the spec does not fit the schema or is not
+  // sourced as above, the codec is unknown, data_location is empty, or
+  // kJsonSchemaGsr has no `gsr`.
+  static Result<std::unique_ptr<PartitionedFileWriter>> Make(WriterOptions options,
+                                                             iceberg::FileIO& io, Random& random);
+  ~PartitionedFileWriter();
+  PartitionedFileWriter(const PartitionedFileWriter&) = delete;
+  PartitionedFileWriter& operator=(const PartitionedFileWriter&) = delete;
+
+  // nullopt: the record is buffered. A RecordError: it is not (dead-letter
+  // it). A Status error: a storage failure (the writer is broken: every later
+  // call returns it; Abort), or a GSR lookup failure other than NotFound (the
+  // writer stays usable; nothing of the record was buffered).
+  Result<std::optional<RecordError>> Add(const KafkaRecord& record);
+
+  // Memory held now: decoded values plus the Parquet writers' buffered row
+  // groups (the backpressure input).
+  int64_t buffered_bytes() const;
+
+  // Closes every open file and returns every file closed since Make or the
+  // last Finish, with partition values and metrics. The writer can be used
+  // again afterwards. Errors: storage failures (the writer is broken).
+  Result<std::vector<iceberg::DataFile>> Finish();
+
+  // Best-effort: deletes the files written since the last Finish and drops
+  // the open ones. The writer can be used again afterwards unless it broke.
+  void Abort();
+
+ private:
+  class Impl;
+  explicit PartitionedFileWriter(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace st::decoding

@@ -1,0 +1,61 @@
+// What the decoder consumes (one Kafka record) and what it reports for a
+// record it cannot turn into a row (the record then goes to the dead-letter
+// queue; msk-channel-api.md §12).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace st::decoding {
+
+// How a channel's record values are encoded (the channel's valueConverter).
+enum class ValueFormat {
+  kJson,           // UTF-8 JSON object, mapped onto the value columns.
+  kJsonSchemaGsr,  // Glue Schema Registry framing (§13) around a JSON object.
+  kByteArray,      // The raw bytes, one binary `value` column.
+  kString,         // UTF-8 text, one string `value` column.
+};
+
+struct KafkaHeader {
+  std::string_view key;
+  std::optional<std::string_view> value;
+};
+
+// All views are owned by the caller and only need to stay valid during the
+// call that receives the record.
+struct KafkaRecord {
+  std::string_view topic;
+  int32_t partition = 0;
+  int64_t offset = 0;
+  int64_t timestamp_ms = -1;  // Negative: the record has no timestamp.
+  std::optional<std::string_view> key;
+  std::optional<std::string_view> value;  // nullopt: a tombstone.
+  std::vector<KafkaHeader> headers;
+};
+
+// Stable error codes (the DLQ entry's errorCode).
+inline constexpr std::string_view kMalformedJson = "MALFORMED_JSON";
+inline constexpr std::string_view kMissingGsrHeader = "MISSING_GSR_HEADER";
+inline constexpr std::string_view kSchemaNotFound = "SCHEMA_NOT_FOUND";
+inline constexpr std::string_view kSchemaMismatch = "SCHEMA_MISMATCH";
+inline constexpr std::string_view kMissingRequiredField = "MISSING_REQUIRED_FIELD";
+inline constexpr std::string_view kTypeMismatch = "TYPE_MISMATCH";
+inline constexpr std::string_view kMissingPartitionValue = "MISSING_PARTITION_VALUE";
+inline constexpr std::string_view kNestingTooDeep = "NESTING_TOO_DEEP";
+inline constexpr std::string_view kRecordTooLarge = "RECORD_TOO_LARGE";
+inline constexpr std::string_view kNullValue = "NULL_VALUE";
+
+// Why one record was rejected. `message` names the field path (dotted, list
+// elements as "element", map values as "value") and what was expected.
+struct RecordError {
+  std::string code;  // One of the k* codes above.
+  std::string message;
+  std::string schema_version_id;  // JSON_SCHEMA_GSR: the embedded id, when it was readable.
+
+  friend bool operator==(const RecordError&, const RecordError&) = default;
+};
+
+}  // namespace st::decoding

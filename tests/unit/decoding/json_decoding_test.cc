@@ -1,0 +1,251 @@
+// JSON → columns: every type, nesting, nulls and every JSON error code.
+#include <gtest/gtest.h>
+
+#include "decoding_test_fixture.h"
+
+namespace st::decoding {
+namespace {
+
+class JsonDecodingTest : public DecodingFixture {
+ protected:
+  // id 1 ts timestamptz (required, partition source), 2 name string, 3 n int,
+  // 4 big long, 5 price decimal(38,3), 6 score double, 7 ok boolean,
+  // 8 day date, 9 at time, 10 id uuid, 11 blob binary,
+  // 12 user struct{13 id long required, 14 tags list<15 string>},
+  // 16 attrs map<17 string, 18 int>, 19 matrix list<20 list<21 int required>>
+  iceberg::Schema AllTypes() {
+    return MustSchema({
+        {1, "ts", true, Type::TimestampTz(), ""},
+        {2, "name", false, Type::String(), ""},
+        {3, "n", false, Type::Int(), ""},
+        {4, "big", false, Type::Long(), ""},
+        {5, "price", false, Type::Decimal(38, 3), ""},
+        {6, "score", false, Type::Double(), ""},
+        {7, "ok", false, Type::Boolean(), ""},
+        {8, "day", false, Type::Date(), ""},
+        {9, "at", false, Type::Time(), ""},
+        {10, "id", false, Type::Uuid(), ""},
+        {11, "blob", false, Type::Binary(), ""},
+        {12, "user", false,
+         Type::Struct({{13, "id", true, Type::Long(), ""},
+                       {14, "tags", false, Type::List(15, false, Type::String()), ""}}),
+         ""},
+        {16, "attrs", false, Type::Map(17, Type::String(), 18, false, Type::Int()), ""},
+        {19, "matrix", false, Type::List(20, false, Type::List(21, true, Type::Int())), ""},
+    });
+  }
+
+  std::unique_ptr<PartitionedFileWriter> AllTypesWriter() {
+    auto schema = AllTypes();
+    auto spec = ChannelPartitionSpec(schema, false, "ts");
+    EXPECT_TRUE(spec.has_value());
+    return MustWriter(Options(ValueFormat::kJson, schema, *spec));
+  }
+
+  void ExpectError(std::string_view json, std::string_view code, std::string_view message_part) {
+    auto writer = AllTypesWriter();
+    auto error = AddValue(*writer, json);
+    ASSERT_TRUE(error.has_value()) << json;
+    EXPECT_EQ(error->code, code) << json << " → " << error->message;
+    EXPECT_NE(error->message.find(message_part), std::string::npos)
+        << json << " → " << error->message;
+    // Nothing of the rejected record is written.
+    auto files = writer->Finish();
+    ASSERT_TRUE(files.has_value());
+    EXPECT_TRUE(files->empty());
+  }
+};
+
+constexpr std::string_view kFullRow = R"({
+  "ts": "2025-03-01T12:34:56.789Z", "name": "alice", "n": -7, "big": 9007199254740993,
+  "price": 12345678901234567890123456789012345.678, "score": 2, "ok": true,
+  "day": "2025-03-01", "at": "12:34:56.5", "id": "00112233-4455-6677-8899-aabbccddeeff",
+  "blob": "AAEC/w==", "user": {"id": 42, "tags": ["a", "b", null]},
+  "attrs": {"x": 1, "y": null}, "matrix": [[1, 2], [], [3]], "extra": {"deep": [1, {"x": null}]}
+})";
+
+TEST_F(JsonDecodingTest, EveryTypeRoundTripsThroughMetrics) {
+  auto writer = AllTypesWriter();
+  ASSERT_EQ(AddValue(*writer, kFullRow), std::nullopt);
+  auto files = writer->Finish();
+  ASSERT_TRUE(files.has_value()) << files.error().ToString();
+  ASSERT_EQ(files->size(), 1u);
+  const auto& f = (*files)[0];
+  EXPECT_EQ(f.record_count, 1);
+  EXPECT_EQ(f.partition, Value::MakeStruct({Value::Int32(483564)}));  // Hours since epoch.
+  EXPECT_NE(f.file_path.find("/t/data/ts_hour=2025-03-01-12/"), std::string::npos) << f.file_path;
+  EXPECT_EQ(Bound(f, 1, *Type::TimestampTz(), true), Value::Int64(1740832496789000));
+  EXPECT_EQ(Bound(f, 2, *Type::String(), true), Value::String("alice"));
+  EXPECT_EQ(Bound(f, 3, *Type::Int(), true), Value::Int32(-7));
+  EXPECT_EQ(Bound(f, 4, *Type::Long(), true), Value::Int64(9007199254740993));
+  Int128 price = 0;
+  for (char c : std::string("12345678901234567890123456789012345678"))
+    price = price * 10 + (c - '0');
+  EXPECT_EQ(Bound(f, 5, *Type::Decimal(38, 3), true), Value::Decimal(price));
+  EXPECT_EQ(Bound(f, 6, *Type::Double(), true), Value::Double(2.0));
+  EXPECT_EQ(Bound(f, 7, *Type::Boolean(), true), Value::Bool(true));
+  EXPECT_EQ(Bound(f, 8, *Type::Date(), true), Value::Int32(20148));
+  EXPECT_EQ(Bound(f, 9, *Type::Time(), true), Value::Int64(45296500000));
+  EXPECT_EQ(Bound(f, 10, *Type::Uuid(), true),
+            Value::Binary(std::string(
+                "\x00\x11\x22\x33\x44\x55\x66\x77\x88\x99\xaa\xbb\xcc\xdd\xee\xff", 16)));
+  EXPECT_EQ(Bound(f, 11, *Type::Binary(), true), Value::Binary(std::string("\x00\x01\x02\xff", 4)));
+  EXPECT_EQ(Bound(f, 13, *Type::Long(), true), Value::Int64(42));
+  // Lists and maps: counts only. tags: 3 entries, 1 null; attrs values: 2, 1 null;
+  // matrix elements: [1,2], [] (an empty list counts as one null entry), [3].
+  EXPECT_EQ(f.value_counts.at(15), 3);
+  EXPECT_EQ(f.null_value_counts.at(15), 1);
+  EXPECT_EQ(f.value_counts.at(17), 2);
+  EXPECT_EQ(f.value_counts.at(18), 2);
+  EXPECT_EQ(f.null_value_counts.at(18), 1);
+  EXPECT_EQ(f.value_counts.at(21), 4);
+  EXPECT_EQ(f.null_value_counts.at(21), 1);
+}
+
+TEST_F(JsonDecodingTest, MissingAndNullOptionalFieldsAreNull) {
+  auto writer = AllTypesWriter();
+  ASSERT_EQ(AddValue(*writer, R"({"ts": "2025-03-01T12:00:00Z"})"), std::nullopt);
+  ASSERT_EQ(AddValue(*writer, R"({"ts": "2025-03-01T12:00:01Z", "name": null, "user": null,
+                                  "attrs": {}, "matrix": null})"),
+            std::nullopt);
+  ASSERT_EQ(AddValue(*writer, R"({"ts": "2025-03-01T12:00:02Z", "user": {"id": 1}})"),
+            std::nullopt);
+  auto files = writer->Finish();
+  ASSERT_TRUE(files.has_value());
+  ASSERT_EQ(files->size(), 1u);
+  const auto& f = (*files)[0];
+  EXPECT_EQ(f.record_count, 3);
+  EXPECT_EQ(f.null_value_counts.at(2), 3);
+  EXPECT_EQ(f.null_value_counts.at(13), 2);  // user null twice; present once with id.
+  EXPECT_EQ(f.null_value_counts.at(15), 3);
+  EXPECT_EQ(f.lower_bounds.count(2), 0u);
+}
+
+TEST_F(JsonDecodingTest, RowsGoToOneFilePerHour) {
+  auto writer = AllTypesWriter();
+  ASSERT_EQ(AddValue(*writer, R"({"ts": "2025-03-01T12:59:59.999999Z"})"), std::nullopt);
+  ASSERT_EQ(AddValue(*writer, R"({"ts": "2025-03-01T13:00:00Z"})"), std::nullopt);
+  ASSERT_EQ(AddValue(*writer, R"({"ts": "2025-03-01T14:30:00+02:00"})"), std::nullopt);
+  auto files = writer->Finish();
+  ASSERT_TRUE(files.has_value());
+  ASSERT_EQ(files->size(), 2u);
+  int64_t total = 0;
+  for (const auto& f : *files) {
+    total += f.record_count;
+    const int32_t hour = f.partition.struct_value()[0].int32_value();
+    EXPECT_EQ(f.record_count, hour == 483564 ? 2 : 1);  // 12:59 UTC and 12:30 UTC.
+  }
+  EXPECT_EQ(total, 3);
+}
+
+TEST_F(JsonDecodingTest, ErrorCodes) {
+  ExpectError("not json", kMalformedJson, "not valid JSON");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z")", kMalformedJson, "not valid JSON");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z"} trailing)", kMalformedJson, "not valid JSON");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z"} {})", kMalformedJson, "not valid JSON");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "extra": [1,,2]})", kMalformedJson,
+              "not valid JSON");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "name": "a", "name": "b"})", kMalformedJson,
+              "field name twice");
+  ExpectError("", kMalformedJson, "not valid JSON");
+  ExpectError(R"([1, 2])", kTypeMismatch, "must be a JSON object; got array");
+  ExpectError(R"({"name": "x"})", kMissingPartitionValue, "partition source field ts");
+  ExpectError(R"({"ts": null})", kMissingPartitionValue, "partition source field ts");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "user": {"tags": []}})", kMissingRequiredField,
+              "required field user.id is missing or null");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "user": {"id": null}})", kMissingRequiredField,
+              "user.id");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "matrix": [[1, null]]})", kMissingRequiredField,
+              "matrix.element.element");
+  ExpectError(R"({"ts": "2025-03-01 12:00"})", kTypeMismatch,
+              "field ts must be timestamptz (RFC 3339 date-time string with offset); got "
+              "\"2025-03-01 12:00\"");
+  ExpectError(R"({"ts": 1740832496})", kTypeMismatch, "field ts must be timestamptz");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "n": "7"})", kTypeMismatch,
+              "field n must be int (integer within 32 bits); got string");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "n": 2147483648})", kTypeMismatch, "out of range");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "n": 1.5})", kTypeMismatch, "non-integer");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "big": 18446744073709551616})", kTypeMismatch,
+              "field big must be long");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "price": 1.2345})", kTypeMismatch,
+              "field price must be decimal(38,3)");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "price": "1.2"})", kTypeMismatch, "got string");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "score": true})", kTypeMismatch,
+              "field score must be double");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "ok": 1})", kTypeMismatch,
+              "field ok must be boolean");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "day": "2025/03/01"})", kTypeMismatch, "field day");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "at": "noon"})", kTypeMismatch, "field at");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "id": "not-a-uuid"})", kTypeMismatch, "field id");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "blob": "!!"})", kTypeMismatch,
+              "field blob must be binary (base64 string)");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "user": [1]})", kTypeMismatch,
+              "field user must be object (struct); got array");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "user": {"id": 1, "tags": "a"}})", kTypeMismatch,
+              "field user.tags must be array (list); got string");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "attrs": {"a": "b"}})", kTypeMismatch,
+              "field attrs.value must be int");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "name": {"a": 1}})", kTypeMismatch,
+              "field name must be string (JSON string); got object");
+}
+
+std::string Nested(int levels) {
+  std::string json = R"({"ts": "2025-03-01T12:00:00Z", "extra": )";
+  for (int i = 1; i < levels; ++i) json += R"({"a": )";
+  json += "1";
+  for (int i = 1; i < levels; ++i) json += "}";
+  return json + "}";
+}
+
+TEST_F(JsonDecodingTest, NestingLimitIsSixteenLevels) {
+  auto writer = AllTypesWriter();
+  EXPECT_EQ(AddValue(*writer, Nested(16)), std::nullopt);
+  auto error = AddValue(*writer, Nested(17));
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(error->code, kNestingTooDeep);
+  EXPECT_NE(error->message.find("deeper than 16 levels"), std::string::npos) << error->message;
+  std::string arrays = R"({"ts": "2025-03-01T12:00:00Z", "matrix": [[)";
+  for (int i = 0; i < 20; ++i) arrays += "[";
+  for (int i = 0; i < 20; ++i) arrays += "]";
+  arrays += "]]}";
+  error = AddValue(*writer, arrays);
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(error->code, kTypeMismatch) << error->message;  // Schema expects int at level 3.
+}
+
+TEST_F(JsonDecodingTest, NullTombstoneAndTooLarge) {
+  auto schema = AllTypes();
+  auto options = Options(ValueFormat::kJson, schema);
+  options.max_record_bytes = 1000;
+  auto writer = MustWriter(std::move(options));
+  auto error = AddValue(*writer, std::nullopt);
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(error->code, kNullValue);
+  EXPECT_NE(error->message.find("tombstone"), std::string::npos);
+  std::string big = R"({"ts": "2025-03-01T12:00:00Z", "name": ")" + std::string(2000, 'x') + "\"}";
+  error = AddValue(*writer, big);
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(error->code, kRecordTooLarge);
+  EXPECT_NE(error->message.find("more than the maximum of 1000"), std::string::npos);
+
+  // Default cap 4 MiB: a 5 MB value is refused.
+  auto default_writer = MustWriter(Options(ValueFormat::kJson, schema));
+  std::string huge =
+      R"({"ts": "2025-03-01T12:00:00Z", "name": ")" + std::string(5000000, 'x') + "\"}";
+  error = AddValue(*default_writer, huge);
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(error->code, kRecordTooLarge);
+}
+
+TEST_F(JsonDecodingTest, EscapedStringsAndKeysAreUnescaped) {
+  auto writer = AllTypesWriter();
+  ASSERT_EQ(AddValue(*writer, R"({"t\u0073": "2025-03-01T12:00:00Z", "name": "a\"b\\c\u00e9\n"})"),
+            std::nullopt);
+  auto files = writer->Finish();
+  ASSERT_TRUE(files.has_value());
+  ASSERT_EQ(files->size(), 1u);
+  EXPECT_EQ(Bound((*files)[0], 2, *Type::String(), true), Value::String("a\"b\\c\xc3\xa9\n"));
+}
+
+}  // namespace
+}  // namespace st::decoding
