@@ -1,0 +1,287 @@
+#include "delivery/channel_worker.h"
+
+#include <algorithm>
+
+namespace st::delivery {
+
+namespace {
+
+constexpr std::chrono::milliseconds kInitialBackoff{100};
+constexpr std::chrono::seconds kLagInterval{1};
+
+}  // namespace
+
+ChannelWorker::ChannelWorker(DeliveryContext& context, WorkerOptions options,
+                             catalog::Channel channel, ChannelConfig config,
+                             catalog::KafkaCluster cluster, std::shared_ptr<ChannelMetrics> metrics)
+    : ctx_(context),
+      options_(options),
+      channel_(std::move(channel)),
+      config_(std::move(config)),
+      cluster_(std::move(cluster)),
+      topic_(channel_.topic_name),
+      metrics_(std::move(metrics)) {}
+
+ChannelWorker::~ChannelWorker() { Stop(); }
+
+void ChannelWorker::Start() {
+  thread_ = std::thread([this] { Run(); });
+}
+
+void ChannelWorker::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+bool ChannelWorker::stopping() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return stop_ || fault_.has_value();
+}
+
+std::optional<WorkerFault> ChannelWorker::fault() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return fault_;
+}
+
+void ChannelWorker::SetFault(catalog::ChannelStatus status, std::string code, std::string message) {
+  ctx_.logger.Log(http::LogLevel::kWarn, "channel_fault",
+                  {{"channel", channel_.arn}, {"code", code}, {"message", message}});
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!fault_) fault_ = WorkerFault{status, {std::move(code), std::move(message)}};
+}
+
+void ChannelWorker::Backoff() {
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait_for(lock, backoff_, [this] { return stop_; });
+  backoff_ = std::min(backoff_ * 2, options_.max_backoff);
+}
+
+void ChannelWorker::Run() {
+  while (RunOnce()) {
+  }
+  DropBatch();
+  if (consumer_) consumer_->Close();
+  consumer_.reset();
+}
+
+bool ChannelWorker::RunOnce() {
+  if (stopping()) return false;
+  if (Status opened = EnsureConsumer(); !opened.ok()) {
+    ctx_.logger.Log(http::LogLevel::kWarn, "consumer_failed",
+                    {{"channel", channel_.arn}, {"error", opened.ToString()}});
+    Backoff();
+    return !stopping();
+  }
+  Result<std::optional<ConsumedRecord>> polled = consumer_->Poll(options_.poll_timeout);
+  if (!polled.has_value()) {
+    ctx_.logger.Log(http::LogLevel::kWarn, "consume_failed",
+                    {{"channel", channel_.arn}, {"error", polled.error().ToString()}});
+    // A fresh consumer rejoins the group and seeks to the catalog offsets.
+    DropBatch();
+    tracker_.Clear();
+    consumer_->Close();
+    consumer_.reset();
+    Backoff();
+    return !stopping();
+  }
+  if (polled->has_value()) HandleRecord(std::move(**polled));
+  if (FlushDue()) Flush();
+  if (ctx_.clock.Now() - last_lag_update_ >= kLagInterval) UpdateLag();
+  return !stopping();
+}
+
+Status ChannelWorker::EnsureConsumer() {
+  if (consumer_) return Status::OK();
+  ConsumerSpec spec;
+  spec.topic = topic_;
+  spec.group_id = "streamtables-" + channel_.channel_id;
+  spec.max_prefetch_bytes = options_.buffer_budget_bytes / 4;
+  spec.on_assign = [this](const std::vector<catalog::KafkaPartition>& partitions) {
+    return OnAssign(partitions);
+  };
+  spec.on_revoke = [this](const std::vector<catalog::KafkaPartition>& partitions) {
+    OnRevoke(partitions);
+  };
+  ST_ASSIGN_OR_RETURN(consumer_, ctx_.kafka.NewConsumer(cluster_, std::move(spec)));
+  return Status::OK();
+}
+
+Result<catalog::NextOffsets> ChannelWorker::OnAssign(
+    const std::vector<catalog::KafkaPartition>& partitions) {
+  // Work of partitions kept across the rebalance is dropped too: one batch
+  // spans every partition, and the catalog is the truth to restart from.
+  DropBatch();
+  tracker_.Clear();
+  catalog::NextOffsets offsets;
+  for (catalog::KafkaPartition p : partitions) {
+    ST_ASSIGN_OR_RETURN(catalog::KafkaOffset next, ctx_.store.GetChannelOffset(channel_.arn, p));
+    offsets[p] = next;
+    tracker_.Start(p, next);
+  }
+  ctx_.logger.Log(http::LogLevel::kInfo, "partitions_assigned",
+                  {{"channel", channel_.arn}, {"count", static_cast<int64_t>(partitions.size())}});
+  return offsets;
+}
+
+void ChannelWorker::OnRevoke(const std::vector<catalog::KafkaPartition>& partitions) {
+  DropBatch();
+  for (catalog::KafkaPartition p : partitions) tracker_.Remove(p);
+}
+
+void ChannelWorker::HandleRecord(ConsumedRecord record) {
+  if (!tracker_.Accept(record.partition, record.offset)) return;
+  const int64_t size = record.size_bytes();
+  metrics_->bytes_in += size;
+  metrics_->rows += 1;
+  if (!first_arrival_) {
+    first_arrival_ = ctx_.clock.Now();
+    metrics_->oldest_uncommitted_ms = std::max<int64_t>(1, record.timestamp_ms);
+  }
+  batch_bytes_ += size;
+
+  std::optional<RecordFailure> failure;
+  if (!writer_) {
+    Result<std::optional<RecordFailure>> opened = EnsureTable(record);
+    if (!opened.has_value()) {
+      ctx_.logger.Log(http::LogLevel::kWarn, "table_open_failed",
+                      {{"channel", channel_.arn}, {"error", opened.error().ToString()}});
+      Rewind();
+      if (!stopping()) Backoff();
+      return;
+    }
+    failure = std::move(*opened);
+  }
+  if (!failure && writer_) {
+    Result<std::optional<RecordFailure>> added = writer_->Add(record);
+    if (!added.has_value()) {
+      ctx_.logger.Log(http::LogLevel::kWarn, "write_failed",
+                      {{"channel", channel_.arn}, {"error", added.error().ToString()}});
+      Rewind();
+      Backoff();
+      return;
+    }
+    failure = std::move(*added);
+    if (!failure) ++batch_rows_;
+  }
+  if (failure) {
+    failure_bytes_ += size;
+    failures_.emplace_back(std::move(record), std::move(*failure));
+  }
+}
+
+bool ChannelWorker::FlushDue() const {
+  if (!tracker_.HasPending() || !first_arrival_) return false;
+  const int64_t held = (writer_ ? writer_->buffered_bytes() : 0) + failure_bytes_;
+  return held >= options_.buffer_budget_bytes ||
+         ctx_.clock.Now() >= *first_arrival_ + config_.data_freshness;
+}
+
+void ChannelWorker::Flush() {
+  if (!table_) {
+    // Only failed records so far: the table comes from the channel's schema.
+    if (failures_.empty()) return;
+    Result<std::optional<RecordFailure>> opened = EnsureTable(failures_.front().first);
+    if (!opened.has_value() || !table_) return;  // Retried at the next record or deadline.
+  }
+  backoff_ = kInitialBackoff;
+  const bool paused = consumer_ && consumer_->PauseAll().ok();
+  std::vector<iceberg::DataFile> files;
+  if (writer_) {
+    Result<std::vector<iceberg::DataFile>> finished = writer_->Finish();
+    if (!finished.has_value()) {
+      ctx_.logger.Log(http::LogLevel::kWarn, "finish_failed",
+                      {{"channel", channel_.arn}, {"error", finished.error().ToString()}});
+      Rewind();
+      if (paused && consumer_) (void)consumer_->ResumeAll();
+      Backoff();
+      return;
+    }
+    files = std::move(*finished);
+  }
+  const catalog::OffsetRanges ranges = tracker_.Pending();
+  CommitOutcome outcome = Commit(files, ranges);
+  if (outcome == CommitOutcome::kCommitted) {
+    tracker_.Committed(ranges);
+    int64_t out_bytes = 0;
+    for (const iceberg::DataFile& f : files) out_bytes += f.file_size_in_bytes;
+    metrics_->bytes_out += out_bytes;
+    metrics_->bytes_processed += batch_bytes_;
+    metrics_->rows_successful += batch_rows_;
+    metrics_->rows_failed += static_cast<int64_t>(failures_.size());
+    metrics_->dlq_records += static_cast<int64_t>(failures_.size());
+    metrics_->commits += 1;
+    ctx_.logger.Log(http::LogLevel::kInfo, "delivered",
+                    {{"channel", channel_.arn},
+                     {"rows", batch_rows_},
+                     {"dlq", static_cast<int64_t>(failures_.size())},
+                     {"files", static_cast<int64_t>(files.size())}});
+    failures_.clear();
+    failure_bytes_ = 0;
+    batch_bytes_ = 0;
+    batch_rows_ = 0;
+    first_arrival_.reset();
+    metrics_->oldest_uncommitted_ms = 0;
+    catalog::NextOffsets committed;
+    for (const auto& [partition, range] : ranges) committed[partition] = range.to;
+    if (consumer_) (void)consumer_->CommitGroupOffsets(committed);
+    UpdateLag();
+  } else if (outcome == CommitOutcome::kAbandoned) {
+    DropBatch();
+  }
+  if (paused && consumer_) (void)consumer_->ResumeAll();
+  backoff_ = kInitialBackoff;
+}
+
+void ChannelWorker::DropBatch() {
+  if (writer_) writer_->Abort();
+  failures_.clear();
+  failure_bytes_ = 0;
+  batch_bytes_ = 0;
+  batch_rows_ = 0;
+  first_arrival_.reset();
+  metrics_->oldest_uncommitted_ms = 0;
+}
+
+void ChannelWorker::Rewind() {
+  DropBatch();
+  if (!consumer_) {
+    tracker_.Clear();
+    return;
+  }
+  for (catalog::KafkaPartition p : consumer_->Assignment()) {
+    Result<catalog::KafkaOffset> next = ctx_.store.GetChannelOffset(channel_.arn, p);
+    Status sought = next.has_value() ? consumer_->Seek(p, *next) : next.error();
+    if (!sought.ok()) {
+      // A new consumer starts every partition at its catalog offset.
+      ctx_.logger.Log(http::LogLevel::kWarn, "reseek_failed",
+                      {{"channel", channel_.arn}, {"error", sought.ToString()}});
+      tracker_.Clear();
+      consumer_->Close();
+      consumer_.reset();
+      return;
+    }
+    tracker_.Start(p, *next);
+  }
+}
+
+void ChannelWorker::UpdateLag() {
+  last_lag_update_ = ctx_.clock.Now();
+  if (!consumer_) return;
+  catalog::NextOffsets high = consumer_->HighWatermarks();
+  catalog::OffsetRanges pending = tracker_.Pending();
+  int64_t lag = 0;
+  for (const auto& [partition, next] : tracker_.Next()) {
+    auto it = high.find(partition);
+    if (it == high.end()) continue;
+    auto range = pending.find(partition);
+    catalog::KafkaOffset committed = range == pending.end() ? next : range->second.from;
+    lag += std::max<int64_t>(0, it->second - committed);
+  }
+  metrics_->consumer_lag = lag;
+}
+
+}  // namespace st::delivery

@@ -1,0 +1,153 @@
+// One ACTIVE channel's delivery loop on its own thread: consume the topic,
+// decode into data files, and every freshness interval (or when the buffer
+// budget is reached) write the failed records to the dead-letter queue and
+// commit files plus offset ranges in one catalog transaction.
+//
+// Exactly once: partitions start at the catalog's next offsets (never Kafka's
+// group offsets); a commit's ranges start where the catalog says, so a
+// zombie's commit is refused (Conflict) and its work is dropped and re-read;
+// an ambiguous commit is resolved by re-reading the channel's offsets.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "catalog/metadata_store.h"
+#include "catalog/table_commits.h"
+#include "common/clock.h"
+#include "common/random.h"
+#include "delivery/channel_config.h"
+#include "delivery/channel_metrics.h"
+#include "delivery/kafka_client.h"
+#include "delivery/offset_tracker.h"
+#include "delivery/record_format.h"
+#include "http/logger.h"
+#include "http/router.h"
+#include "storage/object_store.h"
+
+namespace st::delivery {
+
+// Everything a worker uses; all references outlive every worker.
+struct DeliveryContext {
+  catalog::MetadataStore& store;
+  catalog::TableCommits& commits;
+  storage::ObjectStore& objects;
+  KafkaClientFactory& kafka;
+  RecordFormat& format;
+  const http::Authorizer& authorizer;
+  const Clock& clock;
+  Random& random;
+  std::string key_root;
+  http::Logger& logger;
+};
+
+struct WorkerOptions {
+  // Decoded rows plus failed records held before a commit is forced; the
+  // consumer's prefetch queue is bounded by a quarter of it besides.
+  int64_t buffer_budget_bytes = 64LL << 20;
+  std::chrono::milliseconds poll_timeout{100};
+  // Retries of storage/catalog errors back off exponentially up to this.
+  std::chrono::milliseconds max_backoff{10000};
+};
+
+// Why a worker gave up: the status the reconciler moves the channel to.
+struct WorkerFault {
+  catalog::ChannelStatus status = catalog::ChannelStatus::kFailed;
+  catalog::ChannelStateInfo info;
+};
+
+class ChannelWorker {
+ public:
+  ChannelWorker(DeliveryContext& context, WorkerOptions options, catalog::Channel channel,
+                ChannelConfig config, catalog::KafkaCluster cluster,
+                std::shared_ptr<ChannelMetrics> metrics);
+  ~ChannelWorker();  // Stops.
+  ChannelWorker(const ChannelWorker&) = delete;
+  ChannelWorker& operator=(const ChannelWorker&) = delete;
+
+  void Start();
+  // Graceful: a commit in flight completes; uncommitted work is dropped (it
+  // is re-read from Kafka next time). Idempotent.
+  void Stop();
+
+  // Set once the worker gave up (it then idles until stopped).
+  std::optional<WorkerFault> fault() const;
+  const catalog::Channel& channel() const { return channel_; }
+
+  // The loop, for tests that drive a worker without its thread: one poll plus
+  // whatever commit is due. False once stopped or faulted.
+  bool RunOnce();
+
+ private:
+  enum class CommitOutcome { kCommitted, kRewound, kAbandoned, kFault };
+
+  void Run();
+  bool stopping() const;
+  // Sleeps the current backoff (interrupted by Stop) and doubles it.
+  void Backoff();
+  void SetFault(catalog::ChannelStatus status, std::string code, std::string message);
+
+  Status EnsureConsumer();
+  Result<catalog::NextOffsets> OnAssign(const std::vector<catalog::KafkaPartition>& partitions);
+  void OnRevoke(const std::vector<catalog::KafkaPartition>& partitions);
+  void HandleRecord(ConsumedRecord record);
+  bool FlushDue() const;
+  void Flush();
+  // Drops uncommitted work; with `reseek`, every assigned partition restarts
+  // at its catalog offset.
+  void DropBatch();
+  void Rewind();
+  void UpdateLag();
+
+  // worker_table.cc: opens (or on first delivery creates) the channel's table
+  // and the writer. A RecordFailure when `first` cannot define the table.
+  Result<std::optional<RecordFailure>> EnsureTable(const ConsumedRecord& first);
+  Status OpenWriter(const catalog::LoadedTable& loaded);
+
+  // worker_commit.cc.
+  Status WriteDeadLetters();
+  Status WriteDeadLetterTopic();
+  CommitOutcome Commit(const std::vector<iceberg::DataFile>& files,
+                       const catalog::OffsetRanges& ranges);
+  Result<catalog::LoadedTable> CommitOnce(const std::vector<iceberg::DataFile>& files,
+                                          const catalog::OffsetRanges& ranges);
+  Status AuthorizeTableWrite();
+
+  DeliveryContext& ctx_;
+  WorkerOptions options_;
+  catalog::Channel channel_;
+  ChannelConfig config_;
+  catalog::KafkaCluster cluster_;
+  std::string topic_;
+  std::shared_ptr<ChannelMetrics> metrics_;
+
+  std::unique_ptr<KafkaConsumer> consumer_;
+  std::unique_ptr<KafkaProducer> dlq_producer_;
+  OffsetTracker tracker_;
+  std::optional<catalog::Table> table_;
+  std::unique_ptr<iceberg::FileIO> io_;
+  std::unique_ptr<BatchWriter> writer_;
+  std::vector<std::pair<ConsumedRecord, RecordFailure>> failures_;
+  int64_t failure_bytes_ = 0;
+  int64_t batch_bytes_ = 0;
+  int64_t batch_rows_ = 0;
+  std::optional<std::chrono::system_clock::time_point> first_arrival_;
+  bool dlq_failure_reported_ = false;
+  std::chrono::milliseconds backoff_{100};
+  std::chrono::system_clock::time_point last_lag_update_;
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::optional<WorkerFault> fault_;
+  std::thread thread_;
+};
+
+}  // namespace st::delivery

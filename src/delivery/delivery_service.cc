@@ -1,0 +1,370 @@
+#include "delivery/delivery_service.h"
+
+#include <condition_variable>
+#include <functional>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "delivery/channel_config.h"
+#include "delivery/channel_metrics.h"
+#include "delivery/channel_worker.h"
+#include "delivery/kafka_client.h"
+#include "delivery/record_format.h"
+#include "delivery/service_role.h"
+
+namespace st::delivery {
+
+using catalog::Channel;
+using catalog::ChannelStateInfo;
+using catalog::ChannelStatus;
+
+struct DeliveryService::Impl {
+  Impl(Deps d, Options o) : deps(std::move(d)), options(o) {
+    KafkaClientFactory* kafka = deps.kafka;
+    if (kafka == nullptr) {
+      owned_kafka = NewRdKafkaClientFactory();
+      kafka = owned_kafka.get();
+    }
+    RecordFormat* format = deps.record_format;
+    if (format == nullptr) {
+      ST_CHECK(deps.registry != nullptr);
+      owned_format = NewDecodingRecordFormat(*deps.registry);
+      format = owned_format.get();
+    }
+    ctx = std::make_unique<DeliveryContext>(
+        DeliveryContext{deps.store, deps.commits, deps.objects, *kafka, *format, deps.authorizer,
+                        deps.clock, deps.random, deps.key_root, deps.logger});
+  }
+
+  void Loop();
+  void Reconcile(const Channel& channel);
+  void Activate(const Channel& channel);
+  void ReconcileActive(const Channel& channel);
+  // CAS status change; false when the row moved meanwhile (next pass re-reads it).
+  bool Transition(const Channel& channel, ChannelStatus from, ChannelStatus to,
+                  std::optional<std::optional<ChannelStateInfo>> info);
+  void Fail(const Channel& channel, ChannelStatus from, std::string code, std::string message) {
+    Transition(channel, from, ChannelStatus::kFailed,
+               ChannelStateInfo{std::move(code), std::move(message)});
+  }
+  void Suspend(const Channel& channel, ChannelStateInfo info) {
+    if (Transition(channel, channel.status, ChannelStatus::kSuspending, info)) {
+      StopWorker(channel.arn);
+      Channel suspending = channel;
+      suspending.status = ChannelStatus::kSuspending;
+      Transition(suspending, ChannelStatus::kSuspending, ChannelStatus::kSuspended, std::nullopt);
+    }
+  }
+  void StopWorker(const std::string& arn) {
+    auto it = workers.find(arn);
+    if (it == workers.end()) return;
+    it->second->Stop();
+    workers.erase(it);
+  }
+  void EnsureWorker(const Channel& channel);
+  std::shared_ptr<ChannelMetrics> MetricsFor(const Channel& channel, const std::string& cluster);
+
+  Deps deps;
+  Options options;
+  std::unique_ptr<KafkaClientFactory> owned_kafka;
+  std::unique_ptr<RecordFormat> owned_format;
+  std::unique_ptr<DeliveryContext> ctx;
+  // Reconciler thread only.
+  std::map<std::string, std::unique_ptr<ChannelWorker>> workers;
+
+  mutable std::mutex metrics_mu;
+  std::map<std::string, std::shared_ptr<ChannelMetrics>> metrics;
+
+  std::mutex mu;
+  std::condition_variable cv;
+  bool stop = false;
+  std::function<void()> reconcile;
+  std::thread thread;
+};
+
+bool DeliveryService::Impl::Transition(const Channel& channel, ChannelStatus from, ChannelStatus to,
+                                       std::optional<std::optional<ChannelStateInfo>> info) {
+  catalog::ChannelChange change;
+  change.expected_status = from;
+  change.status = to;
+  if (info.has_value()) change.state_info = *info;
+  if (to != ChannelStatus::kCreating && to != ChannelStatus::kUpdating &&
+      to != ChannelStatus::kDeleting) {
+    change.cluster_operation_arn = std::optional<std::string>();
+  }
+  Result<Channel> updated = deps.store.UpdateChannel(channel.arn, change);
+  if (!updated.has_value()) {
+    deps.logger.Log(http::LogLevel::kInfo, "channel_transition_skipped",
+                    {{"channel", channel.arn},
+                     {"to", catalog::ChannelStatusName(to)},
+                     {"error", updated.error().ToString()}});
+    return false;
+  }
+  deps.logger.Log(http::LogLevel::kInfo, "channel_status",
+                  {{"channel", channel.arn},
+                   {"from", catalog::ChannelStatusName(from)},
+                   {"to", catalog::ChannelStatusName(to)}});
+  return true;
+}
+
+std::shared_ptr<ChannelMetrics> DeliveryService::Impl::MetricsFor(const Channel& channel,
+                                                                  const std::string& cluster) {
+  std::lock_guard<std::mutex> lock(metrics_mu);
+  auto& slot = metrics[channel.arn];
+  if (!slot) {
+    slot = std::make_shared<ChannelMetrics>();
+    slot->channel = channel.name;
+    slot->channel_arn = channel.arn;
+    slot->cluster = cluster;
+    slot->topic = channel.topic_name;
+  }
+  return slot;
+}
+
+void DeliveryService::Impl::Activate(const Channel& channel) {
+  const ChannelStatus kFrom = ChannelStatus::kCreating;
+  Result<ChannelConfig> config = ParseChannelConfig(channel.configuration_json);
+  if (!config.has_value()) {
+    return Fail(channel, kFrom, "INVALID_CONFIGURATION", config.error().message());
+  }
+  Result<catalog::KafkaCluster> cluster = deps.store.GetKafkaCluster(channel.cluster_arn);
+  if (!cluster.has_value()) {
+    if (cluster.error().code() == StatusCode::kNotFound) {
+      return Fail(channel, kFrom, "CLUSTER_NOT_FOUND",
+                  "The Kafka cluster " + channel.cluster_arn + " is not registered.");
+    }
+    return;  // Transient: next pass.
+  }
+  Result<catalog::TableBucket> bucket = deps.store.GetTableBucket(config->table_bucket_arn);
+  if (!bucket.has_value()) {
+    if (bucket.error().code() == StatusCode::kNotFound ||
+        bucket.error().code() == StatusCode::kInvalidArgument) {
+      return Fail(channel, kFrom, "TABLE_BUCKET_NOT_FOUND",
+                  "The table bucket " + config->table_bucket_arn +
+                      " (catalog.warehouseLocation) does not exist; create it first.");
+    }
+    return;
+  }
+  Result<catalog::GeneralPurposeBucket> dlq =
+      deps.store.GetGeneralPurposeBucket(config->dlq_bucket_name);
+  if (!dlq.has_value()) {
+    if (dlq.error().code() == StatusCode::kNotFound) {
+      return Fail(channel, kFrom, "DLQ_BUCKET_NOT_FOUND",
+                  "The dead-letter queue bucket " + config->dlq_bucket_arn +
+                      " does not exist; create it first.");
+    }
+    return;
+  }
+  if (Status valid = ctx->format.Validate(*config); !valid.ok()) {
+    switch (valid.code()) {
+      case StatusCode::kNotFound:
+        return Fail(channel, kFrom, "SCHEMA_NOT_FOUND", valid.message());
+      case StatusCode::kInvalidArgument:
+      case StatusCode::kUnsupported:
+        return Fail(channel, kFrom, "INVALID_SCHEMA", valid.message());
+      default:
+        return;
+    }
+  }
+  const std::string dlq_resource =
+      config->dlq_bucket_arn + "/" + config->dlq_prefix + channel.name + "/";
+  for (const auto& [action, resource] : std::vector<std::pair<std::string, std::string>>{
+           {"s3tables:CreateTable", config->table_bucket_arn}, {"s3:PutObject", dlq_resource}}) {
+    Status allowed = AuthorizeAsRole(
+        deps.authorizer, config->service_role_arn, config->role_account_id, action, resource,
+        action == "s3:PutObject" ? std::map<std::string, std::vector<std::string>>{}
+                                 : std::map<std::string, std::vector<std::string>>{
+                                       {"s3tables:namespace", {config->namespace_name}},
+                                       {"s3tables:tableName", {config->table_name}},
+                                       {"aws:RequestTag/TableName", {config->table_name}},
+                                       {"aws:TagKeys", {"TableName"}}});
+    if (allowed.code() == StatusCode::kAccessDenied) {
+      return Fail(channel, kFrom, "ACCESS_DENIED", allowed.message());
+    }
+    if (!allowed.ok()) return;
+  }
+  Result<catalog::NextOffsets> ends = ctx->kafka.EndOffsets(*cluster, channel.topic_name);
+  if (!ends.has_value()) {
+    if (ends.error().code() == StatusCode::kNotFound) {
+      return Fail(channel, kFrom, "TOPIC_NOT_FOUND", ends.error().message());
+    }
+    deps.logger.Log(http::LogLevel::kWarn, "end_offsets_failed",
+                    {{"channel", channel.arn}, {"error", ends.error().ToString()}});
+    return;
+  }
+  Status init = deps.store.InitChannelOffsets(channel.arn, *ends, 0);
+  if (!init.ok() && init.code() != StatusCode::kAlreadyExists) {
+    deps.logger.Log(http::LogLevel::kWarn, "init_offsets_failed",
+                    {{"channel", channel.arn}, {"error", init.ToString()}});
+    return;
+  }
+  Transition(channel, kFrom, ChannelStatus::kActive, std::optional<ChannelStateInfo>());
+}
+
+void DeliveryService::Impl::EnsureWorker(const Channel& channel) {
+  if (workers.count(channel.arn) != 0) return;
+  Result<ChannelConfig> config = ParseChannelConfig(channel.configuration_json);
+  if (!config.has_value()) {
+    return Fail(channel, channel.status, "INVALID_CONFIGURATION", config.error().message());
+  }
+  Result<catalog::KafkaCluster> cluster = deps.store.GetKafkaCluster(channel.cluster_arn);
+  if (!cluster.has_value()) return;
+  WorkerOptions worker_options;
+  worker_options.buffer_budget_bytes = options.buffer_budget_bytes;
+  worker_options.poll_timeout = options.poll_timeout;
+  worker_options.max_backoff = options.max_backoff;
+  auto worker = std::make_unique<ChannelWorker>(*ctx, worker_options, channel, *std::move(config),
+                                                *cluster, MetricsFor(channel, cluster->name));
+  worker->Start();
+  workers.emplace(channel.arn, std::move(worker));
+}
+
+void DeliveryService::Impl::ReconcileActive(const Channel& channel) {
+  if (channel.paused) {
+    return Suspend(channel, {"PAUSED", "Delivery is paused; resume the channel to continue."});
+  }
+  if (!channel.table_id.empty()) {
+    Result<catalog::Table> table = deps.store.GetTableById(channel.table_id);
+    if (!table.has_value() && table.error().code() == StatusCode::kNotFound) {
+      std::string name = "(unknown)";
+      if (auto config = ParseChannelConfig(channel.configuration_json); config.has_value()) {
+        name =
+            config->namespace_name + "." + config->table_name + " in " + config->table_bucket_arn;
+      }
+      return Suspend(channel, {"TABLE_DELETED", "The destination table " + name +
+                                                    " was deleted; create a new channel to "
+                                                    "deliver to a new table."});
+    }
+  }
+  auto it = workers.find(channel.arn);
+  if (it != workers.end()) {
+    if (std::optional<WorkerFault> fault = it->second->fault(); fault.has_value()) {
+      StopWorker(channel.arn);
+      if (fault->status == ChannelStatus::kFailed) {
+        Fail(channel, ChannelStatus::kActive, fault->info.code, fault->info.message);
+      } else {
+        Suspend(channel, fault->info);
+      }
+    }
+    return;
+  }
+  EnsureWorker(channel);
+}
+
+void DeliveryService::Impl::Reconcile(const Channel& channel) {
+  switch (channel.status) {
+    case ChannelStatus::kCreating:
+      return Activate(channel);
+    case ChannelStatus::kUpdating: {
+      StopWorker(channel.arn);
+      Result<ChannelConfig> config = ParseChannelConfig(channel.configuration_json);
+      if (!config.has_value()) {
+        return Fail(channel, ChannelStatus::kUpdating, "INVALID_CONFIGURATION",
+                    config.error().message());
+      }
+      Transition(channel, ChannelStatus::kUpdating, ChannelStatus::kActive, std::nullopt);
+      return;
+    }
+    case ChannelStatus::kActive:
+      return ReconcileActive(channel);
+    case ChannelStatus::kSuspending:
+      StopWorker(channel.arn);
+      Transition(channel, ChannelStatus::kSuspending, ChannelStatus::kSuspended, std::nullopt);
+      return;
+    case ChannelStatus::kSuspended:
+      StopWorker(channel.arn);
+      if (!channel.paused && channel.state_info.has_value() &&
+          channel.state_info->code == "PAUSED") {
+        Transition(channel, ChannelStatus::kSuspended, ChannelStatus::kActive,
+                   std::optional<ChannelStateInfo>());
+      }
+      return;
+    case ChannelStatus::kFailed:
+      StopWorker(channel.arn);
+      return;
+    case ChannelStatus::kDeleting: {
+      StopWorker(channel.arn);
+      Status offsets = deps.store.DeleteChannelOffsets(channel.arn);
+      Status deleted = offsets.ok() ? deps.store.DeleteChannel(channel.arn) : offsets;
+      if (!deleted.ok() && deleted.code() != StatusCode::kNotFound) {
+        deps.logger.Log(http::LogLevel::kWarn, "channel_delete_failed",
+                        {{"channel", channel.arn}, {"error", deleted.ToString()}});
+        return;
+      }
+      deps.logger.Log(http::LogLevel::kInfo, "channel_deleted", {{"channel", channel.arn}});
+      std::lock_guard<std::mutex> lock(metrics_mu);
+      metrics.erase(channel.arn);
+      return;
+    }
+  }
+}
+
+DeliveryService::DeliveryService(Deps deps, Options options)
+    : impl_(std::make_unique<Impl>(std::move(deps), options)) {}
+
+DeliveryService::~DeliveryService() { Stop(); }
+
+void DeliveryService::ReconcileOnce() {
+  Result<std::vector<Channel>> channels = impl_->deps.store.ListAllChannels();
+  if (!channels.has_value()) {
+    impl_->deps.logger.Log(http::LogLevel::kWarn, "list_channels_failed",
+                           {{"error", channels.error().ToString()}});
+    return;
+  }
+  std::set<std::string> seen;
+  for (const Channel& channel : *channels) {
+    seen.insert(channel.arn);
+    impl_->Reconcile(channel);
+  }
+  std::vector<std::string> gone;
+  for (const auto& [arn, worker] : impl_->workers) {
+    if (seen.count(arn) == 0) gone.push_back(arn);
+  }
+  for (const std::string& arn : gone) impl_->StopWorker(arn);
+  std::lock_guard<std::mutex> lock(impl_->metrics_mu);
+  for (auto it = impl_->metrics.begin(); it != impl_->metrics.end();) {
+    it = seen.count(it->first) == 0 ? impl_->metrics.erase(it) : std::next(it);
+  }
+}
+
+void DeliveryService::Impl::Loop() {
+  std::unique_lock<std::mutex> lock(mu);
+  while (!stop) {
+    lock.unlock();
+    // ReconcileOnce lives on the outer class; the loop reaches it through the owner.
+    reconcile();
+    lock.lock();
+    cv.wait_for(lock, options.reconcile_interval, [this] { return stop; });
+  }
+}
+
+void DeliveryService::Start() {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  if (impl_->thread.joinable()) return;
+  impl_->stop = false;
+  impl_->reconcile = [this] { ReconcileOnce(); };
+  impl_->thread = std::thread([this] { impl_->Loop(); });
+}
+
+void DeliveryService::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    impl_->stop = true;
+  }
+  impl_->cv.notify_all();
+  if (impl_->thread.joinable()) impl_->thread.join();
+  for (auto& [arn, worker] : impl_->workers) worker->Stop();
+  impl_->workers.clear();
+}
+
+std::string DeliveryService::MetricsText() const {
+  std::vector<std::shared_ptr<const ChannelMetrics>> all;
+  {
+    std::lock_guard<std::mutex> lock(impl_->metrics_mu);
+    for (const auto& [arn, m] : impl_->metrics) all.push_back(m);
+  }
+  return RenderMetrics(all, impl_->deps.clock.NowMillis());
+}
+
+}  // namespace st::delivery

@@ -1,0 +1,347 @@
+// librdkafka adapter of kafka_client.h (the C++ API; it never throws).
+#include <librdkafka/rdkafkacpp.h>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "delivery/kafka_client.h"
+
+namespace st::delivery {
+
+namespace {
+
+constexpr int kMetadataTimeoutMs = 10000;
+
+Status ConfSet(RdKafka::Conf& conf, const std::string& key, const std::string& value) {
+  std::string error;
+  if (conf.set(key, value, error) != RdKafka::Conf::CONF_OK) {
+    return InvalidArgument("Kafka client property " + key + "=" + value + " is not valid: " +
+                           error + "; fix the cluster registration's client properties.");
+  }
+  return Status::OK();
+}
+
+Result<std::unique_ptr<RdKafka::Conf>> BaseConf(const catalog::KafkaCluster& cluster) {
+  std::unique_ptr<RdKafka::Conf> conf(RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL));
+  ST_TRY(ConfSet(*conf, "bootstrap.servers", cluster.bootstrap_servers));
+  ST_TRY(ConfSet(*conf, "client.id", "streamtables"));
+  ST_TRY(ConfSet(*conf, "log_level", "3"));
+  for (const auto& [key, value] : cluster.client_properties) ST_TRY(ConfSet(*conf, key, value));
+  return conf;
+}
+
+Status KafkaError(RdKafka::ErrorCode code, const std::string& what) {
+  return Status(StatusCode::kUnavailable, what + ": " + RdKafka::err2str(code));
+}
+
+class RdKafkaConsumer final : public KafkaConsumer, public RdKafka::RebalanceCb {
+ public:
+  explicit RdKafkaConsumer(ConsumerSpec spec) : spec_(std::move(spec)) {}
+  ~RdKafkaConsumer() override { Close(); }
+
+  Status Open(RdKafka::Conf& conf) {
+    std::string error;
+    if (conf.set("rebalance_cb", static_cast<RdKafka::RebalanceCb*>(this), error) !=
+        RdKafka::Conf::CONF_OK) {
+      return Internal("cannot install the rebalance callback: " + error);
+    }
+    consumer_.reset(RdKafka::KafkaConsumer::create(&conf, error));
+    if (!consumer_) {
+      return Status(StatusCode::kUnavailable, "cannot create a Kafka consumer: " + error);
+    }
+    RdKafka::ErrorCode code = consumer_->subscribe({spec_.topic});
+    if (code != RdKafka::ERR_NO_ERROR) return KafkaError(code, "subscribe to " + spec_.topic);
+    return Status::OK();
+  }
+
+  void rebalance_cb(RdKafka::KafkaConsumer* consumer, RdKafka::ErrorCode err,
+                    std::vector<RdKafka::TopicPartition*>& partitions) override {
+    std::vector<catalog::KafkaPartition> ids;
+    for (RdKafka::TopicPartition* tp : partitions) ids.push_back(tp->partition());
+    if (err == RdKafka::ERR__ASSIGN_PARTITIONS) {
+      Result<catalog::NextOffsets> offsets = spec_.on_assign(ids);
+      if (!offsets.has_value()) {
+        callback_error_ = offsets.error();
+        consumer->unassign();
+        assignment_.clear();
+        return;
+      }
+      for (RdKafka::TopicPartition* tp : partitions) {
+        auto it = offsets->find(tp->partition());
+        if (it != offsets->end()) tp->set_offset(it->second);
+      }
+      consumer->assign(partitions);
+      assignment_ = ids;
+    } else {
+      spec_.on_revoke(ids);
+      consumer->unassign();
+      assignment_.clear();
+    }
+  }
+
+  Result<std::optional<ConsumedRecord>> Poll(std::chrono::milliseconds timeout) override {
+    std::unique_ptr<RdKafka::Message> msg(consumer_->consume(static_cast<int>(timeout.count())));
+    if (callback_error_.has_value()) {
+      Status error = std::move(*callback_error_);
+      callback_error_.reset();
+      return Err(std::move(error));
+    }
+    switch (msg->err()) {
+      case RdKafka::ERR_NO_ERROR:
+        break;
+      case RdKafka::ERR__FATAL:
+        return Err(KafkaError(msg->err(), "the consumer of " + spec_.topic + " failed"));
+      default:  // Timeouts, EOF, transient broker errors: librdkafka recovers by itself.
+        return std::optional<ConsumedRecord>();
+    }
+    ConsumedRecord record;
+    record.topic = msg->topic_name();
+    record.partition = msg->partition();
+    record.offset = msg->offset();
+    record.timestamp_ms = msg->timestamp().timestamp;
+    if (msg->key() != nullptr) record.key = *msg->key();
+    if (msg->payload() != nullptr) {
+      record.value = std::string(static_cast<const char*>(msg->payload()), msg->len());
+    }
+    if (RdKafka::Headers* headers = msg->headers(); headers != nullptr) {
+      for (const RdKafka::Headers::Header& h : headers->get_all()) {
+        RecordHeader out{h.key(), std::nullopt};
+        if (h.value() != nullptr) {
+          out.value = std::string(static_cast<const char*>(h.value()), h.value_size());
+        }
+        record.headers.push_back(std::move(out));
+      }
+    }
+    return std::optional<ConsumedRecord>(std::move(record));
+  }
+
+  Status Seek(catalog::KafkaPartition partition, catalog::KafkaOffset offset) override {
+    std::unique_ptr<RdKafka::TopicPartition> tp(
+        RdKafka::TopicPartition::create(spec_.topic, partition, offset));
+    RdKafka::ErrorCode code = consumer_->seek(*tp, 5000);
+    if (code != RdKafka::ERR_NO_ERROR) {
+      return KafkaError(code, "seek " + spec_.topic + "/" + std::to_string(partition));
+    }
+    return Status::OK();
+  }
+
+  std::vector<catalog::KafkaPartition> Assignment() const override { return assignment_; }
+
+  Status PauseAll() override { return PauseResume(true); }
+  Status ResumeAll() override { return PauseResume(false); }
+
+  Status CommitGroupOffsets(const catalog::NextOffsets& next) override {
+    std::vector<RdKafka::TopicPartition*> tps;
+    for (const auto& [partition, offset] : next) {
+      tps.push_back(RdKafka::TopicPartition::create(spec_.topic, partition, offset));
+    }
+    RdKafka::ErrorCode code = consumer_->commitAsync(tps);
+    RdKafka::TopicPartition::destroy(tps);
+    if (code != RdKafka::ERR_NO_ERROR) return KafkaError(code, "commit group offsets");
+    return Status::OK();
+  }
+
+  catalog::NextOffsets HighWatermarks() override {
+    catalog::NextOffsets out;
+    for (catalog::KafkaPartition p : assignment_) {
+      int64_t low = 0, high = 0;
+      if (consumer_->get_watermark_offsets(spec_.topic, p, &low, &high) == RdKafka::ERR_NO_ERROR &&
+          high >= 0) {
+        out[p] = high;
+      }
+    }
+    return out;
+  }
+
+  void Close() override {
+    if (consumer_ && !closed_) {
+      closed_ = true;
+      consumer_->close();
+    }
+  }
+
+ private:
+  Status PauseResume(bool pause) {
+    std::vector<RdKafka::TopicPartition*> tps;
+    for (catalog::KafkaPartition p : assignment_) {
+      tps.push_back(RdKafka::TopicPartition::create(spec_.topic, p));
+    }
+    RdKafka::ErrorCode code = pause ? consumer_->pause(tps) : consumer_->resume(tps);
+    RdKafka::TopicPartition::destroy(tps);
+    if (code != RdKafka::ERR_NO_ERROR) return KafkaError(code, pause ? "pause" : "resume");
+    return Status::OK();
+  }
+
+  ConsumerSpec spec_;
+  std::unique_ptr<RdKafka::KafkaConsumer> consumer_;
+  std::vector<catalog::KafkaPartition> assignment_;
+  std::optional<Status> callback_error_;
+  bool closed_ = false;
+};
+
+class DeliveryCounter final : public RdKafka::DeliveryReportCb {
+ public:
+  void dr_cb(RdKafka::Message& message) override {
+    if (message.err() != RdKafka::ERR_NO_ERROR) {
+      std::lock_guard<std::mutex> lock(mu_);
+      ++failed_;
+      last_error_ = message.errstr();
+    }
+  }
+  // Failures since the last call, with the last error text.
+  std::pair<int, std::string> Take() {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto out = std::make_pair(failed_, last_error_);
+    failed_ = 0;
+    return out;
+  }
+
+ private:
+  std::mutex mu_;
+  int failed_ = 0;
+  std::string last_error_;
+};
+
+class RdKafkaProducer final : public KafkaProducer {
+ public:
+  Status Open(RdKafka::Conf& conf) {
+    std::string error;
+    if (conf.set("dr_cb", static_cast<RdKafka::DeliveryReportCb*>(&reports_), error) !=
+        RdKafka::Conf::CONF_OK) {
+      return Internal("cannot install the delivery report callback: " + error);
+    }
+    producer_.reset(RdKafka::Producer::create(&conf, error));
+    if (!producer_) {
+      return Status(StatusCode::kUnavailable, "cannot create a Kafka producer: " + error);
+    }
+    return Status::OK();
+  }
+  ~RdKafkaProducer() override {
+    if (producer_) producer_->flush(1000);
+  }
+
+  Status Produce(const std::string& topic, const std::optional<std::string>& key,
+                 const std::optional<std::string>& value,
+                 const std::vector<RecordHeader>& headers) override {
+    RdKafka::Headers* rd_headers = RdKafka::Headers::create();
+    for (const RecordHeader& h : headers) {
+      if (h.value.has_value()) {
+        rd_headers->add(h.key, h.value->data(), h.value->size());
+      } else {
+        rd_headers->add(h.key, nullptr, 0);
+      }
+    }
+    RdKafka::ErrorCode code = producer_->produce(
+        topic, RdKafka::Topic::PARTITION_UA, RdKafka::Producer::RK_MSG_COPY,
+        value ? const_cast<char*>(value->data()) : nullptr, value ? value->size() : 0,
+        key ? key->data() : nullptr, key ? key->size() : 0, 0, rd_headers, nullptr);
+    if (code != RdKafka::ERR_NO_ERROR) {
+      delete rd_headers;  // Ownership passes to librdkafka only on success.
+      return KafkaError(code, "produce to the dead-letter topic " + topic);
+    }
+    producer_->poll(0);
+    return Status::OK();
+  }
+
+  Status Flush(std::chrono::milliseconds timeout) override {
+    RdKafka::ErrorCode code = producer_->flush(static_cast<int>(timeout.count()));
+    auto [failed, last_error] = reports_.Take();
+    if (code != RdKafka::ERR_NO_ERROR) return KafkaError(code, "flush the dead-letter topic");
+    if (failed > 0) {
+      return Status(StatusCode::kUnavailable, std::to_string(failed) +
+                                                  " dead-letter topic records were not "
+                                                  "delivered: " +
+                                                  last_error);
+    }
+    return Status::OK();
+  }
+
+ private:
+  DeliveryCounter reports_;
+  std::unique_ptr<RdKafka::Producer> producer_;
+};
+
+class RdKafkaClientFactory final : public KafkaClientFactory {
+ public:
+  Result<catalog::NextOffsets> EndOffsets(const catalog::KafkaCluster& cluster,
+                                          const std::string& topic) override {
+    ST_ASSIGN_OR_RETURN(std::unique_ptr<RdKafka::Conf> conf, BaseConf(cluster));
+    std::string error;
+    std::unique_ptr<RdKafka::Producer> handle(RdKafka::Producer::create(conf.get(), error));
+    if (!handle) return Err(StatusCode::kUnavailable, "cannot create a Kafka client: " + error);
+    std::unique_ptr<RdKafka::Topic> rd_topic(
+        RdKafka::Topic::create(handle.get(), topic, nullptr, error));
+    if (!rd_topic)
+      return Err(StatusCode::kUnavailable, "cannot open topic " + topic + ": " + error);
+    RdKafka::Metadata* raw = nullptr;
+    RdKafka::ErrorCode code = handle->metadata(false, rd_topic.get(), &raw, kMetadataTimeoutMs);
+    std::unique_ptr<RdKafka::Metadata> metadata(raw);
+    if (code != RdKafka::ERR_NO_ERROR) {
+      return Err(KafkaError(
+          code, "read the metadata of topic " + topic + " from " + cluster.bootstrap_servers));
+    }
+    catalog::NextOffsets out;
+    for (const RdKafka::TopicMetadata* t : *metadata->topics()) {
+      if (t->topic() != topic) continue;
+      if (t->err() == RdKafka::ERR_UNKNOWN_TOPIC_OR_PART || t->partitions()->empty()) {
+        return Err(NotFound("The topic " + topic + " does not exist on cluster " + cluster.name +
+                            "; create it first."));
+      }
+      if (t->err() != RdKafka::ERR_NO_ERROR) {
+        return Err(KafkaError(t->err(), "metadata of topic " + topic));
+      }
+      for (const RdKafka::PartitionMetadata* p : *t->partitions()) {
+        int64_t low = 0, high = 0;
+        code = handle->query_watermark_offsets(topic, p->id(), &low, &high, kMetadataTimeoutMs);
+        if (code != RdKafka::ERR_NO_ERROR) {
+          return Err(KafkaError(code, "end offset of " + topic + "/" + std::to_string(p->id())));
+        }
+        out[p->id()] = high;
+      }
+    }
+    if (out.empty()) {
+      return Err(NotFound("The topic " + topic + " does not exist on cluster " + cluster.name +
+                          "; create it first."));
+    }
+    return out;
+  }
+
+  Result<std::unique_ptr<KafkaConsumer>> NewConsumer(const catalog::KafkaCluster& cluster,
+                                                     ConsumerSpec spec) override {
+    ST_ASSIGN_OR_RETURN(std::unique_ptr<RdKafka::Conf> conf, BaseConf(cluster));
+    ST_TRY(ConfSet(*conf, "group.id", spec.group_id));
+    // A restarted server takes the channel's partitions over at once instead
+    // of waiting for the dead member's session to expire.
+    ST_TRY(ConfSet(*conf, "group.instance.id", spec.group_id));
+    ST_TRY(ConfSet(*conf, "enable.auto.commit", "false"));
+    ST_TRY(ConfSet(*conf, "enable.auto.offset.store", "false"));
+    ST_TRY(ConfSet(*conf, "auto.offset.reset", "earliest"));
+    ST_TRY(ConfSet(*conf, "session.timeout.ms", "10000"));
+    ST_TRY(ConfSet(*conf, "max.poll.interval.ms", "600000"));
+    int64_t kbytes = std::max<int64_t>(1024, spec.max_prefetch_bytes / 1024);
+    ST_TRY(ConfSet(*conf, "queued.max.messages.kbytes", std::to_string(kbytes)));
+    auto consumer = std::make_unique<RdKafkaConsumer>(std::move(spec));
+    ST_TRY(consumer->Open(*conf));
+    return std::unique_ptr<KafkaConsumer>(std::move(consumer));
+  }
+
+  Result<std::unique_ptr<KafkaProducer>> NewProducer(
+      const catalog::KafkaCluster& cluster) override {
+    ST_ASSIGN_OR_RETURN(std::unique_ptr<RdKafka::Conf> conf, BaseConf(cluster));
+    ST_TRY(ConfSet(*conf, "enable.idempotence", "true"));
+    auto producer = std::make_unique<RdKafkaProducer>();
+    ST_TRY(producer->Open(*conf));
+    return std::unique_ptr<KafkaProducer>(std::move(producer));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<KafkaClientFactory> NewRdKafkaClientFactory() {
+  return std::make_unique<RdKafkaClientFactory>();
+}
+
+}  // namespace st::delivery

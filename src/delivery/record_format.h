@@ -1,0 +1,78 @@
+// The seam between the delivery runtime and decoding/registry: how a
+// channel's records become table rows. decoding_record_format.cc implements
+// it with decoding::PartitionedFileWriter and the built-in schema registry;
+// unit tests use fakes.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "common/random.h"
+#include "common/status.h"
+#include "delivery/channel_config.h"
+#include "delivery/dlq_record.h"
+#include "delivery/kafka_client.h"
+#include "iceberg/data_file.h"
+#include "iceberg/file_io.h"
+#include "iceberg/partition_spec.h"
+#include "iceberg/schema.h"
+#include "iceberg/table_metadata.h"
+
+namespace st::registry {
+class SchemaRegistry;
+}
+
+namespace st::delivery {
+
+// Decodes records into data files of one table. Not thread-safe.
+class BatchWriter {
+ public:
+  virtual ~BatchWriter() = default;
+  // nullopt: buffered. A RecordFailure: not buffered (the record goes to the
+  // DLQ). An error: storage failed and the writer is broken (Abort it).
+  virtual Result<std::optional<RecordFailure>> Add(const ConsumedRecord& record) = 0;
+  // Memory held now.
+  virtual int64_t buffered_bytes() const = 0;
+  // Closes the open files; returns every file since creation or the last Finish.
+  virtual Result<std::vector<iceberg::DataFile>> Finish() = 0;
+  // Best-effort delete of the files written since the last Finish.
+  virtual void Abort() = 0;
+};
+
+struct TableLayout {
+  iceberg::Schema schema;
+  iceberg::PartitionSpec spec;
+};
+
+// What the first record of a new table yields: the layout, or (for a
+// JSON_SCHEMA_GSR record without a resolvable schema) why the record fails.
+struct LayoutOutcome {
+  std::optional<TableLayout> layout;
+  std::optional<RecordFailure> failure;
+};
+
+// Thread-safe.
+class RecordFormat {
+ public:
+  virtual ~RecordFormat() = default;
+  // At CREATING: the channel's schema resolves and maps. Errors: NotFound /
+  // InvalidArgument (the channel goes FAILED with the message), Unavailable.
+  virtual Status Validate(const ChannelConfig& config) = 0;
+  // The new table's schema and partition spec. Errors: as Validate.
+  virtual Result<LayoutOutcome> Layout(const ChannelConfig& config,
+                                       const ConsumedRecord& first_record) = 0;
+  // A writer of data files under `data_location` for the table's current
+  // schema and default spec. `io` and `random` must outlive it.
+  virtual Result<std::unique_ptr<BatchWriter>> NewWriter(const ChannelConfig& config,
+                                                         const iceberg::TableMetadata& metadata,
+                                                         const std::string& data_location,
+                                                         iceberg::FileIO& io, Random& random) = 0;
+};
+
+// decoding + registry. `registry` must outlive the format. Until those
+// modules are built, every method returns Unsupported.
+std::unique_ptr<RecordFormat> NewDecodingRecordFormat(registry::SchemaRegistry& registry);
+
+}  // namespace st::delivery

@@ -1,0 +1,23 @@
+// Acting as a channel's service execution role: every catalog and storage
+// action a channel takes is first authorized through the server's policy
+// engine with the role as principal (identity policies of the role, plus the
+// bucket policy of a bucket in another account).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "http/router.h"
+
+namespace st::delivery {
+
+// Errors: AccessDenied whose message names the role, action and resource
+// (and the fix); the authorizer's own errors (e.g. Unavailable).
+Status AuthorizeAsRole(const http::Authorizer& authorizer, const std::string& role_arn,
+                       const std::string& role_account_id, const std::string& action,
+                       const std::string& resource,
+                       std::map<std::string, std::vector<std::string>> condition_keys = {});
+
+}  // namespace st::delivery

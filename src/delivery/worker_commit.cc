@@ -1,0 +1,218 @@
+// A batch's way out: dead letters first (S3 object, then the optional Kafka
+// topic), then one catalog transaction with the data files and the offset
+// ranges. A failed record counts as delivered in the same commit that
+// advances past it, so the dead letters must be durable before that commit.
+#include <map>
+
+#include "catalog/channel_records.h"
+#include "delivery/channel_worker.h"
+#include "delivery/dlq_record.h"
+#include "delivery/service_role.h"
+#include "iceberg/append.h"
+
+namespace st::delivery {
+
+namespace {
+
+constexpr std::chrono::seconds kDlqFlushTimeout{30};
+
+std::string RangesText(const catalog::OffsetRanges& ranges) {
+  std::string out;
+  for (const auto& [partition, range] : ranges) {
+    if (!out.empty()) out += ',';
+    out += std::to_string(partition) + ":" + std::to_string(range.from) + "-" +
+           std::to_string(range.to);
+  }
+  return out;
+}
+
+}  // namespace
+
+Status ChannelWorker::WriteDeadLetters() {
+  if (failures_.empty()) return Status::OK();
+  ST_ASSIGN_OR_RETURN(catalog::GeneralPurposeBucket bucket,
+                      ctx_.store.GetGeneralPurposeBucket(config_.dlq_bucket_name));
+  (void)bucket;
+  std::map<catalog::KafkaPartition, std::vector<const std::pair<ConsumedRecord, RecordFailure>*>>
+      by_partition;
+  for (const auto& entry : failures_) by_partition[entry.first.partition].push_back(&entry);
+  for (const auto& [partition, entries] : by_partition) {
+    const ConsumedRecord& first = entries.front()->first;
+    std::string key =
+        DlqObjectKey(config_.dlq_prefix, channel_.name, channel_.channel_id, partition,
+                     first.offset, entries.back()->first.offset, first.timestamp_ms);
+    ST_TRY(AuthorizeAsRole(ctx_.authorizer, config_.service_role_arn, config_.role_account_id,
+                           "s3:PutObject", config_.dlq_bucket_arn + "/" + key));
+    std::string body;
+    for (const auto* entry : entries) {
+      body += DlqJsonLine(entry->first, entry->second, channel_.arn);
+      body += '\n';
+    }
+    ST_TRY(ctx_.objects.Put(catalog::GeneralPurposeBucketKeyPrefix(config_.dlq_bucket_name) + key,
+                            body));
+  }
+  return WriteDeadLetterTopic();
+}
+
+Status ChannelWorker::WriteDeadLetterTopic() {
+  if (!config_.dlq_topic) return Status::OK();
+  if (!dlq_producer_) {
+    ST_ASSIGN_OR_RETURN(dlq_producer_, ctx_.kafka.NewProducer(cluster_));
+  }
+  for (const auto& [record, failure] : failures_) {
+    std::vector<RecordHeader> headers = record.headers;
+    headers.push_back({"streamtables.error.code", failure.code});
+    headers.push_back({"streamtables.error.message", failure.message});
+    headers.push_back({"streamtables.source.topic", record.topic});
+    headers.push_back({"streamtables.source.partition", std::to_string(record.partition)});
+    headers.push_back({"streamtables.source.offset", std::to_string(record.offset)});
+    headers.push_back({"streamtables.channel.arn", channel_.arn});
+    ST_TRY(dlq_producer_->Produce(*config_.dlq_topic, record.key, record.value, headers));
+  }
+  return dlq_producer_->Flush(kDlqFlushTimeout);
+}
+
+Status ChannelWorker::AuthorizeTableWrite() {
+  for (const char* action : {"s3tables:PutTableData", "s3tables:UpdateTableMetadataLocation"}) {
+    ST_TRY(AuthorizeAsRole(ctx_.authorizer, config_.service_role_arn, config_.role_account_id,
+                           action, table_->arn,
+                           {{"s3tables:namespace", {table_->namespace_name}},
+                            {"s3tables:tableName", {table_->name}},
+                            {"aws:ResourceTag/TableName", {table_->name}}}));
+  }
+  return Status::OK();
+}
+
+Result<catalog::LoadedTable> ChannelWorker::CommitOnce(const std::vector<iceberg::DataFile>& files,
+                                                       const catalog::OffsetRanges& ranges) {
+  ST_ASSIGN_OR_RETURN(catalog::LoadedTable current, ctx_.commits.LoadTable(table_->table_id));
+  if (!current.metadata.has_value()) {
+    return Err(FailedPrecondition("The table " + table_->arn + " has no metadata."));
+  }
+  std::vector<iceberg::TableRequirement> requirements;
+  std::vector<iceberg::TableUpdate> updates;
+  if (!files.empty()) {
+    iceberg::SnapshotSummary summary{{"streamtables.channel-arn", channel_.arn},
+                                     {"streamtables.kafka-topic", topic_},
+                                     {"streamtables.kafka-offsets", RangesText(ranges)}};
+    iceberg::OperationContext op{*io_, ctx_.clock, ctx_.random};
+    ST_ASSIGN_OR_RETURN(iceberg::SnapshotCommit snapshot,
+                        iceberg::FastAppend(current.metadata->metadata, files, summary, op));
+    requirements = std::move(snapshot.requirements);
+    updates = std::move(snapshot.updates);
+  }
+  catalog::CommitOptions options;
+  options.account_id = channel_.owner_account_id;
+  options.acting_channel = channel_.arn;
+  options.offset_ranges = ranges;
+  return ctx_.commits.CommitTable(table_->table_id, requirements, updates, options);
+}
+
+ChannelWorker::CommitOutcome ChannelWorker::Commit(const std::vector<iceberg::DataFile>& files,
+                                                   const catalog::OffsetRanges& ranges) {
+  using catalog::ChannelStatus;
+  auto delete_files = [&] {
+    for (const iceberg::DataFile& f : files) (void)io_->Delete(f.file_path);
+  };
+  // Dead letters first: stop advancing (never skip a record) until they are durable.
+  while (true) {
+    if (stopping()) {
+      delete_files();
+      return CommitOutcome::kAbandoned;
+    }
+    Status written = WriteDeadLetters();
+    if (written.ok()) break;
+    if (written.code() == StatusCode::kAccessDenied) {
+      SetFault(ChannelStatus::kFailed, "ACCESS_DENIED", written.message());
+      delete_files();
+      return CommitOutcome::kFault;
+    }
+    ctx_.logger.Log(http::LogLevel::kWarn, "dlq_write_failed",
+                    {{"channel", channel_.arn}, {"error", written.ToString()}});
+    if (!dlq_failure_reported_) {
+      catalog::ChannelChange change;
+      change.expected_status = ChannelStatus::kActive;
+      change.state_info = catalog::ChannelStateInfo{
+          "DLQ_WRITE_FAILED", "Delivery is stopped because the dead-letter queue " +
+                                  config_.dlq_bucket_arn +
+                                  " cannot be written: " + written.message()};
+      dlq_failure_reported_ = ctx_.store.UpdateChannel(channel_.arn, change).has_value();
+    }
+    Backoff();
+  }
+  if (dlq_failure_reported_) {
+    catalog::ChannelChange change;
+    change.expected_status = ChannelStatus::kActive;
+    change.state_info = std::optional<catalog::ChannelStateInfo>();
+    if (ctx_.store.UpdateChannel(channel_.arn, change).has_value()) dlq_failure_reported_ = false;
+  }
+
+  bool ambiguous = false;  // A commit may have happened: its files must stay.
+  while (true) {
+    if (stopping()) {
+      if (!ambiguous) delete_files();
+      return CommitOutcome::kAbandoned;
+    }
+    Status allowed = AuthorizeTableWrite();
+    if (allowed.code() == StatusCode::kAccessDenied) {
+      SetFault(ChannelStatus::kFailed, "ACCESS_DENIED", allowed.message());
+      delete_files();
+      return CommitOutcome::kFault;
+    }
+    Result<catalog::LoadedTable> committed =
+        allowed.ok() ? CommitOnce(files, ranges) : Result<catalog::LoadedTable>(Err(allowed));
+    if (committed.has_value()) return CommitOutcome::kCommitted;
+    const Status& error = committed.error();
+    switch (error.code()) {
+      case StatusCode::kConflict:
+      case StatusCode::kCommitStateUnknown: {
+        // Re-read where the catalog stands: all advanced to `to` → it was
+        // us; all still at `from` → the table moved (or nothing happened):
+        // retry on the new base; anything else → another worker owns a
+        // partition now (we are its zombie): drop the batch, re-read.
+        int advanced = 0, untouched = 0;
+        bool readable = true;
+        for (const auto& [partition, range] : ranges) {
+          Result<catalog::KafkaOffset> next = ctx_.store.GetChannelOffset(channel_.arn, partition);
+          if (!next.has_value()) {
+            readable = false;
+            break;
+          }
+          if (*next == range.to) ++advanced;
+          if (*next == range.from) ++untouched;
+        }
+        const int n = static_cast<int>(ranges.size());
+        if (error.code() == StatusCode::kCommitStateUnknown) ambiguous = true;
+        if (readable && advanced == n && n > 0 && error.code() == StatusCode::kCommitStateUnknown) {
+          return CommitOutcome::kCommitted;
+        }
+        if (readable && untouched != n) {
+          ctx_.logger.Log(http::LogLevel::kWarn, "commit_fenced",
+                          {{"channel", channel_.arn}, {"error", error.ToString()}});
+          if (!ambiguous) delete_files();
+          Rewind();
+          return CommitOutcome::kRewound;
+        }
+        break;
+      }
+      case StatusCode::kNotFound:
+        SetFault(ChannelStatus::kSuspended, "TABLE_DELETED",
+                 "The destination table " + config_.namespace_name + "." + config_.table_name +
+                     " in " + config_.table_bucket_arn +
+                     " was deleted; create a new channel to deliver to a new table.");
+        delete_files();
+        return CommitOutcome::kFault;
+      case StatusCode::kAccessDenied:
+        SetFault(ChannelStatus::kFailed, "ACCESS_DENIED", error.message());
+        delete_files();
+        return CommitOutcome::kFault;
+      default:
+        break;
+    }
+    ctx_.logger.Log(http::LogLevel::kWarn, "commit_retry",
+                    {{"channel", channel_.arn}, {"error", error.ToString()}});
+    Backoff();
+  }
+}
+
+}  // namespace st::delivery
