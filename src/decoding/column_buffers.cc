@@ -4,8 +4,8 @@ namespace st::decoding {
 namespace {
 
 template <typename T>
-void AppendVector(std::vector<T>& to, const std::vector<T>& from) {
-  if (!from.empty()) to.insert(to.end(), from.begin(), from.end());
+void AppendTail(std::vector<T>& to, const std::vector<T>& from, size_t start) {
+  if (from.size() > start) to.insert(to.end(), from.begin() + start, from.end());
 }
 
 template <typename T>
@@ -14,6 +14,25 @@ int64_t VectorBytes(const std::vector<T>& v) {
 }
 
 }  // namespace
+
+size_t ColumnBuffer::ValueCount() const {
+  switch (physical) {
+    case parquet::PhysicalType::kBoolean:
+      return bools.size();
+    case parquet::PhysicalType::kInt32:
+      return i32.size();
+    case parquet::PhysicalType::kInt64:
+      return i64.size();
+    case parquet::PhysicalType::kFloat:
+      return f32.size();
+    case parquet::PhysicalType::kDouble:
+      return f64.size();
+    case parquet::PhysicalType::kByteArray:
+    case parquet::PhysicalType::kFixedLenByteArray:
+      return ends.size();
+  }
+  return 0;
+}
 
 int64_t ColumnBuffer::MemoryBytes() const {
   return VectorBytes(def) + VectorBytes(rep) + VectorBytes(bools) + VectorBytes(i32) +
@@ -31,41 +50,87 @@ ColumnBuffers::ColumnBuffers(const parquet::Schema& schema) {
   }
 }
 
-void ColumnBuffers::Append(const ColumnBuffers& other) {
+int64_t ColumnBuffers::MemoryBytes() const {
+  int64_t total = 0;
+  for (const auto& c : columns_) total += c.MemoryBytes();
+  return total;
+}
+
+void ColumnBuffers::Mark(std::vector<ColumnMark>* marks) const {
+  marks->resize(columns_.size());
   for (size_t i = 0; i < columns_.size(); ++i) {
-    ColumnBuffer& to = columns_[i];
-    const ColumnBuffer& from = other.columns_[i];
-    AppendVector(to.def, from.def);
-    AppendVector(to.rep, from.rep);
-    switch (to.physical) {
+    const ColumnBuffer& c = columns_[i];
+    (*marks)[i] = ColumnMark{c.def.size(), c.ValueCount(), c.arena.size()};
+  }
+}
+
+void ColumnBuffers::Truncate(const std::vector<ColumnMark>& marks) {
+  for (size_t i = 0; i < columns_.size(); ++i) {
+    ColumnBuffer& c = columns_[i];
+    const ColumnMark& m = marks[i];
+    c.def.resize(m.levels);
+    if (c.max_rep > 0) c.rep.resize(m.levels);
+    switch (c.physical) {
       case parquet::PhysicalType::kBoolean:
-        AppendVector(to.bools, from.bools);
+        c.bools.resize(m.values);
         break;
       case parquet::PhysicalType::kInt32:
-        AppendVector(to.i32, from.i32);
+        c.i32.resize(m.values);
         break;
       case parquet::PhysicalType::kInt64:
-        AppendVector(to.i64, from.i64);
+        c.i64.resize(m.values);
         break;
       case parquet::PhysicalType::kFloat:
-        AppendVector(to.f32, from.f32);
+        c.f32.resize(m.values);
         break;
       case parquet::PhysicalType::kDouble:
-        AppendVector(to.f64, from.f64);
+        c.f64.resize(m.values);
+        break;
+      case parquet::PhysicalType::kByteArray:
+      case parquet::PhysicalType::kFixedLenByteArray:
+        c.ends.resize(m.values);
+        c.arena.resize(m.arena);
+        break;
+    }
+  }
+}
+
+void ColumnBuffers::AppendRecord(const ColumnBuffers& from,
+                                 const std::vector<ColumnMark>& from_marks) {
+  for (size_t i = 0; i < columns_.size(); ++i) {
+    ColumnBuffer& to = columns_[i];
+    const ColumnBuffer& src = from.columns_[i];
+    const ColumnMark& m = from_marks[i];
+    AppendTail(to.def, src.def, m.levels);
+    if (to.max_rep > 0) AppendTail(to.rep, src.rep, m.levels);
+    switch (to.physical) {
+      case parquet::PhysicalType::kBoolean:
+        AppendTail(to.bools, src.bools, m.values);
+        break;
+      case parquet::PhysicalType::kInt32:
+        AppendTail(to.i32, src.i32, m.values);
+        break;
+      case parquet::PhysicalType::kInt64:
+        AppendTail(to.i64, src.i64, m.values);
+        break;
+      case parquet::PhysicalType::kFloat:
+        AppendTail(to.f32, src.f32, m.values);
+        break;
+      case parquet::PhysicalType::kDouble:
+        AppendTail(to.f64, src.f64, m.values);
         break;
       case parquet::PhysicalType::kByteArray:
       case parquet::PhysicalType::kFixedLenByteArray: {
-        const auto base = static_cast<uint32_t>(to.arena.size());
-        to.arena.append(from.arena);
-        for (uint32_t end : from.ends) to.ends.push_back(base + end);
+        const size_t base = to.arena.size();
+        to.arena.append(src.arena, m.arena, std::string::npos);
+        for (size_t k = m.values; k < src.ends.size(); ++k) {
+          to.ends.push_back(static_cast<uint32_t>(base + (src.ends[k] - m.arena)));
+        }
         break;
       }
     }
   }
-  rows_ += other.rows_;
-  int64_t added = 0;
-  for (const auto& c : other.columns_) added += c.MemoryBytes();
-  memory_bytes_ += added;
+  ++rows_;
 }
 
 Status ColumnBuffers::FlushTo(parquet::FileWriter& writer) {
@@ -123,7 +188,6 @@ void ColumnBuffers::Clear() {
     c.ends.clear();
   }
   rows_ = 0;
-  memory_bytes_ = 0;
 }
 
 }  // namespace st::decoding

@@ -37,6 +37,15 @@ struct ColumnBuffer {
   void PushNull(int16_t d, int16_t r) { PushLevels(d, r); }
   void EndBytes() { ends.push_back(static_cast<uint32_t>(arena.size())); }
   int64_t MemoryBytes() const;
+  // Entries in the value vector of this column's physical type.
+  size_t ValueCount() const;
+};
+
+// Where each column ended at some point, to roll back or move one record.
+struct ColumnMark {
+  size_t levels = 0;
+  size_t values = 0;
+  size_t arena = 0;
 };
 
 // All leaf columns of one schema, holding whole rows.
@@ -46,12 +55,19 @@ class ColumnBuffers {
 
   ColumnBuffer& column(int index) { return columns_[index]; }
   int64_t rows() const { return rows_; }
-  int64_t memory_bytes() const { return memory_bytes_; }
-  // Marks one more row complete in every column (for a scratch record).
+  // Bytes held (computed: O(columns)).
+  int64_t MemoryBytes() const;
+  // Marks one more row complete in every column, after its levels and
+  // values were pushed.
   void AddRow() { ++rows_; }
 
-  // Appends the rows of `other` (same schema).
-  void Append(const ColumnBuffers& other);
+  // Records where every column ends now.
+  void Mark(std::vector<ColumnMark>* marks) const;
+  // Drops everything pushed after `marks` (a rejected record).
+  void Truncate(const std::vector<ColumnMark>& marks);
+  // Appends what `from` (same schema) holds after `from_marks` as one more
+  // row; `from` is unchanged.
+  void AppendRecord(const ColumnBuffers& from, const std::vector<ColumnMark>& from_marks);
   // Writes every column as one batch, EndRows, and empties the buffers.
   // Errors: the writer's.
   Status FlushTo(parquet::FileWriter& writer);
@@ -61,7 +77,6 @@ class ColumnBuffers {
   std::vector<ColumnBuffer> columns_;
   std::vector<std::string_view> views_;  // Reused by FlushTo.
   int64_t rows_ = 0;
-  int64_t memory_bytes_ = 0;
 };
 
 }  // namespace st::decoding

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <map>
 #include <unordered_map>
+#include <utility>
 
 #include "common/uuid.h"
 #include "decoding/channel_schema.h"
@@ -130,77 +131,36 @@ class PartitionedFileWriter::Impl {
                                             " bytes, more than the maximum of " +
                                             std::to_string(options_.max_record_bytes));
     }
-    scratch_->Clear();
+    // Records mostly share the partition of the one before: decode straight
+    // into that file's buffers and move the row only when it differs.
+    OpenFile* guess = last_file_;
+    ColumnBuffers& target = guess != nullptr ? guess->buffers : *scratch_;
+    if (guess == nullptr) scratch_->Clear();
+    target.Mark(&marks_);
     RecordError error;
-    switch (options_.format) {
-      case ValueFormat::kJson:
-        if (!shredder_->Shred(value, *scratch_, &error)) return error;
-        break;
-      case ValueFormat::kJsonSchemaGsr: {
-        GsrFrame frame;
-        if (!ParseGsrFrame(value, &frame, &error)) return error;
-        error.schema_version_id = frame.schema_version_id;
-        ST_ASSIGN_OR_RETURN(const GsrVersionState* state, VersionState(frame.schema_version_id));
-        if (state == nullptr) {
-          error.code = std::string(kSchemaNotFound);
-          error.message =
-              "schema version " + frame.schema_version_id + " is not in the schema registry";
-          return error;
-        }
-        if (!state->matches) {
-          error.code = std::string(kSchemaMismatch);
-          error.message = state->mismatch;
-          return error;
-        }
-        std::string_view payload = frame.payload;
-        if (frame.zlib) {
-          if (!InflateGsrPayload(payload, options_.max_record_bytes, &inflated_, &error)) {
-            return error;
-          }
-          payload = inflated_;
-        }
-        if (!shredder_->Shred(payload, *scratch_, &error)) return error;
-        break;
-      }
-      case ValueFormat::kByteArray:
-      case ValueFormat::kString:
-        if (!WriteRawValue(plan_->root.children[0], value, options_.format == ValueFormat::kString,
-                           *scratch_, &error)) {
-          return error;
-        }
-        break;
-    }
-    if (kafka_writer_ != nullptr &&
-        !kafka_writer_->Write(record, options_.include_metadata, *scratch_, &error)) {
+    if (!Decode(record, value, target, &error)) {
+      target.Truncate(marks_);
+      if (!lookup_failure_.ok()) return Err(std::exchange(lookup_failure_, Status::OK()));
       return error;
     }
-    scratch_->AddRow();
-
-    // The partition tuple.
-    partition_values_.clear();
-    for (const auto& source : sources_) {
-      Value v;
-      if (source.slot >= 0) {
-        v = shredder_->partition_values()[source.slot];
-      } else if (options_.include_metadata && record.timestamp_ms >= 0) {
-        v = Value::Int64(record.timestamp_ms * 1000);
-      }
-      if (v.is_null()) {
-        return MakeError(kMissingPartitionValue,
-                         source.slot >= 0 ? "partition source value is missing or null"
-                                          : "record has no Kafka timestamp to partition on");
-      }
-      auto transformed = source.transform.Apply(*source.source_type, v);
-      if (!transformed) {
-        return MakeError(kTypeMismatch, "partition value: " + transformed.error().message());
-      }
-      partition_values_.push_back(std::move(*transformed));
+    if (!PartitionOf(record, &error)) {
+      target.Truncate(marks_);
+      return error;
     }
-    Value partition = Value::MakeStruct(partition_values_);
-
-    ST_ASSIGN_OR_RETURN(OpenFile * file, FileFor(partition));
-    file->buffers.Append(*scratch_);
-    if (file->buffers.memory_bytes() >= options_.batch_flush_bytes) {
+    auto file_result = FileFor(partition_values_);
+    if (!file_result) {
+      target.Truncate(marks_);
+      return Err(file_result.error());
+    }
+    OpenFile* file = *file_result;
+    if (file == guess) {
+      file->buffers.AddRow();
+    } else {
+      file->buffers.AppendRecord(target, marks_);
+      target.Truncate(marks_);
+    }
+    file->pending_bytes += static_cast<int64_t>(value.size());
+    if (file->pending_bytes >= options_.batch_flush_bytes) {
       Status flushed = FlushFile(*file);
       if (!flushed.ok()) return Err(Fail(flushed));
       if (file->writer->EstimatedFileSizeBytes() >= options_.target_file_bytes) {
@@ -211,10 +171,85 @@ class PartitionedFileWriter::Impl {
     return std::optional<RecordError>();
   }
 
+  // The record's value columns and _kafka into `out`. False with `error`.
+  bool Decode(const KafkaRecord& record, std::string_view value, ColumnBuffers& out,
+              RecordError* error) {
+    switch (options_.format) {
+      case ValueFormat::kJson:
+        if (!shredder_->Shred(value, out, error)) return false;
+        break;
+      case ValueFormat::kJsonSchemaGsr: {
+        GsrFrame frame;
+        if (!ParseGsrFrame(value, &frame, error)) return false;
+        error->schema_version_id = frame.schema_version_id;
+        auto state = VersionState(frame.schema_version_id);
+        if (!state) {
+          lookup_failure_ = state.error();
+          return false;
+        }
+        if (*state == nullptr) {
+          error->code = std::string(kSchemaNotFound);
+          error->message =
+              "schema version " + frame.schema_version_id + " is not in the schema registry";
+          return false;
+        }
+        if (!(*state)->matches) {
+          error->code = std::string(kSchemaMismatch);
+          error->message = (*state)->mismatch;
+          return false;
+        }
+        std::string_view payload = frame.payload;
+        if (frame.zlib) {
+          if (!InflateGsrPayload(payload, options_.max_record_bytes, &inflated_, error)) {
+            return false;
+          }
+          payload = inflated_;
+        }
+        if (!shredder_->Shred(payload, out, error)) return false;
+        break;
+      }
+      case ValueFormat::kByteArray:
+      case ValueFormat::kString:
+        if (!WriteRawValue(plan_->root.children[0], value, options_.format == ValueFormat::kString,
+                           out, error)) {
+          return false;
+        }
+        break;
+    }
+    return kafka_writer_ == nullptr ||
+           kafka_writer_->Write(record, options_.include_metadata, out, error);
+  }
+
+  // The partition tuple of the record just decoded, into partition_values_.
+  bool PartitionOf(const KafkaRecord& record, RecordError* error) {
+    partition_values_.clear();
+    for (const auto& source : sources_) {
+      Value v;
+      if (source.slot >= 0) {
+        v = shredder_->partition_values()[source.slot];
+      } else if (options_.include_metadata && record.timestamp_ms >= 0) {
+        v = Value::Int64(record.timestamp_ms * 1000);
+      }
+      if (v.is_null()) {
+        *error = MakeError(kMissingPartitionValue,
+                           source.slot >= 0 ? "partition source value is missing or null"
+                                            : "record has no Kafka timestamp to partition on");
+        return false;
+      }
+      auto transformed = source.transform.Apply(*source.source_type, v);
+      if (!transformed) {
+        *error = MakeError(kTypeMismatch, "partition value: " + transformed.error().message());
+        return false;
+      }
+      partition_values_.push_back(std::move(*transformed));
+    }
+    return true;
+  }
+
   int64_t BufferedBytes() const {
     int64_t total = 0;
     for (const auto& [key, file] : open_) {
-      total += file->buffers.memory_bytes() +
+      total += file->buffers.MemoryBytes() +
                (file->writer->EstimatedFileSizeBytes() - file->sink->Position());
     }
     return total;
@@ -250,6 +285,7 @@ class PartitionedFileWriter::Impl {
     std::unique_ptr<storage::ObjectWriter> sink;
     std::unique_ptr<parquet::FileWriter> writer;
     ColumnBuffers buffers;
+    int64_t pending_bytes = 0;  // Input bytes decoded into `buffers` since the last flush.
   };
 
   Status Fail(Status status) {
@@ -283,11 +319,10 @@ class PartitionedFileWriter::Impl {
     return &versions_.emplace(id, std::move(state)).first->second;
   }
 
-  Result<OpenFile*> FileFor(const Value& partition) {
-    if (last_file_ != nullptr && last_file_->partition == partition) return last_file_;
+  Result<OpenFile*> FileFor(const std::vector<Value>& values) {
+    if (last_file_ != nullptr && last_file_->partition.struct_value() == values) return last_file_;
     std::string key;
     const auto& fields = partition_type_->fields();
-    const auto& values = partition.struct_value();
     for (size_t i = 0; i < values.size(); ++i) {
       ST_ASSIGN_OR_RETURN(std::string bytes,
                           iceberg::ToSingleValueBytes(*fields[i].type, values[i]));
@@ -295,7 +330,7 @@ class PartitionedFileWriter::Impl {
     }
     auto it = open_.find(key);
     if (it == open_.end()) {
-      auto opened = Open(partition);
+      auto opened = Open(Value::MakeStruct(values));
       if (!opened) return Err(Fail(opened.error()));
       it = open_.emplace(key, std::move(*opened)).first;
     }
@@ -317,7 +352,10 @@ class PartitionedFileWriter::Impl {
     return file;
   }
 
-  Status FlushFile(OpenFile& file) { return file.buffers.FlushTo(*file.writer); }
+  Status FlushFile(OpenFile& file) {
+    file.pending_bytes = 0;
+    return file.buffers.FlushTo(*file.writer);
+  }
 
   Status CloseFile(OpenFile& file) {
     ST_TRY(FlushFile(file));
@@ -352,7 +390,7 @@ class PartitionedFileWriter::Impl {
     OpenFile* largest = nullptr;
     int64_t largest_bytes = -1;
     for (const auto& [key, file] : open_) {
-      const int64_t bytes = file->buffers.memory_bytes() +
+      const int64_t bytes = file->buffers.MemoryBytes() +
                             (file->writer->EstimatedFileSizeBytes() - file->sink->Position());
       if (bytes > largest_bytes) {
         largest = file.get();
@@ -374,6 +412,8 @@ class PartitionedFileWriter::Impl {
   std::unique_ptr<JsonShredder> shredder_;
   std::unique_ptr<ColumnBuffers> scratch_;
   std::vector<Value> partition_values_;
+  std::vector<ColumnMark> marks_;
+  Status lookup_failure_;  // Set by Decode when the GSR lookup failed (not a record error).
   std::string inflated_;
   std::unordered_map<std::string, GsrVersionState> versions_;
   std::map<std::string, std::unique_ptr<OpenFile>> open_;

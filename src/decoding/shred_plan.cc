@@ -69,15 +69,22 @@ Status CheckLevels(const ShredNode& node, int16_t rep, const parquet::Schema& pa
 }  // namespace
 
 int ShredNode::FindChild(std::string_view name) const {
-  // Few fields: a linear scan beats hashing the key.
-  if (children.size() <= 8) {
-    for (size_t i = 0; i < children.size(); ++i) {
-      if (children[i].name == name) return static_cast<int>(i);
-    }
-    return -1;
+  if (next_hint < children.size() && children[next_hint].name == name) {
+    return static_cast<int>(next_hint++);
   }
-  auto it = child_by_name.find(std::string(name));
-  return it == child_by_name.end() ? -1 : it->second;
+  int found = -1;
+  if (children.size() <= 8) {  // A short scan beats hashing the key.
+    for (size_t i = 0; i < children.size(); ++i) {
+      if (children[i].name == name) {
+        found = static_cast<int>(i);
+        break;
+      }
+    }
+  } else if (auto it = child_by_name.find(name); it != child_by_name.end()) {
+    found = it->second;
+  }
+  if (found >= 0) next_hint = static_cast<size_t>(found) + 1;
+  return found;
 }
 
 Result<ShredPlan> MakeShredPlan(const iceberg::Schema& schema,

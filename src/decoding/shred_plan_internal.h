@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -14,6 +15,11 @@
 #include "parquet/schema.h"
 
 namespace st::decoding {
+
+struct TransparentStringHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
 
 struct ShredNode {
   enum class Kind { kPrimitive, kStruct, kList, kMap };
@@ -32,11 +38,16 @@ struct ShredNode {
   int first_column = 0;        // Leaf columns of the subtree: [first, end).
   int end_column = 0;
   std::vector<ShredNode> children;  // Struct fields; list {element}; map {key, value}.
-  std::unordered_map<std::string, int> child_by_name;  // Struct only.
+  // Struct only.
+  std::unordered_map<std::string, int, TransparentStringHash, std::equal_to<>> child_by_name;
   // Scratch for decoders: which children an object supplied. A node never
   // nests inside itself, so one buffer per node suffices.
   mutable std::vector<uint8_t> seen;
+  // The child after the one found last: producers write keys in a fixed
+  // order, so this is usually the next key's field.
+  mutable size_t next_hint = 0;
 
+  // The child named `name`, or -1.
   int FindChild(std::string_view name) const;
 };
 

@@ -1,3 +1,5 @@
+#include <array>
+
 #include "decoding/text_scalars_internal.h"
 
 namespace st::decoding {
@@ -88,12 +90,17 @@ int Base64Value(unsigned char c) {
   return -1;
 }
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
+// -1 for non-hex characters; a table because uuids are on the hot path.
+constexpr auto kHexTable = [] {
+  std::array<int8_t, 256> table{};
+  for (auto& v : table) v = -1;
+  for (int c = '0'; c <= '9'; ++c) table[c] = static_cast<int8_t>(c - '0');
+  for (int c = 'a'; c <= 'f'; ++c) table[c] = static_cast<int8_t>(c - 'a' + 10);
+  for (int c = 'A'; c <= 'F'; ++c) table[c] = static_cast<int8_t>(c - 'A' + 10);
+  return table;
+}();
+
+int HexValue(char c) { return kHexTable[static_cast<unsigned char>(c)]; }
 
 }  // namespace
 

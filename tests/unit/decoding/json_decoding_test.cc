@@ -121,6 +121,35 @@ TEST_F(JsonDecodingTest, MissingAndNullOptionalFieldsAreNull) {
   EXPECT_EQ(f.lower_bounds.count(2), 0u);
 }
 
+TEST_F(JsonDecodingTest, RejectedRecordLeavesEarlierRowsIntact) {
+  auto writer = AllTypesWriter();
+  ASSERT_EQ(AddValue(*writer, R"({"ts": "2025-03-01T12:00:00Z", "name": "a",
+                                  "user": {"id": 1, "tags": ["x"]}})"),
+            std::nullopt);
+  // Fails deep inside, after name, user.id and a tag were pushed.
+  auto error = AddValue(*writer, R"({"ts": "2025-03-01T12:00:01Z", "name": "b",
+                                     "user": {"id": 2, "tags": ["y", 5]}})");
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(error->code, kTypeMismatch);
+  EXPECT_NE(error->message.find("user.tags.element"), std::string::npos) << error->message;
+  // Fails in the partition step of another hour.
+  error = AddValue(*writer, R"({"name": "c", "user": {"id": 3}})");
+  ASSERT_TRUE(error.has_value());
+  ASSERT_EQ(AddValue(*writer, R"({"ts": "2025-03-01T12:00:02Z", "name": "d",
+                                  "user": {"id": 4, "tags": []}})"),
+            std::nullopt);
+  auto files = writer->Finish();
+  ASSERT_TRUE(files.has_value());
+  ASSERT_EQ(files->size(), 1u);
+  const auto& f = (*files)[0];
+  EXPECT_EQ(f.record_count, 2);
+  EXPECT_EQ(f.value_counts.at(2), 2);
+  EXPECT_EQ(Bound(f, 2, *Type::String(), false), Value::String("d"));
+  EXPECT_EQ(Bound(f, 13, *Type::Long(), false), Value::Int64(4));
+  EXPECT_EQ(f.value_counts.at(15), 2);  // "x" and the empty list's null entry.
+  EXPECT_EQ(f.null_value_counts.at(15), 1);
+}
+
 TEST_F(JsonDecodingTest, RowsGoToOneFilePerHour) {
   auto writer = AllTypesWriter();
   ASSERT_EQ(AddValue(*writer, R"({"ts": "2025-03-01T12:59:59.999999Z"})"), std::nullopt);
