@@ -1,0 +1,218 @@
+// CreateChannel, DescribeChannel, ListChannels, UpdateChannel, DeleteChannel
+// and the pause/resume extension. Status moves here are the API's half of
+// the lifecycle (issue 4 plan): create → CREATING, update → UPDATING (ACTIVE
+// only), delete → DELETING; the delivery runtime does the rest.
+#include <charconv>
+
+#include "api/kafka/channel_config_internal.h"
+#include "api/kafka/kafka_errors_internal.h"
+#include "api/kafka/operations_internal.h"
+#include "api/kafka/resource_lookup_internal.h"
+
+namespace st::api::kafka {
+
+namespace {
+
+using nlohmann::json;
+
+http::HttpError NotActive(const catalog::Channel& channel, const std::string& what) {
+  return BadParameter("channelArn", std::string("The channel is ") +
+                                        catalog::ChannelStatusName(channel.status) + "; only an " +
+                                        "ACTIVE channel can be " + what +
+                                        ". Wait until it is "
+                                        "ACTIVE and retry.");
+}
+
+Status Authorize(const KafkaDeps& deps, const Ctx& context, http::AccessRequest access) {
+  ST_ASSIGN_OR_RETURN(http::AuthDecision decision,
+                      deps.authorizer.Authorize(context.request, context.principal, access));
+  if (!decision.allowed) return Status(StatusCode::kAccessDenied, decision.message);
+  return Status::OK();
+}
+
+json OperationReply(const catalog::Channel& channel) {
+  json out = {{"channelArn", channel.arn}};
+  if (channel.cluster_operation_arn.has_value()) {
+    out["clusterOperationArn"] = *channel.cluster_operation_arn;
+  }
+  return out;
+}
+
+json ChannelInfo(const catalog::Channel& channel) {
+  json out = OperationReply(channel);
+  out["channelName"] = channel.name;
+  out["status"] = catalog::ChannelStatusName(channel.status);
+  out["creationTime"] = FormatTimestamp(channel.created_at);
+  out["destinationType"] = "ICEBERG";
+  return out;
+}
+
+}  // namespace
+
+Reply CreateChannel(const KafkaDeps& deps, Ctx& context) {
+  auto cluster = ClusterFromPath(deps, context);
+  if (!cluster) return context.Fail(cluster.error());
+  auto parts = catalog::ParseKafkaClusterArn(cluster->arn);
+  if (!parts) return Err(parts.error());
+  json body = json::parse(context.request.body, nullptr, /*allow_exceptions=*/false);
+  if (!body.is_object()) {
+    return Err(InvalidArgument("The request body must be a JSON object."));
+  }
+  auto request = ValidateCreateChannel(body, *parts);
+  if (!request) return context.Fail(request.error());
+
+  http::AccessRequest pass_role;
+  pass_role.action = "iam:PassRole";
+  pass_role.resource = request->service_execution_role_arn;
+  pass_role.condition_keys["iam:PassedToService"] = {"kafka.amazonaws.com"};
+  ST_TRY(Authorize(deps, context, pass_role));
+  if (!request->tags.empty()) {
+    http::AccessRequest tag;
+    tag.action = "kafka:TagResource";
+    tag.resource = cluster->arn;
+    ST_TRY(Authorize(deps, context, tag));
+  }
+
+  auto bucket = deps.store.GetTableBucket(request->warehouse_bucket_arn);
+  if (!bucket.has_value()) {
+    if (bucket.error().code() != StatusCode::kNotFound) return Err(bucket.error());
+    return context.Fail(
+        BadParameter("warehouseLocation", "The table bucket '" + request->warehouse_bucket_arn +
+                                              "' does not exist; create it first."));
+  }
+
+  catalog::NewChannel row{cluster->arn, cluster->owner_account_id, request->channel_name,
+                          request->topic_name, request->configuration.dump()};
+  auto channel = deps.store.CreateChannel(row);
+  if (!channel.has_value()) {
+    if (channel.error().code() == StatusCode::kAlreadyExists) {
+      http::HttpError conflict(channel.error());
+      conflict.details.emplace_back("invalidParameter", "channelName");
+      return context.Fail(conflict);
+    }
+    return Err(channel.error());
+  }
+  if (!request->tags.empty()) ST_TRY(deps.store.TagResource(channel->arn, request->tags));
+  return JsonResponse(OperationReply(*channel));
+}
+
+Reply DescribeChannel(const KafkaDeps& deps, Ctx& context) {
+  auto channel = ChannelFromPath(deps, context);
+  if (!channel) return context.Fail(channel.error());
+  json out = json::parse(channel->configuration_json, nullptr, /*allow_exceptions=*/false);
+  if (!out.is_object()) out = json::object();
+  out.update(ChannelInfo(*channel));
+  if (channel->state_info.has_value()) {
+    out["stateInfo"] = {{"code", channel->state_info->code},
+                        {"message", channel->state_info->message}};
+  }
+  out["paused"] = channel->paused;  // Extension; clients ignore unknown members.
+  ST_ASSIGN_OR_RETURN(catalog::Tags tags, deps.store.ListTags(channel->arn));
+  out["tags"] = json::object();
+  for (const auto& [key, value] : tags) out["tags"][key] = value;
+  return JsonResponse(out);
+}
+
+Reply ListChannels(const KafkaDeps& deps, Ctx& context) {
+  auto cluster = ClusterFromPath(deps, context);
+  if (!cluster) return context.Fail(cluster.error());
+  catalog::PageRequest page;
+  page.limit = 100;
+  if (auto max = context.request.query().Get("maxResults"); max.has_value()) {
+    int value = 0;
+    auto [end, ec] = std::from_chars(max->data(), max->data() + max->size(), value);
+    if (ec != std::errc() || end != max->data() + max->size() || value < 1 || value > 100) {
+      return context.Fail(
+          BadParameter("maxResults", "maxResults must be an integer from 1 to 100."));
+    }
+    page.limit = value;
+  }
+  if (auto token = context.request.query().Get("nextToken"); token.has_value()) {
+    page.continuation_token = std::string(*token);
+  }
+  std::optional<std::string> topic;
+  if (auto filter = context.request.query().Get("topicNameFilter"); filter.has_value()) {
+    topic = std::string(*filter);
+  }
+  auto listed = deps.store.ListChannels(cluster->arn, topic, page);
+  if (!listed.has_value()) {
+    if (listed.error().code() == StatusCode::kInvalidArgument) {
+      return context.Fail(BadParameter("nextToken", listed.error().message()));
+    }
+    return Err(listed.error());
+  }
+  json channels = json::array();
+  for (const catalog::Channel& channel : listed->items) channels.push_back(ChannelInfo(channel));
+  json out = {{"channels", channels}};
+  if (!listed->continuation_token.empty()) out["nextToken"] = listed->continuation_token;
+  return JsonResponse(out);
+}
+
+Reply UpdateChannel(const KafkaDeps& deps, Ctx& context) {
+  auto channel = ChannelFromPath(deps, context);
+  if (!channel) return context.Fail(channel.error());
+  json body = json::parse(context.request.body, nullptr, /*allow_exceptions=*/false);
+  if (!body.is_object()) return Err(InvalidArgument("The request body must be a JSON object."));
+  auto freshness = ValidateUpdateChannel(body);
+  if (!freshness) return context.Fail(freshness.error());
+  if (channel->status != catalog::ChannelStatus::kActive) {
+    return context.Fail(NotActive(*channel, "updated"));
+  }
+  json config = json::parse(channel->configuration_json, nullptr, /*allow_exceptions=*/false);
+  if (!config.is_object()) return Err(Internal("The stored channel configuration is not JSON."));
+  config["icebergDestinationConfiguration"]["dataFreshnessInSeconds"] = *freshness;
+  catalog::ChannelChange change;
+  change.expected_status = catalog::ChannelStatus::kActive;
+  change.status = catalog::ChannelStatus::kUpdating;
+  change.configuration_json = config.dump();
+  auto updated = deps.store.UpdateChannel(channel->arn, change);
+  if (!updated.has_value()) {
+    if (updated.error().code() == StatusCode::kConflict) {
+      return context.Fail(NotActive(*channel, "updated"));
+    }
+    return Err(updated.error());
+  }
+  return JsonResponse(OperationReply(*updated));
+}
+
+Reply DeleteChannel(const KafkaDeps& deps, Ctx& context) {
+  auto channel = ChannelFromPath(deps, context);
+  if (!channel) return context.Fail(channel.error());
+  // The runtime may move the status meanwhile; re-read and retry the CAS.
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    if (channel->status == catalog::ChannelStatus::kDeleting) {
+      return JsonResponse(OperationReply(*channel));
+    }
+    catalog::ChannelChange change;
+    change.expected_status = channel->status;
+    change.status = catalog::ChannelStatus::kDeleting;
+    auto deleting = deps.store.UpdateChannel(channel->arn, change);
+    if (deleting.has_value()) return JsonResponse(OperationReply(*deleting));
+    if (deleting.error().code() != StatusCode::kConflict) return Err(deleting.error());
+    ST_ASSIGN_OR_RETURN(*channel, deps.store.GetChannel(channel->arn));
+  }
+  return Err(StatusCode::kUnavailable, "The channel changed status repeatedly; retry the delete.");
+}
+
+namespace {
+
+Reply SetPaused(const KafkaDeps& deps, Ctx& context, bool paused) {
+  auto channel = ChannelFromPath(deps, context);
+  if (!channel) return context.Fail(channel.error());
+  if (channel->status == catalog::ChannelStatus::kDeleting) {
+    return context.Fail(BadParameter("channelArn", "The channel is being deleted."));
+  }
+  catalog::ChannelChange change;
+  change.paused = paused;
+  ST_ASSIGN_OR_RETURN(catalog::Channel updated, deps.store.UpdateChannel(channel->arn, change));
+  return JsonResponse({{"channelArn", updated.arn},
+                       {"status", catalog::ChannelStatusName(updated.status)},
+                       {"paused", updated.paused}});
+}
+
+}  // namespace
+
+Reply PauseChannel(const KafkaDeps& deps, Ctx& context) { return SetPaused(deps, context, true); }
+Reply ResumeChannel(const KafkaDeps& deps, Ctx& context) { return SetPaused(deps, context, false); }
+
+}  // namespace st::api::kafka

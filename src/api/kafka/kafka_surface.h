@@ -1,0 +1,44 @@
+// The MSK delivery-channel control plane (msk-channel-api.md §1–§6): what
+// boto3's `kafka` client, `aws kafka ...-channel` and Terraform speak to.
+//
+//   POST   /v1/clusters/{clusterArn}/channels                    CreateChannel kafka:CreateChannel
+//   (cluster) GET    /v1/clusters/{clusterArn}/channels                    ListChannels
+//   kafka:ListChannels (cluster) GET    /v1/clusters/{clusterArn}/channels/{channelArn}
+//   DescribeChannel    kafka:DescribeChannel (channel) PUT
+//   /v1/clusters/{clusterArn}/channels/{channelArn}       UpdateChannel      kafka:UpdateChannel
+//   (channel) DELETE /v1/clusters/{clusterArn}/channels/{channelArn}       DeleteChannel
+//   kafka:DeleteChannel (channel) POST   /v1/clusters/{clusterArn}/channels/{channelArn}/pause
+//   (extension)       kafka:UpdateChannel (channel) POST
+//   /v1/clusters/{clusterArn}/channels/{channelArn}/resume (extension)       kafka:UpdateChannel
+//   (channel) POST|DELETE|GET /v1/tags/{resourceArn} Tag/Untag/ListTagsForResource GET
+//   /api/v2/operations/{clusterOperationArn}              DescribeClusterOperationV2
+//
+// CreateChannel also needs iam:PassRole on the serviceExecutionRoleArn and,
+// with tags, kafka:TagResource on the cluster; both are checked with the
+// authorizer inside the handler. Clusters and channels of another account are
+// 404. Errors use the MSK shape (x-amzn-ErrorType, {"message",
+// "invalidParameter"}).
+#pragma once
+
+#include <string>
+
+#include "catalog/metadata_store.h"
+#include "http/router.h"
+
+namespace st::api::kafka {
+
+// Every reference must outlive the mounted router and be thread-safe.
+struct KafkaDeps {
+  catalog::MetadataStore& store;
+  // The router's authorizer, for the extra checks CreateChannel needs.
+  const http::Authorizer& authorizer;
+  // The account of callers whose principal carries none (test hooks).
+  std::string account_id;
+};
+
+// The surface "kafka" at prefix "/v1".
+http::Surface MakeKafkaSurface(const KafkaDeps& deps);
+// The surface "kafka-v2" at prefix "/api/v2" (DescribeClusterOperationV2).
+http::Surface MakeKafkaOperationsSurface(const KafkaDeps& deps);
+
+}  // namespace st::api::kafka

@@ -1,0 +1,35 @@
+// The handlers of the channel control plane and what they share.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "api/kafka/kafka_surface.h"
+#include "catalog/arns.h"
+#include "http/router.h"
+
+namespace st::api::kafka {
+
+using Ctx = http::RouteContext;
+using Reply = Result<http::Response>;
+
+std::string CallerAccount(const KafkaDeps& deps, const Ctx& context);
+// "2026-06-18T10:30:00.000Z"
+std::string FormatTimestamp(catalog::TimePoint time);
+http::Response JsonResponse(const nlohmann::json& body, int status = 200);
+
+// Channel operations (channel_operations.cc).
+Reply CreateChannel(const KafkaDeps& deps, Ctx& context);
+Reply DescribeChannel(const KafkaDeps& deps, Ctx& context);
+Reply ListChannels(const KafkaDeps& deps, Ctx& context);
+Reply UpdateChannel(const KafkaDeps& deps, Ctx& context);
+Reply DeleteChannel(const KafkaDeps& deps, Ctx& context);
+Reply PauseChannel(const KafkaDeps& deps, Ctx& context);
+Reply ResumeChannel(const KafkaDeps& deps, Ctx& context);
+// Tags and cluster operations (tag_operations.cc).
+Reply TagResource(const KafkaDeps& deps, Ctx& context);
+Reply UntagResource(const KafkaDeps& deps, Ctx& context);
+Reply ListTagsForResource(const KafkaDeps& deps, Ctx& context);
+Reply DescribeClusterOperationV2(const KafkaDeps& deps, Ctx& context);
+
+}  // namespace st::api::kafka

@@ -1,0 +1,145 @@
+// TagResource / UntagResource / ListTagsForResource on Kafka cluster and
+// channel ARNs, and DescribeClusterOperationV2 for channel operations.
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+
+#include "api/kafka/channel_config_internal.h"
+#include "api/kafka/kafka_errors_internal.h"
+#include "api/kafka/operations_internal.h"
+#include "catalog/names.h"
+
+namespace st::api::kafka {
+
+namespace {
+
+using nlohmann::json;
+
+// The account a Kafka cluster/channel ARN names. Other ARNs are not ours.
+Checked<std::string> KafkaResourceAccount(const std::string& arn) {
+  if (auto channel = catalog::ParseKafkaChannelArn(arn); channel.has_value()) {
+    return channel->cluster.account_id;
+  }
+  if (auto cluster = catalog::ParseKafkaClusterArn(arn); cluster.has_value()) {
+    return cluster->account_id;
+  }
+  return tl::unexpected(BadParameter(
+      "resourceArn", "The resource ARN '" + arn + "' is not a Kafka cluster or channel ARN."));
+}
+
+Checked<std::string> OwnedResource(const KafkaDeps& deps, const Ctx& context) {
+  const std::string& arn = context.params.Get("resourceArn");
+  auto account = KafkaResourceAccount(arn);
+  if (!account) return tl::unexpected(account.error());
+  if (*account != CallerAccount(deps, context)) {
+    return tl::unexpected(
+        NotFoundParameter("resourceArn", "The resource '" + arn + "' does not exist."));
+  }
+  return arn;
+}
+
+Reply StoreFailure(const Ctx& context, const Status& status) {
+  if (status.code() == StatusCode::kNotFound) {
+    return context.Fail(NotFoundParameter("resourceArn", status.message()));
+  }
+  if (status.code() == StatusCode::kInvalidArgument) {
+    return context.Fail(BadParameter("tags", status.message()));
+  }
+  return Err(status);
+}
+
+}  // namespace
+
+std::string CallerAccount(const KafkaDeps& deps, const Ctx& context) {
+  return context.principal.account_id.empty() ? deps.account_id : context.principal.account_id;
+}
+
+std::string FormatTimestamp(catalog::TimePoint time) {
+  auto millis =
+      std::chrono::duration_cast<std::chrono::milliseconds>(time.time_since_epoch()).count();
+  std::time_t seconds = static_cast<std::time_t>(millis / 1000);
+  int64_t fraction = millis % 1000;
+  if (fraction < 0) {
+    fraction += 1000;
+    seconds -= 1;
+  }
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char buffer[96];
+  std::snprintf(buffer, sizeof(buffer), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
+                utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
+                static_cast<int>(fraction));
+  return buffer;
+}
+
+http::Response JsonResponse(const json& body, int status) {
+  return http::Response::Json(status, body.dump());
+}
+
+Reply TagResource(const KafkaDeps& deps, Ctx& context) {
+  auto arn = OwnedResource(deps, context);
+  if (!arn) return context.Fail(arn.error());
+  json body = json::parse(context.request.body, nullptr, /*allow_exceptions=*/false);
+  if (!body.is_object() || !body.contains("tags") || !body["tags"].is_object()) {
+    return context.Fail(BadParameter("tags", "The required member 'tags' (an object) is missing."));
+  }
+  catalog::Tags tags;
+  for (const auto& [key, value] : body["tags"].items()) {
+    if (!value.is_string())
+      return context.Fail(BadParameter("tags", "Tag values must be strings."));
+    tags[key] = value.get<std::string>();
+  }
+  if (Status s = deps.store.TagResource(*arn, tags); !s.ok()) return StoreFailure(context, s);
+  return http::Response::Empty(204);
+}
+
+Reply UntagResource(const KafkaDeps& deps, Ctx& context) {
+  auto arn = OwnedResource(deps, context);
+  if (!arn) return context.Fail(arn.error());
+  std::vector<std::string> keys;
+  for (std::string_view key : context.request.query().GetAll("tagKeys")) keys.emplace_back(key);
+  if (keys.empty()) {
+    return context.Fail(BadParameter("tagKeys", "The query parameter tagKeys is required."));
+  }
+  if (Status s = deps.store.UntagResource(*arn, keys); !s.ok()) return StoreFailure(context, s);
+  return http::Response::Empty(204);
+}
+
+Reply ListTagsForResource(const KafkaDeps& deps, Ctx& context) {
+  auto arn = OwnedResource(deps, context);
+  if (!arn) return context.Fail(arn.error());
+  auto tags = deps.store.ListTags(*arn);
+  if (!tags) return StoreFailure(context, tags.error());
+  json out = json::object();
+  for (const auto& [key, value] : *tags) out[key] = value;
+  return JsonResponse({{"tags", out}});
+}
+
+Reply DescribeClusterOperationV2(const KafkaDeps& deps, Ctx& context) {
+  const std::string& arn = context.params.Get("clusterOperationArn");
+  auto parts = catalog::ParseKafkaClusterOperationArn(arn);
+  if (!parts) return context.Fail(BadParameter("clusterOperationArn", parts.error().message()));
+  const std::string missing = "The cluster operation '" + arn +
+                              "' does not exist (channel operations are kept only while they "
+                              "are in progress).";
+  if (parts->cluster.account_id != CallerAccount(deps, context)) {
+    return context.Fail(NotFoundParameter("clusterOperationArn", missing));
+  }
+  ST_ASSIGN_OR_RETURN(std::vector<catalog::Channel> channels, deps.store.ListAllChannels());
+  for (const catalog::Channel& channel : channels) {
+    if (channel.cluster_operation_arn != arn) continue;
+    const char* type = channel.status == catalog::ChannelStatus::kCreating   ? "CREATE_CHANNEL"
+                       : channel.status == catalog::ChannelStatus::kUpdating ? "UPDATE_CHANNEL"
+                                                                             : "DELETE_CHANNEL";
+    json info = {{"clusterArn", channel.cluster_arn},
+                 {"clusterType", "PROVISIONED"},
+                 {"operationArn", arn},
+                 {"operationState", "PENDING"},
+                 {"operationType", type},
+                 {"startTime", FormatTimestamp(channel.updated_at)}};
+    return JsonResponse({{"clusterOperationInfo", info}});
+  }
+  return context.Fail(NotFoundParameter("clusterOperationArn", missing));
+}
+
+}  // namespace st::api::kafka
