@@ -92,7 +92,7 @@ int Run(int argc, char** argv) {
                                   .spec = *spec,
                                   .include_metadata = include_metadata,
                                   .data_location = "s3://bucket/table/data"};
-  options.target_file_bytes = config.value("target_file_bytes", options.target_file_bytes);
+  options.target_file_bytes = config.value("target_file_bytes", int64_t{options.target_file_bytes});
   auto writer = decoding::PartitionedFileWriter::Make(options, io, random);
   if (!writer) return Die(writer.error().ToString());
 
@@ -105,8 +105,8 @@ int Run(int argc, char** argv) {
     decoding::KafkaRecord record;
     record.topic = "topic";
     record.partition = j.value("partition", 0);
-    record.offset = j.value("offset", 0);
-    record.timestamp_ms = j.value("timestamp_ms", -1);
+    record.offset = j.value("offset", int64_t{0});
+    record.timestamp_ms = j.value("timestamp_ms", int64_t{-1});
     if (j.contains("key_b64") && !j["key_b64"].is_null()) {
       key = Base64(j["key_b64"]);
       record.key = key;
