@@ -1,5 +1,7 @@
 #include "http/response.h"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -34,6 +36,41 @@ class FileRangeSource final : public BodySource {
   Status status_;
 };
 
+class FdRangeSource final : public BodySource {
+ public:
+  FdRangeSource(int fd, uint64_t offset, uint64_t length)
+      : fd_(fd), first_(offset), next_(offset), end_(offset + length) {}
+  ~FdRangeSource() override { ::close(fd_); }
+
+  Result<size_t> Read(char* buffer, size_t capacity) override {
+    if (next_ >= end_) return size_t{0};
+    size_t want = capacity < end_ - next_ ? capacity : static_cast<size_t>(end_ - next_);
+    while (true) {
+      ssize_t got = ::pread(fd_, buffer, want, static_cast<off_t>(next_));
+      if (got > 0) {
+        next_ += static_cast<uint64_t>(got);
+        return static_cast<size_t>(got);
+      }
+      if (got == 0) {
+        return Err(IoError("file ended at byte " + std::to_string(next_) +
+                           " before the announced range; it was truncated while being served"));
+      }
+      if (errno != EINTR) return Err(IoError(std::string("read failed: ") + std::strerror(errno)));
+    }
+  }
+
+  std::optional<FileSpan> File() const override {
+    if (next_ != first_) return std::nullopt;  // Partly consumed through Read.
+    return FileSpan{fd_, first_, end_ - first_};
+  }
+
+ private:
+  int fd_;
+  uint64_t first_;
+  uint64_t next_;
+  uint64_t end_;
+};
+
 Response WithType(int status, std::string body, const char* type) {
   Response r;
   r.status = status;
@@ -59,6 +96,10 @@ Result<std::unique_ptr<BodySource>> MakeFileRangeSource(const std::string& path,
                        "': " + std::strerror(err)));
   }
   return std::unique_ptr<BodySource>(std::make_unique<FileRangeSource>(file, length));
+}
+
+std::unique_ptr<BodySource> MakeFdRangeSource(int fd, uint64_t offset, uint64_t length) {
+  return std::make_unique<FdRangeSource>(fd, offset, length);
 }
 
 Response Response::Json(int status, std::string body) {

@@ -12,6 +12,13 @@
 
 namespace st::http {
 
+// Bytes [offset, offset + length) of an open regular file.
+struct FileSpan {
+  int fd = -1;  // Owned by the BodySource that reports it.
+  uint64_t offset = 0;
+  uint64_t length = 0;
+};
+
 // A pull source for a streamed response body. The server calls Read on one
 // I/O thread at a time until it returns 0. An error after the status line has
 // gone out cannot be reported to the client: the server logs it and closes
@@ -21,6 +28,11 @@ class BodySource {
   virtual ~BodySource() = default;
   // Copies up to `capacity` bytes into `buffer`; returns how many, 0 at end.
   virtual Result<size_t> Read(char* buffer, size_t capacity) = 0;
+  // When a source is a plain file range, the server may send it with
+  // sendfile(2) (no copy through user space) instead of calling Read, when
+  // the response has a stream_length equal to the span's length. The fd must
+  // stay open until the source is destroyed.
+  virtual std::optional<FileSpan> File() const { return std::nullopt; }
 };
 
 // Streams bytes [offset, offset + length) of the file at `path`. The file is
@@ -28,6 +40,9 @@ class BodySource {
 // Errors: kNotFound (no such file), kIo (cannot open or seek).
 Result<std::unique_ptr<BodySource>> MakeFileRangeSource(const std::string& path, uint64_t offset,
                                                         uint64_t length);
+// Streams bytes [offset, offset + length) of `fd` (a regular file; the source
+// takes ownership and closes it) with pread, exposing File() for sendfile.
+std::unique_ptr<BodySource> MakeFdRangeSource(int fd, uint64_t offset, uint64_t length);
 
 struct Response {
   int status = 200;

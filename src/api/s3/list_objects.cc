@@ -40,13 +40,12 @@ bool StartsWith(std::string_view text, std::string_view prefix) {
 }  // namespace
 
 Result<http::Response> ListObjectsV2(const S3State& state, http::RouteContext& context) {
-  ST_ASSIGN_OR_RETURN(ObjectAddress address, AddressOf(context.request));
+  ST_ASSIGN_OR_RETURN(ObjectAddress address, AddressOf(state, context.request));
   if (!address.key.empty()) {
     return context.Fail(BadRequest("InvalidArgument",
                                    "ListObjectsV2 addresses a bucket, not '" + address.key + "'."));
   }
-  ST_ASSIGN_OR_RETURN(catalog::Table table, OwningTable(state, address.bucket));
-  (void)table;
+  ST_TRY(CheckBucketExists(state, address.bucket));
   const http::QueryParams& query = context.request.query();
   std::string prefix(query.Get("prefix").value_or(""));
   std::string delimiter(query.Get("delimiter").value_or(""));

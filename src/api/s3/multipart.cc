@@ -48,11 +48,11 @@ struct OpenUpload {
 tl::expected<OpenUpload, http::HttpError> FindUpload(const S3State& state,
                                                      http::RouteContext& context,
                                                      std::string_view operation) {
-  Result<ObjectAddress> address = AddressOf(context.request);
+  Result<ObjectAddress> address = AddressOf(state, context.request);
   if (!address.has_value()) return tl::unexpected(http::HttpError(address.error()));
   if (address->key.empty()) return tl::unexpected(BadRequest("InvalidRequest", "No key given."));
-  Result<catalog::Table> table = WritableTable(state, *address, operation);
-  if (!table.has_value()) return tl::unexpected(http::HttpError(table.error()));
+  Status writable = CheckBucketWritable(state, *address, operation);
+  if (!writable.ok()) return tl::unexpected(http::HttpError(writable));
   std::string upload_id(context.request.query().Get("uploadId").value_or(""));
   if (!IsUploadId(upload_id)) return tl::unexpected(NoSuchUpload(upload_id));
   OpenUpload upload{*address, upload_id, UploadDir(state, address->bucket, upload_id)};
@@ -117,9 +117,9 @@ std::string ResultHeader(std::string_view root) {
 }  // namespace
 
 Result<http::Response> CreateMultipartUpload(const S3State& state, http::RouteContext& context) {
-  ST_ASSIGN_OR_RETURN(ObjectAddress address, AddressOf(context.request));
+  ST_ASSIGN_OR_RETURN(ObjectAddress address, AddressOf(state, context.request));
   if (address.key.empty()) return context.Fail(BadRequest("InvalidRequest", "No key given."));
-  ST_TRY(WritableTable(state, address, "write objects (CreateMultipartUpload) to"));
+  ST_TRY(CheckBucketWritable(state, address, "write objects (CreateMultipartUpload) to"));
   char id[33];
   std::snprintf(id, sizeof id, "%016llx%016llx",
                 static_cast<unsigned long long>(state.random.Next64()),
@@ -248,9 +248,9 @@ Result<http::Response> AbortMultipartUpload(const S3State& state, http::RouteCon
 }
 
 Result<http::Response> ListParts(const S3State& state, http::RouteContext& context) {
-  Result<ObjectAddress> address = AddressOf(context.request);
+  Result<ObjectAddress> address = AddressOf(state, context.request);
   ST_TRY(address);
-  ST_TRY(OwningTable(state, address->bucket));
+  ST_TRY(CheckBucketExists(state, address->bucket));
   std::string upload_id(context.request.query().Get("uploadId").value_or(""));
   OpenUpload upload{*address, upload_id, UploadDir(state, address->bucket, upload_id)};
   Result<std::string> key =
@@ -279,6 +279,13 @@ Result<http::Response> ListParts(const S3State& state, http::RouteContext& conte
   }
   xml += "</ListPartsResult>";
   return http::Response::Xml(200, std::move(xml));
+}
+
+void DiscardBucketUploads(const S3State& state, const std::string& bucket) {
+  std::string root = state.key_root + std::string(kUploadsRoot) + bucket + "/";
+  Result<std::vector<storage::ObjectInfo>> staged = state.objects.List(root);
+  if (!staged.has_value()) return;
+  for (const storage::ObjectInfo& info : *staged) (void)state.objects.Delete(info.key);
 }
 
 }  // namespace st::api::s3

@@ -1,4 +1,4 @@
-// Request → (bucket, key) → table and object-store key.
+// Request → (bucket, key) → table or general-purpose bucket, and object-store key.
 #include "api/s3/s3_errors_internal.h"
 #include "api/s3/surface_state_internal.h"
 #include "catalog/table_guard.h"
@@ -10,18 +10,33 @@ namespace {
 constexpr std::string_view kWarehouseSuffix = "--table-s3";
 constexpr size_t kMaxKeyBytes = 1024;
 
-// The bucket named by a virtual-hosted Host header, or "".
-std::string VirtualHostBucket(const http::Request& request) {
+bool IsIpv4Host(std::string_view host) {
+  size_t colon = host.find(':');
+  if (colon != std::string_view::npos) host = host.substr(0, colon);
+  for (char c : host) {
+    if (!(c == '.' || (c >= '0' && c <= '9'))) return false;
+  }
+  return true;
+}
+
+// The bucket named by a virtual-hosted Host header, or "". A warehouse
+// bucket is recognised by its `--table-s3` suffix alone; any other first
+// label only when a general-purpose bucket of that name exists, because the
+// server does not know which host names are its own (`api.example.com` must
+// not become bucket "api"). IP literals are never virtual-hosted.
+std::string VirtualHostBucket(const S3State& state, const http::Request& request) {
   std::optional<std::string_view> host = request.headers.Get("Host");
-  if (!host.has_value() || host->empty() || host->front() == '[') return "";
+  if (!host.has_value() || host->empty() || host->front() == '[' || IsIpv4Host(*host)) return "";
   size_t dot = host->find('.');
   if (dot == std::string_view::npos) return "";
-  std::string_view label = host->substr(0, dot);
-  if (label.size() <= kWarehouseSuffix.size() ||
-      label.substr(label.size() - kWarehouseSuffix.size()) != kWarehouseSuffix) {
-    return "";
+  std::string label(host->substr(0, dot));
+  if (IsWarehouseBucket(label)) return label;
+  if (label.size() < 3) return "";
+  // CreateBucket (PUT /) names a bucket that does not exist yet.
+  if (request.method == "PUT" && request.raw_path() == "/" && request.raw_query().empty()) {
+    return label;
   }
-  return std::string(label);
+  return state.store.GetGeneralPurposeBucket(label).has_value() ? label : "";
 }
 
 Status BadKey(const std::string& why) {
@@ -31,11 +46,16 @@ Status BadKey(const std::string& why) {
 
 }  // namespace
 
-Result<ObjectAddress> AddressOf(const http::Request& request) {
+bool IsWarehouseBucket(std::string_view bucket) {
+  return bucket.size() > kWarehouseSuffix.size() &&
+         bucket.substr(bucket.size() - kWarehouseSuffix.size()) == kWarehouseSuffix;
+}
+
+Result<ObjectAddress> AddressOf(const S3State& state, const http::Request& request) {
   ObjectAddress address;
   const std::vector<std::string>& segments = request.segments();
   size_t first_key_segment = 0;
-  address.bucket = VirtualHostBucket(request);
+  address.bucket = VirtualHostBucket(state, request);
   address.virtual_hosted = !address.bucket.empty();
   if (!address.virtual_hosted) {
     if (segments.empty() || segments[0].empty()) {
@@ -66,9 +86,7 @@ Result<ObjectAddress> AddressOf(const http::Request& request) {
 }
 
 Result<catalog::Table> OwningTable(const S3State& state, const std::string& bucket) {
-  if (bucket.size() <= kWarehouseSuffix.size() ||
-      bucket.substr(bucket.size() - kWarehouseSuffix.size()) != kWarehouseSuffix ||
-      bucket.find('/') != std::string::npos) {
+  if (!IsWarehouseBucket(bucket) || bucket.find('/') != std::string::npos) {
     return Err(NoSuchBucketStatus(bucket));
   }
   Result<catalog::Table> table = state.store.GetTableByWarehouseLocation("s3://" + bucket);
@@ -78,7 +96,35 @@ Result<catalog::Table> OwningTable(const S3State& state, const std::string& buck
   return table;
 }
 
+Result<catalog::GeneralPurposeBucket> GeneralPurposeBucketOf(const S3State& state,
+                                                             const std::string& bucket) {
+  if (IsWarehouseBucket(bucket) || bucket.find('/') != std::string::npos) {
+    return Err(NoSuchBucketStatus(bucket));
+  }
+  Result<catalog::GeneralPurposeBucket> found = state.store.GetGeneralPurposeBucket(bucket);
+  // A store without general-purpose buckets (Unsupported) simply has none.
+  if (!found.has_value() && (found.error().code() == StatusCode::kNotFound ||
+                             found.error().code() == StatusCode::kUnsupported)) {
+    return Err(NoSuchBucketStatus(bucket));
+  }
+  return found;
+}
+
+Status CheckBucketExists(const S3State& state, const std::string& bucket) {
+  if (IsWarehouseBucket(bucket)) return StatusOf(OwningTable(state, bucket));
+  return StatusOf(GeneralPurposeBucketOf(state, bucket));
+}
+
+Status CheckBucketWritable(const S3State& state, const ObjectAddress& address,
+                           std::string_view operation) {
+  if (!IsWarehouseBucket(address.bucket)) return CheckBucketExists(state, address.bucket);
+  return StatusOf(WritableTable(state, address, operation));
+}
+
 std::string BucketRoot(const S3State& state, const std::string& bucket) {
+  if (!IsWarehouseBucket(bucket)) {
+    return state.key_root + catalog::GeneralPurposeBucketKeyPrefix(bucket);
+  }
   return state.key_root + bucket + "/";
 }
 

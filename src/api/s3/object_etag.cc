@@ -97,4 +97,12 @@ void ForgetEtag(storage::ObjectStore& objects, const std::string& key_root,
   (void)objects.Delete(RecordKey(key_root, bucket_relative_key));
 }
 
+void ForgetBucketEtags(storage::ObjectStore& objects, const std::string& key_root,
+                       const std::string& bucket) {
+  Result<std::vector<storage::ObjectInfo>> records =
+      objects.List(RecordKey(key_root, bucket + "/"));
+  if (!records.has_value()) return;
+  for (const storage::ObjectInfo& record : *records) (void)objects.Delete(record.key);
+}
+
 }  // namespace st::api::s3

@@ -49,5 +49,9 @@ void RecordEtag(storage::ObjectStore& objects, const std::string& key_root,
                 const std::string& etag);
 void ForgetEtag(storage::ObjectStore& objects, const std::string& key_root,
                 const std::string& bucket_relative_key);
+// Drops every ETag record of `bucket` (a general-purpose bucket being
+// deleted), best effort, so a later bucket of the same name starts clean.
+void ForgetBucketEtags(storage::ObjectStore& objects, const std::string& key_root,
+                       const std::string& bucket);
 
 }  // namespace st::api::s3

@@ -1,5 +1,9 @@
 // GetObject and HeadObject (api-contract.md §4.2): ranges, conditional
 // requests, and a body streamed from the object store.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 
 #include "api/s3/object_etag_internal.h"
@@ -35,6 +39,30 @@ class ObjectBodySource final : public http::BodySource {
   int64_t next_;
   int64_t end_;
 };
+
+// The object's own file, opened for sendfile, when it is still exactly the
+// version `info` describes (same size and nanosecond mtime; the local store
+// replaces objects by rename, so a newer version has a newer mtime); null
+// otherwise, and the caller streams through the ObjectReader.
+std::unique_ptr<http::BodySource> LocalFileBody(const S3State& state, const std::string& store_key,
+                                                const storage::ObjectInfo& info, int64_t first,
+                                                int64_t length) {
+  if (state.local_object_dir.empty()) return nullptr;
+  std::string path = state.local_object_dir + "/" + store_key;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return nullptr;
+  struct stat st {};
+  bool same = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == info.size_bytes &&
+              std::chrono::system_clock::time_point(
+                  std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                      std::chrono::seconds(st.st_mtim.tv_sec) +
+                      std::chrono::nanoseconds(st.st_mtim.tv_nsec))) == info.last_modified;
+  if (!same) {
+    ::close(fd);
+    return nullptr;
+  }
+  return http::MakeFdRangeSource(fd, static_cast<uint64_t>(first), static_cast<uint64_t>(length));
+}
 
 bool EtagListMatches(std::string_view list, const std::string& etag) {
   std::string_view unquoted_etag = std::string_view(etag).substr(1, etag.size() - 2);
@@ -91,9 +119,8 @@ std::optional<http::Response> CheckConditions(const http::RouteContext& context,
 
 Result<http::Response> ServeObject(const S3State& state, http::RouteContext& context,
                                    bool with_body) {
-  ST_ASSIGN_OR_RETURN(ObjectAddress address, AddressOf(context.request));
-  ST_ASSIGN_OR_RETURN(catalog::Table table, OwningTable(state, address.bucket));
-  (void)table;
+  ST_ASSIGN_OR_RETURN(ObjectAddress address, AddressOf(state, context.request));
+  ST_TRY(CheckBucketExists(state, address.bucket));
   if (address.key.empty()) return context.Fail(NoSuchKey(address.key));
   std::string store_key = StoreKey(state, address.bucket, address.key);
   Result<std::unique_ptr<storage::ObjectReader>> opened = state.objects.OpenReader(store_key);
@@ -129,8 +156,11 @@ Result<http::Response> ServeObject(const S3State& state, http::RouteContext& con
   }
   response.stream_length = static_cast<uint64_t>(selected.length);
   if (with_body && selected.length > 0) {
-    response.stream =
-        std::make_unique<ObjectBodySource>(std::move(reader), selected.first, selected.length);
+    response.stream = LocalFileBody(state, store_key, info, selected.first, selected.length);
+    if (response.stream == nullptr) {
+      response.stream =
+          std::make_unique<ObjectBodySource>(std::move(reader), selected.first, selected.length);
+    }
   }
   return response;
 }

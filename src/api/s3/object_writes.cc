@@ -67,12 +67,12 @@ tl::expected<std::string, http::HttpError> UploadPayload(const S3State& state,
 
 Result<http::Response> PutObject(const S3State& state, http::RouteContext& context) {
   const http::Request& request = context.request;
-  ST_ASSIGN_OR_RETURN(ObjectAddress address, AddressOf(request));
+  ST_ASSIGN_OR_RETURN(ObjectAddress address, AddressOf(state, request));
   if (address.key.empty()) {
     return context.Fail(NotImplemented(
         "Bucket operations are not supported: warehouse buckets belong to their tables."));
   }
-  ST_TRY(WritableTable(state, address, "write objects (PutObject) to"));
+  ST_TRY(CheckBucketWritable(state, address, "write objects (PutObject) to"));
   if (request.headers.Has("x-amz-copy-source")) {
     return context.Fail(NotImplemented("CopyObject is not supported; upload the bytes instead."));
   }
@@ -95,12 +95,12 @@ Result<http::Response> PutObject(const S3State& state, http::RouteContext& conte
 }
 
 Result<http::Response> DeleteObject(const S3State& state, http::RouteContext& context) {
-  ST_ASSIGN_OR_RETURN(ObjectAddress address, AddressOf(context.request));
+  ST_ASSIGN_OR_RETURN(ObjectAddress address, AddressOf(state, context.request));
   if (address.key.empty()) {
     return context.Fail(NotImplemented(
         "DeleteBucket is not supported: delete the table through S3 Tables instead."));
   }
-  ST_TRY(WritableTable(state, address, "delete objects (DeleteObject) of"));
+  ST_TRY(CheckBucketWritable(state, address, "delete objects (DeleteObject) of"));
   ST_TRY(state.objects.Delete(StoreKey(state, address.bucket, address.key)));
   ForgetEtag(state.objects, state.key_root, address.bucket + "/" + address.key);
   return http::Response::Empty(204);

@@ -6,6 +6,7 @@ namespace st::api::s3 {
 namespace {
 
 constexpr std::string_view kNoSuchBucketMessage = "The specified bucket does not exist: ";
+constexpr std::string_view kInvalidBucketNameMessage = "The specified bucket is not valid: ";
 
 }  // namespace
 
@@ -16,11 +17,54 @@ http::Response S3SurfaceErrorWriter::Write(const http::Request& request,
       message.rfind(kNoSuchBucketMessage, 0) == 0) {
     return base_.Write(request, NoSuchBucket(message.substr(kNoSuchBucketMessage.size())));
   }
+  if (error.status.code() == StatusCode::kInvalidArgument && error.wire_code.empty() &&
+      message.rfind(kInvalidBucketNameMessage, 0) == 0) {
+    return base_.Write(request, http::HttpError(error.status, 400, "InvalidBucketName"));
+  }
   return base_.Write(request, error);
 }
 
 Status NoSuchBucketStatus(const std::string& bucket) {
   return NotFound(std::string(kNoSuchBucketMessage) + bucket);
+}
+
+Status InvalidBucketNameStatus(const std::string& bucket, const std::string& why) {
+  return InvalidArgument(std::string(kInvalidBucketNameMessage) + "'" + bucket + "': " + why);
+}
+
+http::HttpError InvalidBucketName(const std::string& bucket, const std::string& why) {
+  http::HttpError error(InvalidBucketNameStatus(bucket, why), 400, "InvalidBucketName");
+  error.details.emplace_back("BucketName", bucket);
+  return error;
+}
+
+http::HttpError BucketAlreadyExists(const std::string& bucket) {
+  http::HttpError error(AlreadyExists("The requested bucket name is not available. The bucket "
+                                      "namespace is shared by all users of the system. Please "
+                                      "select a different name and try again."),
+                        409, "BucketAlreadyExists");
+  error.details.emplace_back("BucketName", bucket);
+  return error;
+}
+
+http::HttpError BucketAlreadyOwnedByYou(const std::string& bucket) {
+  http::HttpError error(AlreadyExists("Your previous request to create the named bucket "
+                                      "succeeded and you already own it."),
+                        409, "BucketAlreadyOwnedByYou");
+  error.details.emplace_back("BucketName", bucket);
+  return error;
+}
+
+http::HttpError BucketNotEmpty(const std::string& bucket) {
+  http::HttpError error(FailedPrecondition("The bucket you tried to delete is not empty; delete "
+                                           "its objects first."),
+                        409, "BucketNotEmpty");
+  error.details.emplace_back("BucketName", bucket);
+  return error;
+}
+
+http::HttpError AccessDenied(const std::string& message) {
+  return http::HttpError(Status(StatusCode::kAccessDenied, message), 403, "AccessDenied");
 }
 
 http::HttpError NoSuchBucket(const std::string& bucket) {

@@ -22,6 +22,9 @@ class S3SurfaceErrorWriter final : public http::ErrorWriter {
 };
 
 Status NoSuchBucketStatus(const std::string& bucket);
+// InvalidArgument that the writer sends as 400 InvalidBucketName (for
+// access resolvers, which can only return a Status).
+Status InvalidBucketNameStatus(const std::string& bucket, const std::string& why);
 
 http::HttpError NoSuchBucket(const std::string& bucket);
 http::HttpError NoSuchKey(const std::string& key);
@@ -32,6 +35,15 @@ http::HttpError PreconditionFailed(const std::string& condition);
 // 400 codes: InvalidPart, InvalidPartOrder, EntityTooSmall, BadDigest,
 // MalformedXML, InvalidArgument, IncompleteBody.
 http::HttpError BadRequest(const std::string& code, const std::string& message);
+// 400 InvalidBucketName naming the rule broken.
+http::HttpError InvalidBucketName(const std::string& bucket, const std::string& why);
+// 409 BucketAlreadyExists (another account owns it) / BucketAlreadyOwnedByYou.
+http::HttpError BucketAlreadyExists(const std::string& bucket);
+http::HttpError BucketAlreadyOwnedByYou(const std::string& bucket);
+// 409 BucketNotEmpty.
+http::HttpError BucketNotEmpty(const std::string& bucket);
+// 403 AccessDenied.
+http::HttpError AccessDenied(const std::string& message);
 // 501 NotImplemented.
 http::HttpError NotImplemented(const std::string& message);
 

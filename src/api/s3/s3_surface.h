@@ -1,7 +1,9 @@
 // The S3 data endpoint (api-contract.md §4): the object operations Iceberg
 // readers and writers use, served on the server's second port under each
 // table's warehouse bucket (`<id>--table-s3`, the authority of the table's
-// warehouse location). Path-style (`/<bucket>/<key>`) and virtual-hosted
+// warehouse location), plus general-purpose buckets (CreateBucket,
+// HeadBucket, DeleteBucket, ListBuckets and the same object operations) for
+// dead-letter queues. Path-style (`/<bucket>/<key>`) and virtual-hosted
 // (`Host: <bucket>.<host>`) addressing both work.
 //
 // Every route authorizes against the owning TABLE's ARN with the
@@ -11,6 +13,14 @@
 // onto ObjectStore keys exactly as catalog::TableFileIO maps them
 // (`<key_root><bucket>/<key>`), so the endpoint serves the files the catalog
 // writes.
+//
+// General-purpose buckets (catalog::GeneralPurposeBucket, names global) need
+// s3:CreateBucket / s3:DeleteBucket / s3:ListBucket on arn:aws:s3:::<bucket>,
+// s3:GetObject / s3:PutObject / s3:DeleteObject (and the multipart actions)
+// on arn:aws:s3:::<bucket>/<key>, s3:ListAllMyBuckets on "*" for ListBuckets
+// (the caller's account's buckets only). Only principals of the bucket's
+// owner account get in (these buckets have no bucket policies). Objects live
+// at <key_root> + catalog::GeneralPurposeBucketKeyPrefix(bucket) + key.
 #pragma once
 
 #include <string>
@@ -40,6 +50,14 @@ struct S3Deps {
   // accepted the seed signature); when null only the framing is checked.
   const auth::SecretLookup* secrets = nullptr;
   const Clock* clock = nullptr;
+  // The region general-purpose buckets are created in (CreateBucket refuses
+  // another LocationConstraint; HeadBucket reports it).
+  std::string region = "us-east-1";
+  // When `objects` is a storage::OpenLocalObjectStore rooted at this
+  // directory: GetObject opens the object's file itself (after checking it is
+  // the version the store reported) so the HTTP server can sendfile(2) it.
+  // "" (default): bodies are read through storage::ObjectReader.
+  std::string local_object_dir;
 };
 
 // The surface "s3" at prefix "" with the S3 XML error shape (NoSuchBucket,
