@@ -23,7 +23,7 @@ ORDER_SCHEMA = {
     "properties": {
         "id": {"type": "integer"},
         "item": {"type": "string"},
-        "price": {"type": "number", "multipleOf": 0.01},
+        "price": {"type": "number", "multipleOf": 0.5},
     },
     "required": ["id"],
 }
@@ -196,7 +196,7 @@ def test_invalid_input(server):
     status, code, message = error_of(lambda: client.create_schema(
         SchemaName=name, DataFormat="JSON", SchemaDefinition="{not json"))
     assert (status, code) == (400, "InvalidInputException") and "JSON" in message
-    assert error_of(lambda: client.get_schema_version(SchemaVersionId="not-a-uuid"))[:2] == (
+    assert error_of(lambda: client.get_schema_version(SchemaVersionId="zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz"))[:2] == (
         400, "InvalidInputException")
     assert error_of(lambda: client.get_schema_version(
         SchemaId={"SchemaName": name}))[:2] == (400, "InvalidInputException")
