@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_set>
 
 #include "decoding/json_shredder_internal.h"
-#include "decoding/text_scalars_internal.h"
-#include "parquet/schema.h"
+#include "decoding/typed_values_internal.h"
 
 namespace st::decoding {
 
@@ -67,24 +67,6 @@ bool IsJsonNumber(std::string_view t) {
     if (!digits()) return false;
   }
   return i == t.size();
-}
-
-// A short rendering of a rejected string value for error messages.
-std::string Quote(std::string_view text) {
-  constexpr size_t kMax = 40;
-  std::string out = "\"";
-  out.append(text.substr(0, kMax));
-  if (text.size() > kMax) out += "...";
-  out += '"';
-  return out;
-}
-
-// Big-endian two's complement in `length` bytes (sign-extended past 16).
-void AppendBigEndian(Int128 value, int32_t length, std::string* out) {
-  for (int32_t i = length - 1; i >= 0; --i) {
-    const int shift = i < 16 ? 8 * i : 120;
-    out->push_back(static_cast<char>(static_cast<int>((value >> shift) & 0xff)));
-  }
 }
 
 // Whether the document has tokens after the value just consumed.
@@ -284,12 +266,32 @@ class JsonShredder::Walker {
         if (auto e = value.get_object().get(object)) return Malformed(e, node.path);
         const ShredNode& key_node = node.children[0];
         const ShredNode& value_node = node.children[1];
+        // Readers reject maps with duplicate keys. Keys stay valid (in the
+        // parser's string buffer) for the whole document; small maps are
+        // checked by a scan, large ones through a set.
+        constexpr size_t kScanKeys = 16;
+        std::string_view few_keys[kScanKeys];
+        size_t key_count = 0;
+        std::unordered_set<std::string_view> many_keys;
         bool first = true;
         for (auto field_result : object) {
           od::field field;
           if (auto e = std::move(field_result).get(field)) return Malformed(e, node.path);
           std::string_view key;
           if (auto e = field.unescaped_key().get(key)) return Malformed(e, node.path);
+          bool duplicate = false;
+          if (key_count < kScanKeys) {
+            for (size_t k = 0; k < key_count; ++k) duplicate |= few_keys[k] == key;
+            few_keys[key_count] = key;
+          } else {
+            if (key_count == kScanKeys) many_keys.insert(few_keys, few_keys + kScanKeys);
+            duplicate = !many_keys.insert(key).second;
+          }
+          ++key_count;
+          if (duplicate) {
+            return Fail(kMalformedJson, "record value has the key \"" + std::string(key) +
+                                            "\" twice in map field " + node.path);
+          }
           const int16_t entry_rep = first ? rep : node.repeated_level;
           ColumnBuffer& keys = out_.column(key_node.column);
           keys.PushLevels(key_node.def_level, entry_rep);
@@ -360,19 +362,9 @@ class JsonShredder::Walker {
       case iceberg::TypeId::kDecimal: {
         if (type != od::json_type::number) return Mismatch(node, JsonTypeName(type));
         std::string_view token = TrimRight(value.raw_json_token());
-        Int128 unscaled = 0;
-        if (!ParseDecimalText(token, node.type->precision(), node.type->scale(), &unscaled)) {
+        if (!PushDecimalText(node, token, rep, c)) {
           return Mismatch(node, std::string(token.substr(0, 50)) +
                                     " (more digits than the precision or scale allow)");
-        }
-        c.PushLevels(def, rep);
-        if (c.physical == parquet::PhysicalType::kInt32) {
-          c.i32.push_back(static_cast<int32_t>(unscaled));
-        } else if (c.physical == parquet::PhysicalType::kInt64) {
-          c.i64.push_back(static_cast<int64_t>(unscaled));
-        } else {
-          AppendBigEndian(unscaled, parquet::DecimalFixedLength(node.type->precision()), &c.arena);
-          c.EndBytes();
         }
         return true;
       }
@@ -383,91 +375,13 @@ class JsonShredder::Walker {
     if (type != od::json_type::string) return Mismatch(node, JsonTypeName(type));
     std::string_view text;
     if (auto e = value.get_string().get(text)) return FromSimdjson(e, node, type);
-    switch (node.type_id) {
-      case iceberg::TypeId::kString:
-        c.PushLevels(def, rep);
-        c.arena.append(text);
-        c.EndBytes();
-        return true;
-      case iceberg::TypeId::kTimestamp:
-      case iceberg::TypeId::kTimestampTz: {
-        int64_t micros = 0;
-        if (!ParseRfc3339Timestamp(text, node.type_id == iceberg::TypeId::kTimestamp, &micros)) {
-          return Mismatch(node, Quote(text));
-        }
-        c.PushLevels(def, rep);
-        c.i64.push_back(micros);
-        return true;
-      }
-      case iceberg::TypeId::kDate: {
-        int32_t days = 0;
-        if (!ParseIsoDate(text, &days)) return Mismatch(node, Quote(text));
-        c.PushLevels(def, rep);
-        c.i32.push_back(days);
-        return true;
-      }
-      case iceberg::TypeId::kTime: {
-        int64_t micros = 0;
-        if (!ParseIsoTime(text, &micros)) return Mismatch(node, Quote(text));
-        c.PushLevels(def, rep);
-        c.i64.push_back(micros);
-        return true;
-      }
-      case iceberg::TypeId::kUuid:
-        if (!ParseUuidText(text, &c.arena)) return Mismatch(node, Quote(text));
-        c.PushLevels(def, rep);
-        c.EndBytes();
-        return true;
-      case iceberg::TypeId::kBinary:
-      case iceberg::TypeId::kFixed: {
-        const size_t before = c.arena.size();
-        const bool ok = DecodeBase64(text, &c.arena) &&
-                        (node.type_id == iceberg::TypeId::kBinary ||
-                         c.arena.size() - before == static_cast<size_t>(node.type->fixed_length()));
-        if (!ok) {
-          c.arena.resize(before);
-          return Mismatch(node, Quote(text));
-        }
-        c.PushLevels(def, rep);
-        c.EndBytes();
-        return true;
-      }
-      default:
-        return Mismatch(node, JsonTypeName(type));
-    }
+    if (!PushTextValue(node, text, rep, c)) return Mismatch(node, QuoteForMessage(text));
+    return true;
   }
 
   // Partition sources are top-level primitives: read back the value just pushed.
   void Capture(const ShredNode& node) {
-    const ColumnBuffer& c = out_.column(node.column);
-    Value v;
-    switch (c.physical) {
-      case parquet::PhysicalType::kInt32:
-        v = Value::Int32(c.i32.back());
-        break;
-      case parquet::PhysicalType::kInt64:
-        v = Value::Int64(c.i64.back());
-        break;
-      case parquet::PhysicalType::kByteArray:
-      case parquet::PhysicalType::kFixedLenByteArray: {
-        const uint32_t end = c.ends.back();
-        const uint32_t start = c.ends.size() > 1 ? c.ends[c.ends.size() - 2] : 0;
-        std::string bytes = c.arena.substr(start, end - start);
-        v = node.type_id == iceberg::TypeId::kString ? Value::String(std::move(bytes))
-                                                     : Value::Binary(std::move(bytes));
-        break;
-      }
-      case parquet::PhysicalType::kBoolean:
-        v = Value::Bool(c.bools.back() != 0);
-        break;
-      case parquet::PhysicalType::kFloat:
-        v = Value::Float(c.f32.back());
-        break;
-      case parquet::PhysicalType::kDouble:
-        v = Value::Double(c.f64.back());
-        break;
-    }
-    owner_.partition_values_[node.partition_slot] = std::move(v);
+    owner_.partition_values_[node.partition_slot] = LastValue(node, out_.column(node.column));
   }
 
   // Validates a value of a field the schema does not have (it is dropped).

@@ -93,6 +93,12 @@ class PartitionedFileWriter::Impl {
                     ->id
               : -1;
       if (field.source_id == kafka_ts) {
+        if (!options_.include_metadata) {
+          return InvalidArgument("partition field " + field.name +
+                                 " is sourced from _kafka.timestamp, which include_metadata=false "
+                                 "leaves null; enable Kafka metadata or partition on a value "
+                                 "column");
+        }
         source.slot = -1;
       } else {
         ShredNode* node = nullptr;

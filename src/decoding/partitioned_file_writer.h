@@ -8,9 +8,10 @@
 // msk-channel-api.md §11: fields not in the schema are dropped, a missing or
 // null optional field is null, a missing or null required field is
 // MISSING_REQUIRED_FIELD, a missing or null partition source is
-// MISSING_PARTITION_VALUE, a duplicate key in one object is MALFORMED_JSON,
-// more than 16 nested levels (the top-level object is level 1) is
-// NESTING_TOO_DEEP. Decimals are read exactly from the number text (more
+// MISSING_PARTITION_VALUE, a key given twice in one object (struct or map)
+// is MALFORMED_JSON, more than 16 nested levels (the top-level object is
+// level 1) is NESTING_TOO_DEEP, and an object or array where the schema has
+// a primitive is TYPE_MISMATCH. Decimals are read exactly from the number text (more
 // non-zero fractional digits than the scale, or too many digits for the
 // precision, is TYPE_MISMATCH); timestamptz takes RFC 3339 date-times with
 // `Z` or an offset; binary takes base64 text; uuid the canonical text form.
@@ -83,8 +84,9 @@ class PartitionedFileWriter {
  public:
   // `io` and `random` (file names) are not owned and must outlive the writer.
   // Errors: InvalidArgument when the spec does not fit the schema or is not
-  // sourced as above, the codec is unknown, data_location is empty, or
-  // kJsonSchemaGsr has no `gsr`.
+  // sourced as above (or sourced from `_kafka.timestamp` with
+  // include_metadata=false), the codec is unknown, data_location is empty,
+  // or kJsonSchemaGsr has no `gsr`.
   static Result<std::unique_ptr<PartitionedFileWriter>> Make(WriterOptions options,
                                                              iceberg::FileIO& io, Random& random);
   ~PartitionedFileWriter();

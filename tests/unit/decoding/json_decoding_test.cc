@@ -177,6 +177,11 @@ TEST_F(JsonDecodingTest, ErrorCodes) {
   ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "name": "a", "name": "b"})", kMalformedJson,
               "field name twice");
   ExpectError("", kMalformedJson, "not valid JSON");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "attrs": {"a": 1, "a": 2}})", kMalformedJson,
+              "key \"a\" twice in map field attrs");
+  std::string many = R"({"ts": "2025-03-01T12:00:00Z", "attrs": {)";
+  for (int i = 0; i < 40; ++i) many += "\"k" + std::to_string(i) + "\": 1, ";
+  ExpectError(many + R"("k3": 2}})", kMalformedJson, "key \"k3\" twice in map field attrs");
   ExpectError(R"([1, 2])", kTypeMismatch, "must be a JSON object; got array");
   ExpectError(R"({"name": "x"})", kMissingPartitionValue, "partition source field ts");
   ExpectError(R"({"ts": null})", kMissingPartitionValue, "partition source field ts");

@@ -152,6 +152,13 @@ TEST_F(PartitionedFileWriterTest, MakeRejectsBadOptions) {
   made = PartitionedFileWriter::Make(options, *io_, random_);
   ASSERT_FALSE(made.has_value());
   EXPECT_NE(made.error().message().find("GsrSchemaLookup"), std::string::npos);
+  auto with_meta = *ChannelTableSchema(ValueFormat::kJson, schema, true, std::nullopt);
+  options =
+      Options(ValueFormat::kJson, with_meta, *ChannelPartitionSpec(with_meta, false, std::nullopt));
+  options.include_metadata = false;
+  made = PartitionedFileWriter::Make(options, *io_, random_);
+  ASSERT_FALSE(made.has_value());
+  EXPECT_NE(made.error().message().find("include_metadata=false"), std::string::npos);
   options = Options(ValueFormat::kString, schema);  // `s`, not a `value` column — fine by type...
   EXPECT_TRUE(PartitionedFileWriter::Make(options, *io_, random_).has_value());
   options = Options(ValueFormat::kByteArray, schema);  // ...but binary is required here.
