@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <thread>
 
 #include "catalog/sqlite_metadata_store.h"
 #include "common/uuid.h"
@@ -243,6 +244,32 @@ TEST_F(SqliteSchemaRegistryTest, SharesTheCatalogFileAndSurvivesReopen) {
   auto again = registry_->GetSchemaVersionById(v1.schema_version_id);
   ASSERT_TRUE(again.has_value());
   EXPECT_EQ(again->definition, kDefinition);
+}
+
+// The catalog and the registry write the same file through two connections:
+// WAL and the busy timeout let both make progress without errors.
+TEST_F(SqliteSchemaRegistryTest, WritesAlongsideTheCatalogConnection) {
+  catalog::SqliteStoreOptions options;
+  options.path = path_;
+  auto store = catalog::OpenSqliteMetadataStore(options, clock_, random_);
+  ASSERT_TRUE(store.has_value()) << store.error().ToString();
+  CreateWithVersion("s");
+  constexpr int kWrites = 40;
+  std::thread catalog_writer([&] {
+    for (int i = 0; i < kWrites; ++i) {
+      Status created = (*store)->CreateAccount(std::to_string(100000000000 + i));
+      EXPECT_TRUE(created.ok()) << created.ToString();
+    }
+  });
+  for (int i = 0; i < kWrites; ++i) {
+    std::string definition =
+        R"({"type":"object","properties":{"g)" + std::to_string(i) + R"(":{"type":"string"}}})";
+    auto version = registry_->RegisterSchemaVersion({kAccount, "", "s"}, definition);
+    ASSERT_TRUE(version.has_value()) << version.error().ToString();
+    EXPECT_EQ(version->version_number, i + 2);
+  }
+  catalog_writer.join();
+  EXPECT_EQ(registry_->GetSchema({kAccount, "", "s"})->latest_version, kWrites + 1);
 }
 
 }  // namespace
