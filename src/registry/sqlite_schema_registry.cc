@@ -8,6 +8,7 @@
 #include "registry/glue_arns.h"
 #include "registry/schema_registry.h"
 #include "registry/sqlite_connection_internal.h"
+#include "registry/sqlite_registry_tables_internal.h"
 
 namespace st::registry {
 
@@ -20,38 +21,6 @@ using internal::Transaction;
 constexpr int kBusyTimeoutMs = 5000;
 constexpr size_t kMaxDefinitionBytes = 170000;
 constexpr size_t kMaxDescriptionBytes = 2048;
-
-constexpr std::string_view kCreateTables = R"sql(
-CREATE TABLE IF NOT EXISTS registry_registries (
-  account_id TEXT NOT NULL,
-  registry_name TEXT NOT NULL,
-  description TEXT NOT NULL,
-  created_at_ms INTEGER NOT NULL,
-  updated_at_ms INTEGER NOT NULL,
-  PRIMARY KEY (account_id, registry_name));
-CREATE TABLE IF NOT EXISTS registry_schemas (
-  account_id TEXT NOT NULL,
-  registry_name TEXT NOT NULL,
-  schema_name TEXT NOT NULL,
-  data_format TEXT NOT NULL,
-  compatibility TEXT NOT NULL,
-  description TEXT NOT NULL,
-  created_at_ms INTEGER NOT NULL,
-  updated_at_ms INTEGER NOT NULL,
-  PRIMARY KEY (account_id, registry_name, schema_name));
-CREATE TABLE IF NOT EXISTS registry_schema_versions (
-  schema_version_id TEXT NOT NULL PRIMARY KEY,
-  account_id TEXT NOT NULL,
-  registry_name TEXT NOT NULL,
-  schema_name TEXT NOT NULL,
-  version_number INTEGER NOT NULL,
-  definition TEXT NOT NULL,
-  definition_key TEXT NOT NULL,
-  created_at_ms INTEGER NOT NULL,
-  UNIQUE (account_id, registry_name, schema_name, version_number));
-CREATE INDEX IF NOT EXISTS registry_schema_versions_by_key
-  ON registry_schema_versions (account_id, registry_name, schema_name, definition_key);
-)sql";
 
 constexpr std::string_view kSchemaColumns =
     "s.account_id, s.registry_name, s.schema_name, s.data_format, s.compatibility, "
@@ -345,7 +314,7 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
     return page;
   }
 
-  Status CreateTables() { return db_->Exec(kCreateTables); }
+  Status CreateTables() { return internal::CreateRegistryTables(*db_); }
 
  private:
   // Callers hold mu_.

@@ -1,0 +1,14 @@
+// The registry's tables in the catalog database file. Created with IF NOT
+// EXISTS so that opening is idempotent; the prefix registry_ keeps them apart
+// from the catalog's own versioned schema.
+#pragma once
+
+#include "common/status.h"
+#include "registry/sqlite_connection_internal.h"
+
+namespace st::registry::internal {
+
+// Errors: those of Connection::Exec.
+Status CreateRegistryTables(Connection& db);
+
+}  // namespace st::registry::internal
