@@ -17,6 +17,40 @@ void AddTableKeys(const catalog::Table& table, http::AccessRequest& access) {
   access.condition_keys[kTableNameKey] = {table.name};
 }
 
+// A table that does not exist is authorized as the bucket's "table/*" (or the
+// ARN the caller named), so a caller without access gets 403 whether or not
+// the table exists; only an allowed caller learns that it is missing (404
+// from the handler, which looks it up again).
+Status ResolveMissingTable(const Status& lookup, const std::string& resource,
+                           const std::string& namespace_name, const std::string& name,
+                           http::AccessRequest& access) {
+  if (lookup.code() != StatusCode::kNotFound) return lookup;
+  access.resource = resource;
+  if (!namespace_name.empty()) access.condition_keys[kNamespaceKey] = {namespace_name};
+  if (!name.empty()) access.condition_keys[kTableNameKey] = {name};
+  return Status::OK();
+}
+
+Status ResolveTableByName(catalog::MetadataStore& store, const std::string& bucket_arn,
+                          const std::string& namespace_name, const std::string& name,
+                          http::AccessRequest& access) {
+  Result<catalog::Table> table = LookupTable(store, bucket_arn, namespace_name, name);
+  if (!table.has_value()) {
+    return ResolveMissingTable(table.error(), bucket_arn + "/table/*", namespace_name, name,
+                               access);
+  }
+  AddTableKeys(*table, access);
+  return Status::OK();
+}
+
+Status ResolveTableByArn(catalog::MetadataStore& store, const std::string& arn,
+                         http::AccessRequest& access) {
+  Result<catalog::Table> table = LookupTableArn(store, arn);
+  if (!table.has_value()) return ResolveMissingTable(table.error(), arn, "", "", access);
+  AddTableKeys(*table, access);
+  return Status::OK();
+}
+
 Status ResolveBucket(const http::PathParams& params, http::AccessRequest& access) {
   const std::string& arn = params.Get("tableBucketARN");
   ST_TRY(CheckBucketArn(arn, "tableBucketARN"));
@@ -91,20 +125,27 @@ http::AccessResolver ListTablesAccess() {
 http::AccessResolver TableAccess(DepsPtr deps) {
   return [deps](const http::Request&, const http::PathParams& params,
                 http::AccessRequest& access) -> Status {
-    ST_ASSIGN_OR_RETURN(catalog::Table table,
-                        LookupTable(deps->store, params.Get("tableBucketARN"),
-                                    params.Get("namespace"), params.Get("name")));
-    AddTableKeys(table, access);
-    return Status::OK();
+    return ResolveTableByName(deps->store, params.Get("tableBucketARN"), params.Get("namespace"),
+                              params.Get("name"), access);
   };
 }
 
 http::AccessResolver GetTableAccess(DepsPtr deps) {
   return [deps](const http::Request& request, const http::PathParams&,
                 http::AccessRequest& access) -> Status {
-    ST_ASSIGN_OR_RETURN(catalog::Table table, LookupTableByQuery(deps->store, request.query()));
-    AddTableKeys(table, access);
-    return Status::OK();
+    const http::QueryParams& query = request.query();
+    if (std::optional<std::string_view> arn = query.Get("tableArn")) {
+      return ResolveTableByArn(deps->store, std::string(*arn), access);
+    }
+    std::optional<std::string_view> bucket = query.Get("tableBucketARN");
+    std::optional<std::string_view> ns = query.Get("namespace");
+    std::optional<std::string_view> name = query.Get("name");
+    if (!bucket || !ns || !name) {
+      // LookupTableByQuery words the error the same way for the handler.
+      return LookupTableByQuery(deps->store, query).error();
+    }
+    return ResolveTableByName(deps->store, std::string(*bucket), std::string(*ns),
+                              std::string(*name), access);
   };
 }
 
@@ -115,9 +156,7 @@ http::AccessResolver TableArnQueryAccess(DepsPtr deps) {
     if (!arn.has_value() || arn->empty()) {
       return InvalidArgument("The query parameter tableArn is required.");
     }
-    ST_ASSIGN_OR_RETURN(catalog::Table table, LookupTableArn(deps->store, std::string(*arn)));
-    AddTableKeys(table, access);
-    return Status::OK();
+    return ResolveTableByArn(deps->store, std::string(*arn), access);
   };
 }
 
@@ -125,11 +164,7 @@ http::AccessResolver TaggedResourceAccess(DepsPtr deps) {
   return [deps](const http::Request&, const http::PathParams& params,
                 http::AccessRequest& access) -> Status {
     const std::string& arn = params.Get("resourceArn");
-    if (catalog::ParseTableArn(arn).has_value()) {
-      ST_ASSIGN_OR_RETURN(catalog::Table table, deps->store.GetTableByArn(arn));
-      AddTableKeys(table, access);
-      return Status::OK();
-    }
+    if (catalog::ParseTableArn(arn).has_value()) return ResolveTableByArn(deps->store, arn, access);
     if (catalog::ParseTableBucketArn(arn).has_value()) {
       access.resource = arn;
       return Status::OK();
