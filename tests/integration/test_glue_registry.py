@@ -320,3 +320,21 @@ def test_gsr_python_serializer_and_deserializer(server):
         decoded = deserializer.deserialize(topic, data)
         assert decoded.data == record
     assert deserializer.deserialize(topic, framed).schema == schema
+
+
+def test_registry_survives_restart(fresh_server):
+    srv = fresh_server()
+    client = glue(srv)
+    created = client.create_schema(SchemaName="kept", DataFormat="JSON", SchemaDefinition=DEFINITION)
+    srv.restart()
+    client = glue(srv)
+    got = client.get_schema_version(SchemaVersionId=created["SchemaVersionId"])
+    assert got["SchemaDefinition"] == DEFINITION and got["VersionNumber"] == 1
+    # The registry's tables live in the catalog database file.
+    import sqlite3
+    db = sqlite3.connect(srv.data_dir / "catalog" / "catalog.db")
+    try:
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    finally:
+        db.close()
+    assert {"registry_registries", "registry_schemas", "registry_schema_versions"} <= tables
