@@ -3,7 +3,7 @@
 // against a baseline that only parses the same bytes with simdjson On-Demand
 // (visiting every value), so the ratio shows what shredding + Parquet cost.
 //
-// Usage: decoding_bench [records=100000] [store_dir=/tmp]
+// Usage: decoding_bench [records=100000] [store_dir=/tmp] [codec=zstd]
 #include <simdjson.h>
 #include <stdlib.h>
 
@@ -208,6 +208,7 @@ int main(int argc, char** argv) {
                                       .schema = schema,
                                       .spec = spec,
                                       .data_location = "s3://bench/t/data"};
+  if (argc > 3) options.codec = argv[3];
   auto writer = st::decoding::PartitionedFileWriter::Make(options, io, random);
   if (!writer) {
     std::fprintf(stderr, "%s\n", writer.error().ToString().c_str());
@@ -235,9 +236,9 @@ int main(int argc, char** argv) {
   int64_t out_bytes = 0;
   for (const auto& f : *files) out_bytes += f.file_size_in_bytes;
   std::printf(
-      "decode + zstd Parquet: %.3f s, %.1f MB/s, %.0f records/s; %zu files, %.1f MB out, "
+      "decode + %s Parquet: %.3f s, %.1f MB/s, %.0f records/s; %zu files, %.1f MB out, "
       "max buffered %.1f MB\n",
-      s, mb / s, n / s, files->size(), static_cast<double>(out_bytes) / 1e6,
+      options.codec.c_str(), s, mb / s, n / s, files->size(), static_cast<double>(out_bytes) / 1e6,
       static_cast<double>(max_buffered) / 1e6);
   std::filesystem::remove_all(root);
   return 0;
