@@ -8,11 +8,6 @@ void AppendTail(std::vector<T>& to, const std::vector<T>& from, size_t start) {
   if (from.size() > start) to.insert(to.end(), from.begin() + start, from.end());
 }
 
-template <typename T>
-int64_t VectorBytes(const std::vector<T>& v) {
-  return static_cast<int64_t>(v.size() * sizeof(T));
-}
-
 }  // namespace
 
 size_t ColumnBuffer::ValueCount() const {
@@ -34,12 +29,6 @@ size_t ColumnBuffer::ValueCount() const {
   return 0;
 }
 
-int64_t ColumnBuffer::MemoryBytes() const {
-  return VectorBytes(def) + VectorBytes(rep) + VectorBytes(bools) + VectorBytes(i32) +
-         VectorBytes(i64) + VectorBytes(f32) + VectorBytes(f64) +
-         static_cast<int64_t>(arena.size()) + VectorBytes(ends);
-}
-
 ColumnBuffers::ColumnBuffers(const parquet::Schema& schema) {
   columns_.resize(schema.columns().size());
   for (size_t i = 0; i < columns_.size(); ++i) {
@@ -48,12 +37,6 @@ ColumnBuffers::ColumnBuffers(const parquet::Schema& schema) {
     columns_[i].max_def = descriptor.max_def_level;
     columns_[i].max_rep = descriptor.max_rep_level;
   }
-}
-
-int64_t ColumnBuffers::MemoryBytes() const {
-  int64_t total = 0;
-  for (const auto& c : columns_) total += c.MemoryBytes();
-  return total;
 }
 
 void ColumnBuffers::Mark(std::vector<ColumnMark>* marks) const {

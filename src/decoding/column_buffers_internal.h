@@ -36,7 +36,6 @@ struct ColumnBuffer {
   }
   void PushNull(int16_t d, int16_t r) { PushLevels(d, r); }
   void EndBytes() { ends.push_back(static_cast<uint32_t>(arena.size())); }
-  int64_t MemoryBytes() const;
   // Entries in the value vector of this column's physical type.
   size_t ValueCount() const;
 };
@@ -55,8 +54,6 @@ class ColumnBuffers {
 
   ColumnBuffer& column(int index) { return columns_[index]; }
   int64_t rows() const { return rows_; }
-  // Bytes held (computed: O(columns)).
-  int64_t MemoryBytes() const;
   // Marks one more row complete in every column, after its levels and
   // values were pushed.
   void AddRow() { ++rows_; }

@@ -166,6 +166,7 @@ class PartitionedFileWriter::Impl {
       target.Truncate(marks_);
     }
     file->pending_bytes += static_cast<int64_t>(value.size());
+    held_bytes_ += static_cast<int64_t>(value.size());
     if (file->pending_bytes >= options_.batch_flush_bytes) {
       Status flushed = FlushFile(*file);
       if (!flushed.ok()) return Err(Fail(flushed));
@@ -252,14 +253,7 @@ class PartitionedFileWriter::Impl {
     return true;
   }
 
-  int64_t BufferedBytes() const {
-    int64_t total = 0;
-    for (const auto& [key, file] : open_) {
-      total += file->buffers.MemoryBytes() +
-               (file->writer->EstimatedFileSizeBytes() - file->sink->Position());
-    }
-    return total;
-  }
+  int64_t BufferedBytes() const { return held_bytes_; }
 
   Result<std::vector<iceberg::DataFile>> Finish() {
     if (!broken_.ok()) return Err(broken_);
@@ -268,17 +262,20 @@ class PartitionedFileWriter::Impl {
       if (!status.ok()) {
         open_.clear();
         last_file_ = nullptr;
+        held_bytes_ = 0;
         return Err(Fail(status));
       }
     }
     open_.clear();
     last_file_ = nullptr;
+    held_bytes_ = 0;
     return std::move(done_);
   }
 
   void Abort() {
     open_.clear();
     last_file_ = nullptr;
+    held_bytes_ = 0;
     for (const auto& file : done_) (void)io_.Delete(file.file_path);
     done_.clear();
   }
@@ -292,6 +289,7 @@ class PartitionedFileWriter::Impl {
     std::unique_ptr<parquet::FileWriter> writer;
     ColumnBuffers buffers;
     int64_t pending_bytes = 0;  // Input bytes decoded into `buffers` since the last flush.
+    int64_t encoded_bytes = 0;  // The Parquet writer's buffered row group after that flush.
   };
 
   Status Fail(Status status) {
@@ -359,12 +357,18 @@ class PartitionedFileWriter::Impl {
   }
 
   Status FlushFile(OpenFile& file) {
+    Status status = file.buffers.FlushTo(*file.writer);
+    held_bytes_ -= file.pending_bytes + file.encoded_bytes;
     file.pending_bytes = 0;
-    return file.buffers.FlushTo(*file.writer);
+    file.encoded_bytes = file.writer->EstimatedFileSizeBytes() - file.sink->Position();
+    held_bytes_ += file.encoded_bytes;
+    return status;
   }
 
   Status CloseFile(OpenFile& file) {
     ST_TRY(FlushFile(file));
+    held_bytes_ -= file.encoded_bytes;
+    file.encoded_bytes = 0;
     const bool empty = file.writer->rows_written() == 0;
     ST_ASSIGN_OR_RETURN(parquet::FileSummary summary, file.writer->Close());
     if (empty) return Status::OK();
@@ -396,8 +400,7 @@ class PartitionedFileWriter::Impl {
     OpenFile* largest = nullptr;
     int64_t largest_bytes = -1;
     for (const auto& [key, file] : open_) {
-      const int64_t bytes = file->buffers.MemoryBytes() +
-                            (file->writer->EstimatedFileSizeBytes() - file->sink->Position());
+      const int64_t bytes = file->pending_bytes + file->encoded_bytes;
       if (bytes > largest_bytes) {
         largest = file.get();
         largest_bytes = bytes;
@@ -419,6 +422,9 @@ class PartitionedFileWriter::Impl {
   std::unique_ptr<ColumnBuffers> scratch_;
   std::vector<Value> partition_values_;
   std::vector<ColumnMark> marks_;
+  // Sum of pending_bytes + encoded_bytes over open files: buffered_bytes()
+  // is on the caller's per-record path, so it must not walk the columns.
+  int64_t held_bytes_ = 0;
   Status lookup_failure_;  // Set by Decode when the GSR lookup failed (not a record error).
   std::string inflated_;
   std::unordered_map<std::string, GsrVersionState> versions_;

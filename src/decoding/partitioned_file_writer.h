@@ -99,8 +99,11 @@ class PartitionedFileWriter {
   // writer stays usable; nothing of the record was buffered).
   Result<std::optional<RecordError>> Add(const KafkaRecord& record);
 
-  // Memory held now: decoded values plus the Parquet writers' buffered row
-  // groups (the backpressure input).
+  // Memory held now (the backpressure input), O(1): the input bytes of the
+  // records decoded since each open file's last hand-off to its Parquet
+  // writer (decoded values take about as much) plus those writers' buffered
+  // row groups. Open files together hold at most about max_buffered_bytes
+  // plus batch_flush_bytes per file.
   int64_t buffered_bytes() const;
 
   // Closes every open file and returns every file closed since Make or the

@@ -132,7 +132,9 @@ TEST_F(PartitionedFileWriterTest, AbortDeletesFilesSinceLastFinish) {
   auto listed = store_->List("t/data/");
   ASSERT_TRUE(listed.has_value());
   EXPECT_EQ(listed->size(), 2u);
+  ASSERT_EQ(AddValue(*writer, R"({"s": "c"})"), std::nullopt);
   writer->Abort();
+  EXPECT_EQ(writer->buffered_bytes(), 0);
   listed = store_->List("t/data/");
   ASSERT_TRUE(listed.has_value());
   EXPECT_TRUE(listed->empty());
