@@ -321,7 +321,9 @@ class JsonShredder::Walker {
       case iceberg::TypeId::kBoolean: {
         if (type != od::json_type::boolean) return Mismatch(node, JsonTypeName(type));
         bool b = false;
-        if (auto e = value.get_bool().get(b)) return FromSimdjson(e, node, type);
+        if (auto e = value.get_bool().get(b)) {
+          return Malformed(e == simdjson::INCORRECT_TYPE ? simdjson::T_ATOM_ERROR : e, node.path);
+        }
         c.PushLevels(def, rep);
         c.bools.push_back(b ? 1 : 0);
         return true;
@@ -331,6 +333,9 @@ class JsonShredder::Walker {
         if (type != od::json_type::number) return Mismatch(node, JsonTypeName(type));
         int64_t v = 0;
         if (auto e = value.get_int64().get(v)) {
+          if (!IsJsonNumber(TrimRight(value.raw_json_token()))) {
+            return Malformed(simdjson::NUMBER_ERROR, node.path);
+          }
           return Mismatch(node, e == simdjson::INCORRECT_TYPE ? "a non-integer number"
                                                               : "an integer out of range");
         }
@@ -350,7 +355,12 @@ class JsonShredder::Walker {
       case iceberg::TypeId::kDouble: {
         if (type != od::json_type::number) return Mismatch(node, JsonTypeName(type));
         double v = 0;
-        if (auto e = value.get_double().get(v)) return FromSimdjson(e, node, type);
+        if (auto e = value.get_double().get(v)) {
+          if (!IsJsonNumber(TrimRight(value.raw_json_token()))) {
+            return Malformed(simdjson::NUMBER_ERROR, node.path);
+          }
+          return FromSimdjson(e, node, type);
+        }
         c.PushLevels(def, rep);
         if (node.type_id == iceberg::TypeId::kFloat) {
           c.f32.push_back(static_cast<float>(v));
@@ -362,6 +372,7 @@ class JsonShredder::Walker {
       case iceberg::TypeId::kDecimal: {
         if (type != od::json_type::number) return Mismatch(node, JsonTypeName(type));
         std::string_view token = TrimRight(value.raw_json_token());
+        if (!IsJsonNumber(token)) return Malformed(simdjson::NUMBER_ERROR, node.path);
         if (!PushDecimalText(node, token, rep, c)) {
           return Mismatch(node, std::string(token.substr(0, 50)) +
                                     " (more digits than the precision or scale allow)");

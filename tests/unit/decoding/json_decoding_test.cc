@@ -177,6 +177,10 @@ TEST_F(JsonDecodingTest, ErrorCodes) {
   ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "name": "a", "name": "b"})", kMalformedJson,
               "field name twice");
   ExpectError("", kMalformedJson, "not valid JSON");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "n": 1.2.3})", kMalformedJson, "at field n");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "score": 1e})", kMalformedJson, "at field score");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "price": 01.5})", kMalformedJson, "at field price");
+  ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "ok": tru})", kMalformedJson, "not valid JSON");
   ExpectError(R"({"ts": "2025-03-01T12:00:00Z", "attrs": {"a": 1, "a": 2}})", kMalformedJson,
               "key \"a\" twice in map field attrs");
   std::string many = R"({"ts": "2025-03-01T12:00:00Z", "attrs": {)";
