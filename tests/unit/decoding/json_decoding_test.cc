@@ -1,6 +1,8 @@
 // JSON → columns: every type, nesting, nulls and every JSON error code.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "decoding_test_fixture.h"
 
 namespace st::decoding {
@@ -283,6 +285,44 @@ TEST_F(JsonDecodingTest, EscapedStringsAndKeysAreUnescaped) {
   ASSERT_TRUE(files.has_value());
   ASSERT_EQ(files->size(), 1u);
   EXPECT_EQ(Bound((*files)[0], 2, *Type::String(), true), Value::String("a\"b\\c\xc3\xa9\n"));
+}
+
+// Mutated and truncated records never break the writer: each is either a
+// row or a RecordError with a known code, and the file holds exactly the rows.
+TEST_F(JsonDecodingTest, MutatedRecordsAreRowsOrKnownErrors) {
+  auto writer = AllTypesWriter();
+  const std::string base(kFullRow);
+  DefaultRandom random(99);
+  int64_t accepted = 0;
+  const std::string_view codes[] = {kMalformedJson, kTypeMismatch, kMissingRequiredField,
+                                    kMissingPartitionValue, kNestingTooDeep};
+  const char replacements[] = "{}[]\",:0123456789.-eE\\ntfu \x01\xff";
+  for (int i = 0; i < 3000; ++i) {
+    std::string json = base;
+    const uint64_t r = random.Next64();
+    if (r % 4 == 0) {
+      json.resize(r / 4 % json.size());
+    } else {
+      for (int k = 0; k < 1 + static_cast<int>(r % 3); ++k) {
+        json[random.Next64() % json.size()] =
+            replacements[random.Next64() % (sizeof(replacements) - 1)];
+      }
+    }
+    auto error = AddValue(*writer, json, i);
+    if (!error) {
+      ++accepted;
+      continue;
+    }
+    EXPECT_NE(std::find(std::begin(codes), std::end(codes), error->code), std::end(codes))
+        << error->code << ": " << error->message;
+    EXPECT_FALSE(error->message.empty());
+  }
+  auto files = writer->Finish();
+  ASSERT_TRUE(files.has_value()) << files.error().ToString();
+  int64_t rows = 0;
+  for (const auto& f : *files) rows += f.record_count;
+  EXPECT_EQ(rows, accepted);
+  EXPECT_GT(accepted, 0);
 }
 
 }  // namespace
