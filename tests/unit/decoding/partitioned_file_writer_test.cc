@@ -32,6 +32,12 @@ TEST_F(PartitionedFileWriterTest, KafkaMetadataIsFilledAndPartitionsOnTimestamp)
   record.headers.clear();
   record.timestamp_ms = 1740832496789 + 86400000;  // Next day.
   ASSERT_EQ(*writer->Add(record), std::nullopt);
+  record.timestamp_ms = -1;  // No timestamp: nothing to partition on.
+  auto no_ts = writer->Add(record);
+  ASSERT_TRUE(no_ts.has_value());
+  ASSERT_TRUE(no_ts->has_value());
+  EXPECT_EQ((*no_ts)->code, kMissingPartitionValue);
+  EXPECT_NE((*no_ts)->message.find("no Kafka timestamp"), std::string::npos);
 
   auto files = writer->Finish();
   ASSERT_TRUE(files.has_value());
