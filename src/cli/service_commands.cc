@@ -80,6 +80,7 @@ std::shared_ptr<ServiceCommands> AddServiceCommands(CLI::App& app) {
   auto state = std::make_shared<ServiceCommands>();
   AddCatalogCommands(app, *state);
   AddIdentityCommands(app, *state);
+  AddChannelCommands(app, *state);
   return state;
 }
 

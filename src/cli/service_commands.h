@@ -1,5 +1,5 @@
 // The service commands of `streamtables`: thin clients of a running server's
-// HTTP APIs (S3 Tables control plane and the /admin identity API), signed
+// HTTP APIs (S3 Tables control plane, the MSK channel API and the /admin API), signed
 // with SigV4 using the admin key file by default (service_client.h).
 //
 //   bucket create|list|get|delete          namespace create|list|delete
@@ -7,6 +7,8 @@
 //   policy put|get|delete --bucket B [--namespace N --table T] [--file F]
 //   account create   user create|list|delete|attach-policy|detach-policy
 //   role create|list|delete|attach-policy   key create|list|delete --user U | --role R
+//   cluster register|list|get|delete
+//   channel create|describe|list|update|pause|resume|delete --cluster NAME | --cluster-arn A
 //
 // Every command takes --data-dir, --endpoint, --profile, --region and --json.
 // Exit codes: 0 success, 1 the server or transport refused (message on

@@ -51,4 +51,13 @@ Reply PutPolicy(const AdminDeps& deps, catalog::IdentityKind kind, http::RouteCo
 Reply GetPolicy(const AdminDeps& deps, catalog::IdentityKind kind, http::RouteContext& context);
 Reply DeletePolicy(const AdminDeps& deps, catalog::IdentityKind kind, http::RouteContext& context);
 
+// Kafka clusters (cluster_operations.cc). {cluster} is a cluster ARN or a
+// name registered in ?accountId.
+Result<std::string> TargetClusterArn(const http::Request& request, const http::PathParams& params,
+                                     const AdminDeps& deps);
+Reply RegisterKafkaCluster(const AdminDeps& deps, http::RouteContext& context);
+Reply ListKafkaClusters(const AdminDeps& deps, http::RouteContext& context);
+Reply GetKafkaCluster(const AdminDeps& deps, http::RouteContext& context);
+Reply DeleteKafkaCluster(const AdminDeps& deps, http::RouteContext& context);
+
 }  // namespace st::api::admin

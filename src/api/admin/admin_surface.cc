@@ -53,6 +53,25 @@ http::AccessResolver CreateIdentityAccess(DepsPtr deps, catalog::IdentityKind ki
   };
 }
 
+// Kafka clusters: the named cluster's ARN, or (create, list) a pattern of the account's.
+http::AccessResolver ClusterAccess(DepsPtr deps, bool by_name_in_body) {
+  return [deps, by_name_in_body](const http::Request& request, const http::PathParams& params,
+                                 http::AccessRequest& access) -> Status {
+    ST_ASSIGN_OR_RETURN(std::string account, TargetAccount(request, *deps));
+    std::string prefix = "arn:aws:kafka:" + deps->region + ":" + account + ":cluster/";
+    if (by_name_in_body) {
+      ST_ASSIGN_OR_RETURN(nlohmann::json body, JsonObjectBody(request));
+      ST_ASSIGN_OR_RETURN(std::string name, RequiredString(body, "name"));
+      access.resource = prefix + name + "/*";
+    } else if (params.Get("cluster").empty()) {
+      access.resource = prefix + "*";
+    } else {
+      ST_ASSIGN_OR_RETURN(access.resource, TargetClusterArn(request, params, *deps));
+    }
+    return Status::OK();
+  };
+}
+
 }  // namespace
 
 http::Surface MakeAdminSurface(const AdminDeps& deps_in) {
@@ -70,6 +89,25 @@ http::Surface MakeAdminSurface(const AdminDeps& deps_in) {
   };
   account_route("POST", "/accounts", "CreateAccount", CreateAccount);
   account_route("GET", "/accounts/{accountId}", "GetAccount", GetAccount);
+
+  auto cluster_route = [&](std::string method, std::string path, std::string operation,
+                           std::string action, bool by_name, AccountOperation handler) {
+    routes.push_back(http::Route{
+        std::move(method),
+        std::move(path),
+        {},
+        std::move(operation),
+        http::Requires(std::move(action), ClusterAccess(deps, by_name)),
+        [deps, handler](http::RouteContext& context) { return handler(*deps, context); }});
+  };
+  cluster_route("POST", "/kafka-clusters", "RegisterKafkaCluster", "kafka:CreateClusterV2", true,
+                RegisterKafkaCluster);
+  cluster_route("GET", "/kafka-clusters", "ListKafkaClusters", "kafka:ListClustersV2", false,
+                ListKafkaClusters);
+  cluster_route("GET", "/kafka-clusters/{cluster}", "GetKafkaCluster", "kafka:DescribeClusterV2",
+                false, GetKafkaCluster);
+  cluster_route("DELETE", "/kafka-clusters/{cluster}", "DeleteKafkaCluster", "kafka:DeleteCluster",
+                false, DeleteKafkaCluster);
 
   for (catalog::IdentityKind kind : {catalog::IdentityKind::kUser, catalog::IdentityKind::kRole}) {
     const std::string word = KindWord(kind);

@@ -22,6 +22,13 @@
 //   iam:PutUserPolicy|.. GET    /admin/{users|roles}/{name}/policies/{policyName}
 //   iam:GetUserPolicy|.. DELETE /admin/{users|roles}/{name}/policies/{policyName}
 //   iam:DeleteUserPolicy|..
+//   POST   /admin/kafka-clusters  {"name","bootstrapServers","clientProperties"}
+//   kafka:CreateClusterV2 GET    /admin/kafka-clusters kafka:ListClustersV2 GET
+//   /admin/kafka-clusters/{cluster}   (ARN or name)              kafka:DescribeClusterV2 DELETE
+//   /admin/kafka-clusters/{cluster}   (409 while channels remain) kafka:DeleteCluster Cluster
+//   routes authorize on the cluster ARN (arn:aws:kafka:<region>:<account>:cluster/<name>/* for
+//   create and list); clientProperties may hold security.protocol, client.id, sasl.*, ssl.*
+//   (secrets are masked as "****" in responses).
 //
 // Errors use the S3 Tables JSON shape; an invalid policy document is 400
 // MalformedPolicyDocument, a duplicate 409 ConflictException, a missing
@@ -40,6 +47,8 @@ struct AdminDeps {
   catalog::MetadataStore& store;
   // The server's default account: the default for `accountId`.
   std::string operator_account_id;
+  // The region of registered Kafka clusters' ARNs.
+  std::string region = "us-east-1";
 };
 
 // The surface "admin" at prefix "/admin".

@@ -1,0 +1,120 @@
+// Registered Kafka clusters: the brokers delivery channels consume from.
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+
+#include "api/admin/admin_operations_internal.h"
+#include "catalog/arns.h"
+
+namespace st::api::admin {
+
+namespace {
+
+// librdkafka properties a registration may carry: connection security only,
+// so a registration cannot retune the delivery runtime's consumer.
+bool IsAllowedProperty(const std::string& key) {
+  return key == "security.protocol" || key == "client.id" ||
+         key == "enable.ssl.certificate.verification" || key.rfind("sasl.", 0) == 0 ||
+         key.rfind("ssl.", 0) == 0;
+}
+
+bool IsSecretProperty(const std::string& key) {
+  return key.find("password") != std::string::npos || key.find("secret") != std::string::npos ||
+         key == "ssl.key.pem" || key == "sasl.oauthbearer.config";
+}
+
+std::string Iso8601(catalog::TimePoint t) {
+  auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+  std::time_t secs = static_cast<std::time_t>(millis / 1000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buffer[40];
+  size_t n = std::strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%S", &tm);
+  std::snprintf(buffer + n, sizeof(buffer) - n, ".%03dZ", static_cast<int>(millis % 1000));
+  return buffer;
+}
+
+nlohmann::json ClusterJson(const catalog::KafkaCluster& cluster) {
+  nlohmann::json properties = nlohmann::json::object();
+  for (const auto& [key, value] : cluster.client_properties) {
+    properties[key] = IsSecretProperty(key) ? "****" : value;
+  }
+  return {{"clusterArn", cluster.arn},
+          {"clusterName", cluster.name},
+          {"accountId", cluster.owner_account_id},
+          {"region", cluster.region},
+          {"bootstrapServers", cluster.bootstrap_servers},
+          {"clientProperties", properties},
+          {"creationTime", Iso8601(cluster.created_at)}};
+}
+
+}  // namespace
+
+Result<std::string> TargetClusterArn(const http::Request& request, const http::PathParams& params,
+                                     const AdminDeps& deps) {
+  const std::string& cluster = params.Get("cluster");
+  if (cluster.rfind("arn:", 0) == 0) {
+    ST_TRY(catalog::ParseKafkaClusterArn(cluster));
+    return cluster;
+  }
+  ST_ASSIGN_OR_RETURN(std::string account, TargetAccount(request, deps));
+  ST_ASSIGN_OR_RETURN(std::vector<catalog::KafkaCluster> all,
+                      deps.store.ListKafkaClusters(account));
+  for (const catalog::KafkaCluster& candidate : all) {
+    if (candidate.name == cluster) return candidate.arn;
+  }
+  return Err(NotFound("No Kafka cluster named '" + cluster + "' is registered in account " +
+                      account + "."));
+}
+
+Reply RegisterKafkaCluster(const AdminDeps& deps, http::RouteContext& context) {
+  ST_ASSIGN_OR_RETURN(std::string account, TargetAccount(context.request, deps));
+  ST_ASSIGN_OR_RETURN(nlohmann::json body, JsonObjectBody(context.request));
+  catalog::NewKafkaCluster cluster;
+  cluster.owner_account_id = account;
+  cluster.region = deps.region;
+  ST_ASSIGN_OR_RETURN(cluster.name, RequiredString(body, "name"));
+  ST_ASSIGN_OR_RETURN(cluster.bootstrap_servers, RequiredString(body, "bootstrapServers"));
+  auto properties = body.find("clientProperties");
+  if (properties != body.end() && !properties->is_null()) {
+    if (!properties->is_object()) {
+      return Err(InvalidArgument("clientProperties must be an object of strings."));
+    }
+    for (const auto& [key, value] : properties->items()) {
+      if (!value.is_string()) {
+        return Err(InvalidArgument("The client property '" + key + "' must be a string."));
+      }
+      if (!IsAllowedProperty(key)) {
+        return Err(InvalidArgument("The client property '" + key +
+                                   "' is not allowed: use security.protocol, client.id, sasl.* "
+                                   "or ssl.* properties."));
+      }
+      cluster.client_properties[key] = value.get<std::string>();
+    }
+  }
+  ST_ASSIGN_OR_RETURN(catalog::KafkaCluster created, deps.store.CreateKafkaCluster(cluster));
+  return JsonReply(200, ClusterJson(created));
+}
+
+Reply ListKafkaClusters(const AdminDeps& deps, http::RouteContext& context) {
+  ST_ASSIGN_OR_RETURN(std::string account, TargetAccount(context.request, deps));
+  ST_ASSIGN_OR_RETURN(std::vector<catalog::KafkaCluster> all,
+                      deps.store.ListKafkaClusters(account));
+  nlohmann::json list = nlohmann::json::array();
+  for (const catalog::KafkaCluster& cluster : all) list.push_back(ClusterJson(cluster));
+  return JsonReply(200, {{"clusters", list}});
+}
+
+Reply GetKafkaCluster(const AdminDeps& deps, http::RouteContext& context) {
+  ST_ASSIGN_OR_RETURN(std::string arn, TargetClusterArn(context.request, context.params, deps));
+  ST_ASSIGN_OR_RETURN(catalog::KafkaCluster cluster, deps.store.GetKafkaCluster(arn));
+  return JsonReply(200, ClusterJson(cluster));
+}
+
+Reply DeleteKafkaCluster(const AdminDeps& deps, http::RouteContext& context) {
+  ST_ASSIGN_OR_RETURN(std::string arn, TargetClusterArn(context.request, context.params, deps));
+  ST_TRY(deps.store.DeleteKafkaCluster(arn));
+  return http::Response::Empty(204);
+}
+
+}  // namespace st::api::admin
