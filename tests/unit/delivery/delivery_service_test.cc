@@ -1,0 +1,322 @@
+// The delivery runtime over a real SQLite catalog, table commit engine and
+// local object store, with fake Kafka, record format and authorizer.
+#include "delivery/delivery_service.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "catalog/sqlite_metadata_store.h"
+#include "delivery/channel_worker.h"
+#include "delivery_fakes.h"
+#include "storage/local_object_store.h"
+
+namespace st::delivery {
+namespace {
+
+using catalog::ChannelStatus;
+using namespace std::chrono_literals;
+
+constexpr const char* kAccount = "111122223333";
+constexpr const char* kRegion = "us-east-1";
+constexpr const char* kRole = "arn:aws:iam::111122223333:role/channel-role";
+
+class DeliveryServiceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (std::filesystem::temp_directory_path() / "st-delivery-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+    auto store = catalog::OpenSqliteMetadataStore({dir_ + "/catalog.db"}, clock_, random_);
+    ASSERT_TRUE(store.has_value()) << store.error().ToString();
+    store_ = *std::move(store);
+    std::filesystem::create_directories(dir_ + "/objects");
+    auto objects = storage::OpenLocalObjectStore(dir_ + "/objects");
+    ASSERT_TRUE(objects.has_value());
+    objects_ = *std::move(objects);
+    commits_ = std::make_unique<catalog::TableCommits>(*store_, *objects_, clock_, random_);
+    (void)store_->CreateAccount(kAccount);
+    auto bucket = store_->CreateTableBucket({kAccount, kRegion, "bucket1", {}});
+    ASSERT_TRUE(bucket.has_value()) << bucket.error().ToString();
+    bucket_arn_ = bucket->arn;
+    ASSERT_TRUE(store_->CreateGeneralPurposeBucket(kAccount, kRegion, "dlq").has_value());
+    auto cluster = store_->CreateKafkaCluster({kAccount, kRegion, "local", "127.0.0.1:9", {}});
+    ASSERT_TRUE(cluster.has_value()) << cluster.error().ToString();
+    cluster_ = *cluster;
+  }
+  void TearDown() override {
+    service_.reset();
+    commits_.reset();
+    objects_.reset();
+    store_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+
+  std::string ConfigJson(bool dlq_topic = false) {
+    nlohmann::json iceberg = {
+        {"appendOnly", true},
+        {"serviceExecutionRoleArn", kRole},
+        {"dataFreshnessInSeconds", 1},
+        {"catalog", {{"warehouseLocation", bucket_arn_}}},
+        {"deadLetterQueueS3",
+         {{"bucketArn", "arn:aws:s3:::dlq"}, {"errorOutputPrefix", "errors/"}}},
+        {"destinationTableList",
+         {{{"destinationDatabaseName", "events"},
+           {"destinationTableName", "orders"},
+           {"partitionSpec", {{"partitionStrategy", "TIME_HOUR"}}}}}},
+        {"compressionType", "ZSTD"}};
+    if (dlq_topic) iceberg["deadLetterTopic"] = {{"topicName", "orders-dlq"}};
+    nlohmann::json body = {
+        {"channelName", "orders-ch"},
+        {"topicConfigurationList",
+         {{{"topicArn", "arn:aws:kafka:us-east-1:111122223333:topic/local/u/orders"},
+           {"recordConverter", {{"valueConverter", "JSON"}}},
+           {"recordSchema", {{"gsrArn", "arn:aws:glue:us-east-1:111122223333:schema/r/s"}}}}}},
+        {"icebergDestinationConfiguration", iceberg}};
+    return body.dump();
+  }
+
+  catalog::Channel MakeChannel(bool dlq_topic = false) {
+    auto channel = store_->CreateChannel(
+        {cluster_.arn, kAccount, "orders-ch", "orders", ConfigJson(dlq_topic)});
+    EXPECT_TRUE(channel.has_value()) << channel.error().ToString();
+    return *channel;
+  }
+
+  DeliveryService& Service() {
+    if (!service_) {
+      DeliveryService::Options options;
+      options.poll_timeout = 5ms;
+      options.max_backoff = 50ms;
+      service_ = std::make_unique<DeliveryService>(
+          DeliveryService::Deps{*store_, *commits_, *objects_, nullptr, authorizer_, clock_,
+                                random_, kRegion, "", logger_, &kafka_, &format_},
+          options);
+    }
+    return *service_;
+  }
+
+  catalog::Channel Get(const std::string& arn) {
+    auto channel = store_->GetChannel(arn);
+    EXPECT_TRUE(channel.has_value()) << channel.error().ToString();
+    return *channel;
+  }
+
+  // Polls `done` for up to 15 s.
+  template <typename F>
+  bool WaitFor(F done) {
+    auto deadline = std::chrono::steady_clock::now() + 15s;
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (done()) return true;
+      std::this_thread::sleep_for(20ms);
+    }
+    return false;
+  }
+
+  catalog::NextOffsets Offsets(const std::string& arn) {
+    auto offsets = store_->GetChannelOffsets(arn);
+    return offsets.has_value() ? *offsets : catalog::NextOffsets{};
+  }
+
+  std::string dir_;
+  SystemClock clock_;
+  DefaultRandom random_{7};
+  http::NullLogger logger_;
+  std::unique_ptr<catalog::MetadataStore> store_;
+  std::unique_ptr<storage::ObjectStore> objects_;
+  std::unique_ptr<catalog::TableCommits> commits_;
+  std::string bucket_arn_;
+  catalog::KafkaCluster cluster_;
+  testing::FakeTopic topic_{2};
+  testing::FakeKafka kafka_{topic_};
+  testing::FakeFormat format_;
+  testing::FakeAuthorizer authorizer_;
+  std::unique_ptr<DeliveryService> service_;
+};
+
+TEST_F(DeliveryServiceTest, ActivatesAtEndOffsetsAndDeliversRowsAndDeadLettersOnce) {
+  topic_.Produce(0, "before-1");
+  topic_.Produce(0, "before-2");
+  catalog::Channel channel = MakeChannel(/*dlq_topic=*/true);
+  Service().ReconcileOnce();
+  catalog::Channel active = Get(channel.arn);
+  EXPECT_EQ(active.status, ChannelStatus::kActive);
+  EXPECT_FALSE(active.cluster_operation_arn.has_value());
+  // No backfill: the channel starts at the end offsets it saw.
+  EXPECT_EQ(Offsets(channel.arn), (catalog::NextOffsets{{0, 2}, {1, 0}}));
+
+  topic_.Produce(0, "a");
+  topic_.Produce(0, "bad");
+  topic_.Produce(0, "b");
+  topic_.Produce(1, "c");
+  Service().ReconcileOnce();  // Starts the worker.
+  ASSERT_TRUE(WaitFor([&] {
+    return Offsets(channel.arn) == catalog::NextOffsets{{0, 5}, {1, 1}};
+  })) << "offsets never advanced";
+  Service().Stop();
+
+  // The table: created by the channel, owned by it, tagged, with one append.
+  catalog::Channel after = Get(channel.arn);
+  ASSERT_FALSE(after.table_id.empty());
+  auto loaded = commits_->LoadTable(after.table_id);
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().ToString();
+  EXPECT_EQ(loaded->table.managed_by_channel, channel.arn);
+  EXPECT_EQ(loaded->table.namespace_name, "events");
+  EXPECT_EQ(loaded->table.name, "orders");
+  auto tags = store_->ListTags(loaded->table.arn);
+  ASSERT_TRUE(tags.has_value());
+  EXPECT_EQ(tags->at("TableName"), "orders");
+  ASSERT_TRUE(loaded->metadata.has_value());
+  const auto& snapshots = loaded->metadata->metadata.snapshots;
+  int64_t total_rows = 0;
+  for (const auto& snapshot : snapshots) {
+    total_rows += std::stoll(snapshot.summary.at("added-records"));
+    EXPECT_EQ(snapshot.summary.at("streamtables.channel-arn"), channel.arn);
+    EXPECT_FALSE(snapshot.summary.at("streamtables.kafka-offsets").empty());
+  }
+  EXPECT_EQ(total_rows, 3);
+
+  // The failed record: one JSON line in the DLQ bucket and on the DLQ topic.
+  auto objects = objects_->List("s3-buckets/dlq/errors/orders-ch/");
+  ASSERT_TRUE(objects.has_value());
+  ASSERT_EQ(objects->size(), 1u);
+  EXPECT_NE(objects->front().key.find(channel.channel_id + "-0-3-3.jsonl"), std::string::npos)
+      << objects->front().key;
+  auto body = objects_->Get(objects->front().key);
+  ASSERT_TRUE(body.has_value());
+  auto line = nlohmann::json::parse(body->substr(0, body->find('\n')));
+  EXPECT_EQ(line["offset"], 3);
+  EXPECT_EQ(line["partition"], 0);
+  EXPECT_EQ(line["errorCode"], "MALFORMED_JSON");
+  EXPECT_EQ(line["value"], "YmFk");
+  EXPECT_EQ(line["channelArn"], channel.arn);
+  EXPECT_EQ(kafka_.produced, (std::vector<std::string>{"orders-dlq:bad:MALFORMED_JSON"}));
+
+  // Acting as the service role; the consumer group is the channel's own.
+  for (const char* action : {"s3tables:CreateTable", "s3tables:PutTableData",
+                             "s3tables:UpdateTableMetadataLocation", "s3:PutObject"}) {
+    EXPECT_TRUE(authorizer_.asked.count(std::string(kRole) + " " + action)) << action;
+  }
+  EXPECT_EQ(kafka_.group_ids.front(), "streamtables-" + channel.channel_id);
+
+  std::string metrics = Service().MetricsText();
+  EXPECT_NE(metrics.find("streamtables_delivery_rows_successful_total{channel=\"orders-ch\""),
+            std::string::npos);
+  EXPECT_NE(metrics.find("\"} 3\n"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("streamtables_delivery_dlq_records_total"), std::string::npos);
+}
+
+TEST_F(DeliveryServiceTest, MissingPermissionFailsNamingActionAndResource) {
+  authorizer_.denied.insert("s3tables:CreateTable");
+  catalog::Channel channel = MakeChannel();
+  Service().ReconcileOnce();
+  catalog::Channel failed = Get(channel.arn);
+  EXPECT_EQ(failed.status, ChannelStatus::kFailed);
+  ASSERT_TRUE(failed.state_info.has_value());
+  EXPECT_EQ(failed.state_info->code, "ACCESS_DENIED");
+  EXPECT_NE(failed.state_info->message.find("s3tables:CreateTable"), std::string::npos);
+  EXPECT_NE(failed.state_info->message.find(bucket_arn_), std::string::npos);
+  EXPECT_FALSE(store_->GetChannelOffsets(channel.arn).has_value());
+}
+
+TEST_F(DeliveryServiceTest, UnresolvableSchemaOrMissingTopicFails) {
+  format_.validate = NotFound("Schema is not found.");
+  catalog::Channel channel = MakeChannel();
+  Service().ReconcileOnce();
+  catalog::Channel failed = Get(channel.arn);
+  EXPECT_EQ(failed.status, ChannelStatus::kFailed);
+  EXPECT_EQ(failed.state_info->code, "SCHEMA_NOT_FOUND");
+}
+
+TEST_F(DeliveryServiceTest, PauseResumeTableDeletedAndDelete) {
+  catalog::Channel channel = MakeChannel();
+  Service().ReconcileOnce();
+  topic_.Produce(1, "x");
+  Service().ReconcileOnce();
+  ASSERT_TRUE(
+      WaitFor([&] { return !Get(channel.arn).table_id.empty() && Offsets(channel.arn)[1] == 1; }));
+
+  catalog::ChannelChange pause;
+  pause.paused = true;
+  ASSERT_TRUE(store_->UpdateChannel(channel.arn, pause).has_value());
+  Service().ReconcileOnce();
+  catalog::Channel paused = Get(channel.arn);
+  EXPECT_EQ(paused.status, ChannelStatus::kSuspended);
+  EXPECT_EQ(paused.state_info->code, "PAUSED");
+  topic_.Produce(1, "y");  // Not delivered while paused.
+  std::this_thread::sleep_for(1500ms);
+  EXPECT_EQ(Offsets(channel.arn)[1], 1);
+
+  catalog::ChannelChange resume;
+  resume.paused = false;
+  ASSERT_TRUE(store_->UpdateChannel(channel.arn, resume).has_value());
+  Service().ReconcileOnce();
+  EXPECT_EQ(Get(channel.arn).status, ChannelStatus::kActive);
+  EXPECT_FALSE(Get(channel.arn).state_info.has_value());
+  Service().ReconcileOnce();  // Worker again.
+  ASSERT_TRUE(WaitFor([&] { return Offsets(channel.arn)[1] == 2; }));
+
+  // DeleteTable → SUSPENDED naming the table.
+  ASSERT_TRUE(store_->DeleteTable(Get(channel.arn).table_id, std::nullopt).ok());
+  Service().ReconcileOnce();
+  catalog::Channel suspended = Get(channel.arn);
+  EXPECT_EQ(suspended.status, ChannelStatus::kSuspended);
+  ASSERT_TRUE(suspended.state_info.has_value());
+  EXPECT_EQ(suspended.state_info->code, "TABLE_DELETED");
+  EXPECT_NE(suspended.state_info->message.find("events.orders"), std::string::npos);
+
+  catalog::ChannelChange del;
+  del.status = ChannelStatus::kDeleting;
+  ASSERT_TRUE(store_->UpdateChannel(channel.arn, del).has_value());
+  Service().ReconcileOnce();
+  EXPECT_EQ(store_->GetChannel(channel.arn).error().code(), StatusCode::kNotFound);
+  EXPECT_FALSE(store_->GetChannelOffsets(channel.arn).has_value());
+}
+
+TEST_F(DeliveryServiceTest, ZombieCommitIsFencedAndTheWorkerRereadsFromTheCatalog) {
+  catalog::Channel channel = MakeChannel();
+  Service().ReconcileOnce();  // ACTIVE; no worker yet (the next pass would start it).
+  Result<ChannelConfig> config = ParseChannelConfig(channel.configuration_json);
+  ASSERT_TRUE(config.has_value());
+  DeliveryContext ctx{*store_,     *commits_, *objects_, kafka_, format_,
+                      authorizer_, clock_,    random_,   "",     logger_};
+  WorkerOptions options;
+  options.poll_timeout = 1ms;
+  options.max_backoff = 20ms;
+  auto metrics_a = std::make_shared<ChannelMetrics>();
+  auto metrics_b = std::make_shared<ChannelMetrics>();
+  ChannelWorker zombie(ctx, options, Get(channel.arn), *config, cluster_, metrics_a);
+  for (int i = 0; i < 3; ++i) topic_.Produce(0, "r" + std::to_string(i));
+  for (int i = 0; i < 10; ++i) zombie.RunOnce();  // Consumed, not yet due.
+  EXPECT_EQ(metrics_a->rows.load(), 3);
+
+  // A new owner of the partition delivers the same records first.
+  ChannelWorker owner(ctx, options, Get(channel.arn), *config, cluster_, metrics_b);
+  ASSERT_TRUE(WaitFor([&] {
+    owner.RunOnce();
+    return Offsets(channel.arn)[0] == 3;
+  }));
+  // The zombie's commit of [0, 3) is refused; it re-reads from offset 3.
+  ASSERT_TRUE(WaitFor([&] {
+    zombie.RunOnce();
+    return std::find(kafka_.seeks.begin(), kafka_.seeks.end(), "0@3") != kafka_.seeks.end();
+  }));
+  EXPECT_EQ(metrics_a->commits.load(), 0);
+  topic_.Produce(0, "r3");
+  ASSERT_TRUE(WaitFor([&] {
+    zombie.RunOnce();
+    return Offsets(channel.arn)[0] == 4;
+  }));
+  EXPECT_FALSE(zombie.fault().has_value());
+  auto loaded = commits_->LoadTable(Get(channel.arn).table_id);
+  ASSERT_TRUE(loaded.has_value());
+  const auto& snapshots = loaded->metadata->metadata.snapshots;
+  ASSERT_EQ(snapshots.size(), 2u);
+  EXPECT_EQ(snapshots.back().summary.at("total-records"), "4");  // No duplicates.
+  EXPECT_EQ(snapshots.back().summary.at("streamtables.kafka-offsets"), "0:3-4");
+}
+
+}  // namespace
+}  // namespace st::delivery
