@@ -27,7 +27,23 @@ auth::Principal PrincipalFor(const Identity& identity) {
 }  // namespace
 
 Result<auth::SecretRecord> StoreSecretLookup::Lookup(std::string_view access_key_id) const {
+  bool caching = cache_options_.ttl.count() > 0 && cache_options_.clock != nullptr;
+  if (!caching) return Fetch(std::string(access_key_id));
+  auto now = cache_options_.clock->Now();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = cache_.find(access_key_id);
+    if (it != cache_.end() && now < it->second.expires) return it->second.record;
+  }
   std::string id(access_key_id);
+  ST_ASSIGN_OR_RETURN(auth::SecretRecord record, Fetch(id));
+  std::lock_guard<std::mutex> lock(mu_);
+  if (cache_.size() >= cache_options_.max_entries) cache_.clear();
+  cache_[id] = Cached{record, now + cache_options_.ttl};
+  return record;
+}
+
+Result<auth::SecretRecord> StoreSecretLookup::Fetch(const std::string& id) const {
   ST_ASSIGN_OR_RETURN(AccessKey key, store_.GetAccessKey(id));
   if (key.status != AccessKeyStatus::kActive) {
     return Err(NotFound("The access key '" + id + "' is inactive."));
