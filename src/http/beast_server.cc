@@ -489,18 +489,12 @@ asio::awaitable<beast::error_code> Connection::SendFileSpan(const Request& reque
   auto self = shared_from_this();
   off_t offset = static_cast<off_t>(span.offset);
   uint64_t left = span.length;
-  // Cold files: ask the kernel to read the next chunk while this one is being
-  // sent, so disk reads overlap the network instead of alternating with it.
+  // A larger readahead window for the whole span. (An explicit
+  // POSIX_FADV_WILLNEED of the next chunks measured 2x slower on cold files:
+  // it competes with the readahead sendfile triggers itself.)
   (void)::posix_fadvise(span.fd, offset, static_cast<off_t>(span.length), POSIX_FADV_SEQUENTIAL);
-  off_t prefetched = offset;
   while (left > 0) {
     size_t want = left < kSendfileChunkBytes ? static_cast<size_t>(left) : kSendfileChunkBytes;
-    off_t end = static_cast<off_t>(span.offset + span.length);
-    off_t ahead = std::min<off_t>(offset + 2 * static_cast<off_t>(kSendfileChunkBytes), end);
-    if (ahead > prefetched) {
-      (void)::posix_fadvise(span.fd, prefetched, ahead - prefetched, POSIX_FADV_WILLNEED);
-      prefetched = ahead;
-    }
     ssize_t sent = ::sendfile(socket.native_handle(), span.fd, &offset, want);
     if (sent > 0) {
       left -= static_cast<uint64_t>(sent);
