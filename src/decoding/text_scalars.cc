@@ -238,16 +238,17 @@ bool ParseDecimalText(std::string_view text, int precision, int scale, Int128* u
       if (c != '0') return false;  // Finer than the scale.
       continue;
     }
-    value = value * 10 + (c - '0');
-    if (value >= limit) return false;
+    const int digit = c - '0';
+    if (value > (limit - 1 - digit) / 10) return false;  // Checked first: no overflow.
+    value = value * 10 + digit;
   }
   // Scale up for the positions between the last digit taken and 10^-scale.
   const int64_t last_power = int_digits - total + exponent;  // Power of the last digit.
   // A non-zero value passes the limit within precision + 1 steps.
   if (value != 0) {
     for (int64_t p = last_power; p > -scale; --p) {
+      if (value > (limit - 1) / 10) return false;
       value *= 10;
-      if (value >= limit) return false;
     }
   }
   *unscaled = negative ? -value : value;
