@@ -13,6 +13,19 @@ std::vector<http::Route> HealthRoutes() {
            }}};
 }
 
+std::vector<http::Route> MetricsRoutes(std::function<std::string()> render) {
+  return {{"GET",
+           "/metrics",
+           {},
+           "Metrics",
+           http::Public(),
+           [render = std::move(render)](http::RouteContext&) -> Result<http::Response> {
+             http::Response response = http::Response::Text(200, render());
+             response.headers.Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+             return response;
+           }}};
+}
+
 std::vector<http::Route> IcebergPlaceholderRoutes() {
   return {{"GET",
            "/v1/config",

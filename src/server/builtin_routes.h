@@ -2,6 +2,8 @@
 // check on the control-plane surface and a placeholder Iceberg config.
 #pragma once
 
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "http/router.h"
@@ -12,6 +14,10 @@ namespace st::server {
 
 // GET /health → 200 {"status":"ok"}; public (load balancers carry no SigV4).
 std::vector<http::Route> HealthRoutes();
+
+// GET /metrics → 200 Prometheus text (version 0.0.4) from `render`; public,
+// as scrapers carry no SigV4 (it names channels and counts, never data).
+std::vector<http::Route> MetricsRoutes(std::function<std::string()> render);
 
 // GET /v1/config (mounted under /iceberg) → 200 {"defaults":{},"overrides":{}}.
 // Public placeholder until the Iceberg REST surface (src/api/iceberg_rest)

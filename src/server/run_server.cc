@@ -8,7 +8,9 @@
 #include <thread>
 
 #include "api/admin/admin_surface.h"
+#include "api/glue/glue_surface.h"
 #include "api/iceberg_rest/iceberg_rest_surface.h"
+#include "api/kafka/kafka_surface.h"
 #include "api/s3/s3_surface.h"
 #include "api/s3tables/s3tables_surface.h"
 #include "catalog/bootstrap.h"
@@ -18,8 +20,10 @@
 #include "catalog/table_commits.h"
 #include "common/clock.h"
 #include "common/random.h"
+#include "delivery/delivery_service.h"
 #include "http/error_shapes.h"
 #include "http/server.h"
+#include "registry/schema_registry.h"
 #include "server/admin_key_file.h"
 #include "server/builtin_routes.h"
 #include "server/data_dir.h"
@@ -87,6 +91,11 @@ int RunServer(int argc, char** argv) {
   Result<catalog::AdminCredentials> admin = catalog::EnsureAdmin(store, layout->account_id);
   if (!admin.has_value()) return fail(admin.error().WithContext("admin bootstrap"));
 
+  Result<std::unique_ptr<registry::SchemaRegistry>> registry_or =
+      registry::OpenSqliteSchemaRegistry(layout->catalog_db_path, config.region, clock, random);
+  if (!registry_or.has_value()) return fail(registry_or.error().WithContext("schema registry"));
+  registry::SchemaRegistry& schemas = **registry_or;
+
   // ---- Auth: SigV4 over the catalog's keys, IAM policies from the catalog.
   catalog::StoreSecretLookup secrets(store);
   SigV4Authenticator api_authenticator(secrets, clock, Endpoint::kApi, config.region);
@@ -96,8 +105,9 @@ int RunServer(int argc, char** argv) {
 
   // ---- S3 endpoint first: the catalog surfaces hand its URL to clients.
   http::Router s3_router(s3_authenticator, authorizer, logger);
-  Status mounted = s3_router.Mount(
-      api::s3::MakeS3Surface({store, objects, kObjectKeyRoot, random, &secrets, &clock}));
+  Status mounted =
+      s3_router.Mount(api::s3::MakeS3Surface({store, objects, kObjectKeyRoot, random, &secrets,
+                                              &clock, config.region, layout->objects_dir}));
   if (!mounted.ok()) return fail(mounted);
   http::Server::Options s3_options;
   s3_options.address = config.s3_listen.host;
@@ -108,17 +118,34 @@ int RunServer(int argc, char** argv) {
   if (!s3.has_value()) return fail(s3.error().WithContext("S3 endpoint (--s3-listen)"));
   const std::string s3_url = Url(**s3);
 
-  // ---- API endpoint: control plane at /, Iceberg REST at /iceberg, admin at /admin.
+  // ---- Delivery: one worker per active channel, acting as its service role.
+  delivery::DeliveryService delivery({store, commits, objects, &schemas, authorizer, clock, random,
+                                      config.region, kObjectKeyRoot, logger},
+                                     delivery::DeliveryService::Options{});
+
+  // ---- API endpoint: control plane at /, Iceberg REST at /iceberg, admin at
+  // /admin, channels at /v1 and /api/v2, the Glue schema registry at /glue.
   http::Router api_router(api_authenticator, authorizer, logger);
+  std::vector<http::Route> root_extras = HealthRoutes();
+  for (http::Route& route : MetricsRoutes([&delivery] { return delivery.MetricsText(); })) {
+    root_extras.push_back(std::move(route));
+  }
   mounted = api_router.Mount(api::s3tables::MakeS3TablesSurface(
       {store, commits, objects, kObjectKeyRoot, config.region, layout->account_id, clock},
-      HealthRoutes()));
+      std::move(root_extras)));
   if (mounted.ok()) {
     mounted = api_router.Mount(api::iceberg_rest::MakeIcebergRestSurface(
         {store, commits, objects, kObjectKeyRoot, config.region, s3_url, clock, random}));
   }
   if (mounted.ok()) {
-    mounted = api_router.Mount(api::admin::MakeAdminSurface({store, layout->account_id}));
+    mounted =
+        api_router.Mount(api::admin::MakeAdminSurface({store, layout->account_id, config.region}));
+  }
+  api::kafka::KafkaDeps kafka_deps{store, authorizer, layout->account_id};
+  if (mounted.ok()) mounted = api_router.Mount(api::kafka::MakeKafkaSurface(kafka_deps));
+  if (mounted.ok()) mounted = api_router.Mount(api::kafka::MakeKafkaOperationsSurface(kafka_deps));
+  if (mounted.ok()) {
+    mounted = api_router.Mount(api::glue::MakeGlueSurface({schemas, config.region, clock}));
   }
   if (!mounted.ok()) return fail(mounted);
 
@@ -143,6 +170,7 @@ int RunServer(int argc, char** argv) {
               {"admin_key_file", key_file},
               {"admin_created", admin->created}});
   // The listening line comes first: scripts read exactly one line to find the ports.
+  delivery.Start();
   std::printf("streamtables: listening api=%s s3=%s\n", Url(**api).c_str(), s3_url.c_str());
   std::printf("streamtables: admin credentials in %s\n", key_file.c_str());
   std::fflush(stdout);
@@ -151,6 +179,9 @@ int RunServer(int argc, char** argv) {
   sigwait(&stop_signals, &signal_number);
   logger.Log(http::LogLevel::kInfo, "shutdown",
              {{"signal", signal_number == SIGINT ? "SIGINT" : "SIGTERM"}});
+  // Delivery first: a commit in flight completes, uncommitted work is dropped
+  // and re-read from Kafka after the next start.
+  delivery.Stop();
   // Drain both endpoints at once so the grace period is not spent twice.
   std::thread s3_stop([&] { (*s3)->Shutdown(); });
   (*api)->Shutdown();
