@@ -86,6 +86,21 @@ def register_json_schema(server, name: str, schema: dict, registry: str = "defau
     return created["SchemaArn"]
 
 
+_BOTOCORE_ICEBERG_FIELDS = {
+    "appendOnly", "serviceExecutionRoleArn", "dataFreshnessInSeconds", "catalog",
+    "deadLetterQueueS3", "destinationTableList", "schemaEvolution", "tableCreation",
+    "compressionType"}
+
+
+def _pascal(value):
+    """botocore member names are the wire names with a capital first letter."""
+    if isinstance(value, dict):
+        return {k[:1].upper() + k[1:]: _pascal(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_pascal(v) for v in value]
+    return value
+
+
 @dataclasses.dataclass
 class ChannelSetup:
     server: Any
@@ -150,10 +165,22 @@ class ChannelSetup:
         }
         iceberg.update(extra_iceberg or {})
         name = f"ch-{suffix}"
-        created = kafka_client(server).create_channel(
-            ClusterArn=cluster_arn, ChannelName=name, TopicConfigurationList=[topic_config],
-            IcebergDestinationConfiguration=iceberg)
-        return cls(server, kafka, topic, cluster_arn, created["ChannelArn"], name, bucket_arn,
+        if extra_iceberg and set(extra_iceberg) - _BOTOCORE_ICEBERG_FIELDS:
+            # Our extensions are not in botocore's model: send the wire JSON.
+            body = json.dumps({"channelName": name, "topicConfigurationList": [topic_config],
+                               "icebergDestinationConfiguration": iceberg})
+            r = server.signed_request(
+                "POST", f"{server.api_url}/v1/clusters/{encoded(cluster_arn)}/channels",
+                service="kafka", body=body, headers={"Content-Type": "application/json"})
+            assert r.status_code == 200, r.text
+            channel_arn = r.json()["channelArn"]
+        else:
+            created = kafka_client(server).create_channel(
+                ClusterArn=cluster_arn, ChannelName=name,
+                TopicConfigurationList=[_pascal(topic_config)],
+                IcebergDestinationConfiguration=_pascal(iceberg))
+            channel_arn = created["ChannelArn"]
+        return cls(server, kafka, topic, cluster_arn, channel_arn, name, bucket_arn,
                    bucket_name, namespace, table, dlq_bucket, "errors/", role_arn)
 
     # ------------------------------------------------------------ status
