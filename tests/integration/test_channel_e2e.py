@@ -98,7 +98,8 @@ def normalize(row: dict) -> dict:
 
 @pytest.fixture
 def channel(server, kafka, topic_name):
-    kafka.create_topic(topic_name, partitions=3)
+    # Room for the 5 MB poison record (the broker's default limit is 1 MB).
+    kafka.create_topic(topic_name, partitions=3, config={"max.message.bytes": str(8 << 20)})
     return ChannelSetup.create(server, kafka, topic_name, schema=CLICK_SCHEMA, freshness=1)
 
 
@@ -186,7 +187,7 @@ def test_poison_records_go_to_the_dlq_with_reasons_and_nothing_is_lost(channel, 
         values.append(json.dumps(record).encode())
         if i < len(poison):
             values.append(poison[i][0])
-    kafka.produce(channel.topic, values)
+    kafka.produce(channel.topic, values, message_max_bytes=8 << 20)
     data = channel.wait_rows(len(good))
     lines = []
     import time
