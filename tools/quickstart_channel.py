@@ -13,6 +13,7 @@ boto3 at the server, and stops both processes.
 """
 
 import json
+import os
 import pathlib
 import shutil
 import sys
@@ -59,7 +60,8 @@ def main() -> None:
     work.mkdir(parents=True)
     print("== starting Kafka (KRaft, single node) and streamtables server", flush=True)
     broker = KafkaBroker(work / "kafka", name="kafka").start()
-    server = StreamtablesServer(work / "server", build_dir=REPO / "build").start()
+    build_dir = pathlib.Path(os.environ.get("ST_BUILD_DIR", REPO / "build"))
+    server = StreamtablesServer(work / "server", build_dir=build_dir).start()
     try:
         print(f"   kafka {broker.bootstrap}; api {server.api_url}; s3 {server.s3_url}")
         topic = "clicks"
