@@ -199,7 +199,11 @@ void DeliveryService::Impl::Activate(const Channel& channel) {
                     {{"channel", channel.arn}, {"error", init.ToString()}});
     return;
   }
-  Transition(channel, kFrom, ChannelStatus::kActive, std::optional<ChannelStateInfo>());
+  if (Transition(channel, kFrom, ChannelStatus::kActive, std::optional<ChannelStateInfo>())) {
+    Channel active = channel;
+    active.status = ChannelStatus::kActive;
+    EnsureWorker(active);  // Records produced from now on are the channel's.
+  }
 }
 
 void DeliveryService::Impl::EnsureWorker(const Channel& channel) {
@@ -263,7 +267,11 @@ void DeliveryService::Impl::Reconcile(const Channel& channel) {
         return Fail(channel, ChannelStatus::kUpdating, "INVALID_CONFIGURATION",
                     config.error().message());
       }
-      Transition(channel, ChannelStatus::kUpdating, ChannelStatus::kActive, std::nullopt);
+      if (Transition(channel, ChannelStatus::kUpdating, ChannelStatus::kActive, std::nullopt)) {
+        Channel active = channel;
+        active.status = ChannelStatus::kActive;
+        EnsureWorker(active);
+      }
       return;
     }
     case ChannelStatus::kActive:
@@ -275,9 +283,13 @@ void DeliveryService::Impl::Reconcile(const Channel& channel) {
     case ChannelStatus::kSuspended:
       StopWorker(channel.arn);
       if (!channel.paused && channel.state_info.has_value() &&
-          channel.state_info->code == "PAUSED") {
-        Transition(channel, ChannelStatus::kSuspended, ChannelStatus::kActive,
-                   std::optional<ChannelStateInfo>());
+          channel.state_info->code == "PAUSED" &&
+          Transition(channel, ChannelStatus::kSuspended, ChannelStatus::kActive,
+                     std::optional<ChannelStateInfo>())) {
+        Channel active = channel;
+        active.status = ChannelStatus::kActive;
+        active.state_info.reset();
+        EnsureWorker(active);
       }
       return;
     case ChannelStatus::kFailed:

@@ -277,7 +277,8 @@ TEST_F(DeliveryServiceTest, PauseResumeTableDeletedAndDelete) {
 
 TEST_F(DeliveryServiceTest, ZombieCommitIsFencedAndTheWorkerRereadsFromTheCatalog) {
   catalog::Channel channel = MakeChannel();
-  Service().ReconcileOnce();  // ACTIVE; no worker yet (the next pass would start it).
+  Service().ReconcileOnce();  // ACTIVE, with the service's own worker:
+  Service().Stop();           // stopped, so the two below race alone.
   Result<ChannelConfig> config = ParseChannelConfig(channel.configuration_json);
   ASSERT_TRUE(config.has_value());
   DeliveryContext ctx{*store_,     *commits_, *objects_, kafka_, format_,
