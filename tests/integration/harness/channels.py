@@ -116,6 +116,8 @@ class ChannelSetup:
     dlq_bucket: str
     dlq_prefix: str
     role_arn: str
+    # Credentials the readers use (default: the server's admin).
+    reader: Any = None
 
     @classmethod
     def create(cls, server, kafka, topic: str, schema: Optional[dict] = None,
@@ -125,16 +127,21 @@ class ChannelSetup:
                extra_iceberg: Optional[dict] = None, create_bucket: bool = True,
                bucket_name: Optional[str] = None, role_account: Optional[str] = None,
                role_arn: Optional[str] = None, namespace: str = "events",
-               table: Optional[str] = None) -> "ChannelSetup":
+               table: Optional[str] = None, bucket_arn: Optional[str] = None,
+               dlq_bucket: Optional[str] = None) -> "ChannelSetup":
         suffix = uuid.uuid4().hex[:8]
         bucket_name = bucket_name or f"stream-{suffix}"
-        dlq_bucket = f"dlq-{suffix}"
+        dlq_bucket = dlq_bucket or f"dlq-{suffix}"
         table = table or f"t_{suffix}"
         cluster_arn = cluster_arn or register_cluster(server, kafka)
         if create_bucket:
             server.boto3_client("s3tables").create_table_bucket(name=bucket_name)
-        bucket_arn = server.bucket_arn(bucket_name)
-        server.boto3_client("s3").create_bucket(Bucket=dlq_bucket)
+        bucket_arn = bucket_arn or server.bucket_arn(bucket_name)
+        s3 = server.boto3_client("s3")
+        try:
+            s3.create_bucket(Bucket=dlq_bucket)
+        except s3.exceptions.BucketAlreadyOwnedByYou:
+            pass
         if role_arn is None:
             policy = role_policy if role_policy is not None else service_role_policy(
                 server.region, server.account_id, bucket_name, dlq_bucket)
@@ -202,7 +209,7 @@ class ChannelSetup:
     def catalog(self):
         from pyiceberg.catalog import load_catalog
 
-        creds = self.server.admin_credentials
+        creds = self.reader or self.server.admin_credentials
         return load_catalog(f"st-{uuid.uuid4().hex[:6]}", **{
             "type": "rest", "uri": self.server.iceberg_url, "warehouse": self.bucket_arn,
             "rest.sigv4-enabled": "true", "rest.signing-name": "s3tables",
