@@ -281,3 +281,75 @@ def _q(arn: str) -> str:
     from urllib.parse import quote
 
     return quote(arn, safe="")
+
+
+GSR_SCHEMA = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "type": "object",
+    "properties": {
+        "order_id": {"type": "integer"},
+        "ts": {"type": "string", "format": "date-time"},
+        "item": {"type": "string"},
+        "price": {"type": "number", "multipleOf": 0.01},
+        "shipping": {"type": "object", "properties": {"city": {"type": "string"},
+                                                      "express": {"type": "boolean"}}},
+    },
+    "required": ["order_id", "ts"],
+}
+
+
+def test_glue_schema_registry_framed_records_via_the_python_serializer(server, kafka, topic_name):
+    from aws_schema_registry import DataAndSchema, KafkaSerializer, SchemaRegistryClient
+    from aws_schema_registry.codec import encode
+    from aws_schema_registry.jsonschema import JsonSchema
+
+    from harness.channels import glue_client
+
+    kafka.create_topic(topic_name, partitions=2)
+    setup = ChannelSetup.create(server, kafka, topic_name, converter="JSON_SCHEMA_GSR",
+                                freshness=1)
+    setup.wait_status("ACTIVE")
+    gsr = SchemaRegistryClient(glue_client(server), registry_name="default-registry",
+                               wait_interval_seconds=0)
+    serializer = KafkaSerializer(gsr)
+    schema = JsonSchema(GSR_SCHEMA)
+    records = []
+    for i in range(40):
+        record = {"order_id": i, "ts": f"2026-11-30T{9 + i % 3:02d}:{i:02d}:00Z",
+                  "item": f"item-{i}"}
+        if i % 4:
+            record["price"] = round(i * 0.75, 2)
+            record["shipping"] = {"city": "Lyon" if i % 2 else "Oslo", "express": i % 3 == 0}
+        records.append(record)
+    framed = [serializer.serialize(topic_name, DataAndSchema(r, schema)) for r in records]
+    version_id = uuid.UUID(bytes=bytes(framed[0][2:18]))
+    # Every other record zlib-compressed (compression byte 0x05), as producers may send.
+    values = [encode(schema.write(r), version_id, compression=True) if i % 2 else framed[i]
+              for i, r in enumerate(records)]
+    assert {v[1] for v in values} == {0x00, 0x05}
+    poison = [
+        b"\x00\x00\x00\x00\x01" + b'{"order_id": 1}',  # Confluent framing, not GSR.
+        encode(schema.write(records[0]), uuid.uuid4()),  # Unknown schema version.
+    ]
+    kafka.produce(topic_name, values + poison)
+
+    data = setup.wait_rows(len(records))
+    assert data.num_rows == len(records)
+    got = sorted(data.select(["order_id", "ts", "item", "price", "shipping"]).to_pylist(),
+                 key=lambda r: r["order_id"])
+    for row, record in zip(got, records):
+        assert row["order_id"] == record["order_id"] and row["item"] == record["item"]
+        assert row["ts"] == dt.datetime.fromisoformat(record["ts"].replace("Z", "+00:00"))
+        assert row["price"] == (None if "price" not in record
+                                else decimal.Decimal(f"{record['price']:.2f}"))
+        assert row["shipping"] == record.get("shipping")
+
+    import time
+
+    deadline = time.monotonic() + 60
+    lines = []
+    while time.monotonic() < deadline and len(lines) < len(poison):
+        lines = setup.dlq_lines()
+        time.sleep(0.5)
+    assert sorted(line["errorCode"] for line in lines) == ["MISSING_GSR_HEADER",
+                                                          "SCHEMA_NOT_FOUND"]
