@@ -55,6 +55,9 @@ void ChannelWorker::SetFault(catalog::ChannelStatus status, std::string code, st
 }
 
 void ChannelWorker::Backoff() {
+  // A stalled worker stops fetching (librdkafka drops the prefetched records
+  // of a paused partition, so this is only worth it when waiting anyway).
+  if (consumer_ && !paused_) paused_ = consumer_->PauseAll().ok();
   std::unique_lock<std::mutex> lock(mu_);
   cv_.wait_for(lock, backoff_, [this] { return stop_; });
   backoff_ = std::min(backoff_ * 2, options_.max_backoff);
@@ -76,6 +79,10 @@ bool ChannelWorker::RunOnce() {
     Backoff();
     return !stopping();
   }
+  if (paused_) {
+    (void)consumer_->ResumeAll();
+    paused_ = false;
+  }
   Result<std::optional<ConsumedRecord>> polled = consumer_->Poll(options_.poll_timeout);
   if (!polled.has_value()) {
     ctx_.logger.Log(http::LogLevel::kWarn, "consume_failed",
@@ -85,6 +92,7 @@ bool ChannelWorker::RunOnce() {
     tracker_.Clear();
     consumer_->Close();
     consumer_.reset();
+    paused_ = false;
     Backoff();
     return !stopping();
   }
@@ -188,7 +196,6 @@ void ChannelWorker::Flush() {
     if (!opened.has_value() || !table_) return;  // Retried at the next record or deadline.
   }
   backoff_ = kInitialBackoff;
-  const bool paused = consumer_ && consumer_->PauseAll().ok();
   std::vector<iceberg::DataFile> files;
   if (writer_) {
     Result<std::vector<iceberg::DataFile>> finished = writer_->Finish();
@@ -196,7 +203,6 @@ void ChannelWorker::Flush() {
       ctx_.logger.Log(http::LogLevel::kWarn, "finish_failed",
                       {{"channel", channel_.arn}, {"error", finished.error().ToString()}});
       Rewind();
-      if (paused && consumer_) (void)consumer_->ResumeAll();
       Backoff();
       return;
     }
@@ -232,7 +238,6 @@ void ChannelWorker::Flush() {
   } else if (outcome == CommitOutcome::kAbandoned) {
     DropBatch();
   }
-  if (paused && consumer_) (void)consumer_->ResumeAll();
   backoff_ = kInitialBackoff;
 }
 
@@ -262,6 +267,7 @@ void ChannelWorker::Rewind() {
       tracker_.Clear();
       consumer_->Close();
       consumer_.reset();
+      paused_ = false;
       return;
     }
     tracker_.Start(p, *next);

@@ -140,6 +140,7 @@ class ChannelWorker {
   int64_t batch_rows_ = 0;
   std::optional<std::chrono::system_clock::time_point> first_arrival_;
   bool dlq_failure_reported_ = false;
+  bool paused_ = false;  // Fetching stopped while the worker backs off.
   std::chrono::milliseconds backoff_{100};
   std::chrono::system_clock::time_point last_lag_update_;
 

@@ -323,6 +323,11 @@ class RdKafkaClientFactory final : public KafkaClientFactory {
     ST_TRY(ConfSet(*conf, "max.poll.interval.ms", "600000"));
     int64_t kbytes = std::max<int64_t>(1024, spec.max_prefetch_bytes / 1024);
     ST_TRY(ConfSet(*conf, "queued.max.messages.kbytes", std::to_string(kbytes)));
+    // Bigger fetches: one round trip per few MB instead of per 1 MB partition
+    // slice keeps the decoder fed (the queue bound above still caps memory).
+    ST_TRY(ConfSet(*conf, "max.partition.fetch.bytes", std::to_string(4 << 20)));
+    ST_TRY(ConfSet(*conf, "fetch.max.bytes",
+                   std::to_string(std::max<int64_t>(8 << 20, kbytes * 1024))));
     auto consumer = std::make_unique<RdKafkaConsumer>(std::move(spec));
     ST_TRY(consumer->Open(*conf));
     return std::unique_ptr<KafkaConsumer>(std::move(consumer));
