@@ -71,8 +71,7 @@ class RecordFormat {
                                                          iceberg::FileIO& io, Random& random) = 0;
 };
 
-// decoding + registry. `registry` must outlive the format. Until those
-// modules are built, every method returns Unsupported.
+// decoding + registry. `registry` must outlive the format.
 std::unique_ptr<RecordFormat> NewDecodingRecordFormat(registry::SchemaRegistry& registry);
 
 }  // namespace st::delivery
