@@ -209,3 +209,37 @@ def test_service_role_without_create_table_fails_naming_the_action(server, kafka
     assert described["StateInfo"]["Code"] == "ACCESS_DENIED"
     assert "s3tables:CreateTable" in described["StateInfo"]["Message"]
     assert channel.bucket_arn in described["StateInfo"]["Message"]
+
+
+def test_json_schema_gsr_records_framed_plain_and_zlib(server, kafka, topic_name):
+    import zlib
+
+    from harness.channels import glue_client, register_json_schema
+
+    kafka.create_topic(topic_name, partitions=1)
+    schema_arn = register_json_schema(server, f"gsr-{uuid.uuid4().hex[:6]}", SCHEMA)
+    version_id = glue_client(server).get_schema_version(
+        SchemaId={"SchemaArn": schema_arn},
+        SchemaVersionNumber={"LatestVersion": True})["SchemaVersionId"]
+    channel = ChannelSetup.create(server, kafka, topic_name, converter="JSON_SCHEMA_GSR",
+                                  freshness=1)
+    channel.wait_status("ACTIVE")
+
+    def framed(r: dict, compress: bool = False, version: str = version_id) -> bytes:
+        payload = json.dumps(r).encode()
+        if compress:
+            payload = zlib.compress(payload)
+        return bytes([3, 5 if compress else 0]) + uuid.UUID(version).bytes + payload
+
+    good = [record(i) for i in range(8)]
+    values = [framed(r, compress=i % 2 == 1) for i, r in enumerate(good)]
+    values += [json.dumps(record(100)).encode(),              # no GSR header
+               framed(record(101), version=str(uuid.uuid4()))]  # unknown version
+    produce(kafka, topic_name, values)
+    data = channel.wait_rows(len(good))
+    lines = wait_dlq(channel, 2)
+    got = sorted((row["id"], row["name"]) for row in data.to_pylist())
+    assert got == [(r["id"], r["name"]) for r in good]
+    assert sorted(line["errorCode"] for line in lines) == ["MISSING_GSR_HEADER",
+                                                           "SCHEMA_NOT_FOUND"]
+    assert {line["offset"] for line in lines} == {8, 9}
