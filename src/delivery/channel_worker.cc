@@ -184,8 +184,12 @@ void ChannelWorker::HandleRecord(ConsumedRecord record) {
 bool ChannelWorker::FlushDue() const {
   if (!tracker_.HasPending() || !first_arrival_) return false;
   const int64_t held = (writer_ ? writer_->buffered_bytes() : 0) + failure_bytes_;
+  // Never more than half the freshness early, so batches keep a useful size.
+  const auto lead = std::min<std::chrono::milliseconds>(
+      flush_estimate_,
+      std::chrono::duration_cast<std::chrono::milliseconds>(config_.data_freshness) / 2);
   return held >= options_.buffer_budget_bytes ||
-         ctx_.clock.Now() >= *first_arrival_ + config_.data_freshness;
+         ctx_.clock.Now() >= *first_arrival_ + config_.data_freshness - lead;
 }
 
 void ChannelWorker::Flush() {
@@ -196,6 +200,7 @@ void ChannelWorker::Flush() {
     if (!opened.has_value() || !table_) return;  // Retried at the next record or deadline.
   }
   backoff_ = kInitialBackoff;
+  const auto flush_started = ctx_.clock.Now();
   std::vector<iceberg::DataFile> files;
   if (writer_) {
     Result<std::vector<iceberg::DataFile>> finished = writer_->Finish();
@@ -211,6 +216,9 @@ void ChannelWorker::Flush() {
   const catalog::OffsetRanges ranges = tracker_.Pending();
   CommitOutcome outcome = Commit(files, ranges);
   if (outcome == CommitOutcome::kCommitted) {
+    const auto took =
+        std::chrono::duration_cast<std::chrono::milliseconds>(ctx_.clock.Now() - flush_started);
+    flush_estimate_ = std::max(took, flush_estimate_ * 7 / 8);
     tracker_.Committed(ranges);
     int64_t out_bytes = 0;
     for (const iceberg::DataFile& f : files) out_bytes += f.file_size_in_bytes;

@@ -139,6 +139,10 @@ class ChannelWorker {
   int64_t batch_bytes_ = 0;
   int64_t batch_rows_ = 0;
   std::optional<std::chrono::system_clock::time_point> first_arrival_;
+  // How long a recent flush (close files + commit) took, decaying slowly: the
+  // freshness deadline starts the flush this much early, so a record is
+  // visible within the freshness, not freshness + commit time.
+  std::chrono::milliseconds flush_estimate_{0};
   bool dlq_failure_reported_ = false;
   bool paused_ = false;  // Fetching stopped while the worker backs off.
   std::chrono::milliseconds backoff_{100};
