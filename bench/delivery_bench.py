@@ -148,12 +148,16 @@ def main() -> None:
     parser.add_argument("--size-mb", type=int, default=2048)
     parser.add_argument("--freshness", type=int, default=10)
     parser.add_argument("--json-out", default="")
+    parser.add_argument("--buffer-mb", type=int, default=0,
+                        help="server --delivery-buffer-mb (0: the server's default)")
     args = parser.parse_args()
     os.environ["ST_BUILD_DIR"] = str(pathlib.Path(args.build_dir).resolve())
 
     work = pathlib.Path(tempfile.mkdtemp(prefix="delivery-bench-"))
     broker = KafkaBroker(work / "kafka", name="kafka", heap="1g").start()
-    server = StreamtablesServer(work / "server", build_dir=pathlib.Path(args.build_dir)).start()
+    extra = ["--delivery-buffer-mb", str(args.buffer_mb)] if args.buffer_mb else []
+    server = StreamtablesServer(work / "server", build_dir=pathlib.Path(args.build_dir),
+                                extra_args=extra).start()
     try:
         topic = "clicks-bench"
         broker.create_topic(topic, partitions=8)

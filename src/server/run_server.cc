@@ -41,6 +41,12 @@ std::string Url(const http::Server& server) { return "http://" + server.endpoint
 // Table files live at the root of the object store ("<wh>--table-s3/...").
 constexpr const char* kObjectKeyRoot = "";
 
+delivery::DeliveryService::Options DeliveryOptions(const ServerConfig& config) {
+  delivery::DeliveryService::Options options;
+  options.buffer_budget_bytes = static_cast<int64_t>(config.delivery_buffer_bytes);
+  return options;
+}
+
 }  // namespace
 
 int RunServer(int argc, char** argv) {
@@ -121,7 +127,7 @@ int RunServer(int argc, char** argv) {
   // ---- Delivery: one worker per active channel, acting as its service role.
   delivery::DeliveryService delivery({store, commits, objects, &schemas, authorizer, clock, random,
                                       config.region, kObjectKeyRoot, logger},
-                                     delivery::DeliveryService::Options{});
+                                     DeliveryOptions(config));
 
   // ---- API endpoint: control plane at /, Iceberg REST at /iceberg, admin at
   // /admin, channels at /v1 and /api/v2, the Glue schema registry at /glue.

@@ -94,6 +94,10 @@ Result<ServerConfig> ParseServerFlags(const std::vector<std::string>& args) {
       config.threads = static_cast<int>(threads);
     } else if (flag == "--max-body-bytes") {
       ST_ASSIGN_OR_RETURN(config.max_body_bytes, ParseUnsigned(flag, value, UINT64_MAX));
+    } else if (flag == "--delivery-buffer-mb") {
+      ST_ASSIGN_OR_RETURN(uint64_t mb, ParseUnsigned(flag, value, 65536));
+      if (mb == 0) return Err(InvalidArgument("--delivery-buffer-mb must be at least 1"));
+      config.delivery_buffer_bytes = mb * 1024 * 1024;
     } else if (flag == "--s3-max-body-bytes") {
       ST_ASSIGN_OR_RETURN(config.s3_max_body_bytes, ParseUnsigned(flag, value, UINT64_MAX));
     } else {
@@ -115,6 +119,7 @@ std::string ServerUsage() {
   --threads N              I/O threads per endpoint (default 4)
   --max-body-bytes N       API request body limit (default 1048576)
   --s3-max-body-bytes N    S3 request body limit (default 67108864)
+  --delivery-buffer-mb N   per-channel delivery buffer before a commit is forced (default 48)
 
 Port 0 picks a free port. On start the server prints one line to stdout:
   streamtables: listening api=http://HOST:PORT s3=http://HOST:PORT

@@ -30,6 +30,9 @@ struct ServerConfig {
   uint64_t max_body_bytes = 1024 * 1024;
   // S3 PutObject / UploadPart bodies are held in memory for now.
   uint64_t s3_max_body_bytes = 64ull * 1024 * 1024;
+  // Per channel: decoded rows and failed records held before a commit is
+  // forced (with librdkafka's prefetch, a quarter of it, this bounds memory).
+  uint64_t delivery_buffer_bytes = 48ull * 1024 * 1024;
   bool help = false;
 };
 
