@@ -1,5 +1,6 @@
 #include "server/policy_authorizer.h"
 
+#include <string_view>
 #include <vector>
 
 #include "auth/policy.h"
@@ -77,6 +78,7 @@ Result<std::shared_ptr<const auth::Policy>> PolicyAuthorizer::Parse(const std::s
 }
 
 std::string PolicyAuthorizer::ResourceOwner(const auth::Principal& principal,
+                                            const std::string& action,
                                             const std::string& resource) const {
   if (resource == "*" || resource.empty()) {
     return principal.account_id.empty() ? operator_account_id_ : principal.account_id;
@@ -84,6 +86,17 @@ std::string PolicyAuthorizer::ResourceOwner(const auth::Principal& principal,
   if (IsIamArn(resource)) return operator_account_id_;
   std::string account = ArnAccount(resource);
   if (!account.empty()) return account;
+  // S3 ARNs carry no account: a general-purpose bucket's owner is in the
+  // catalog, so a role of another account (a channel's DLQ writer) is judged
+  // as cross-account. CreateBucket is judged as the caller's own (a taken
+  // name is the handler's 409, as in S3).
+  constexpr std::string_view kS3Arn = "arn:aws:s3:::";
+  if (resource.rfind(kS3Arn, 0) == 0 && action != "s3:CreateBucket") {
+    std::string bucket = resource.substr(kS3Arn.size());
+    bucket = bucket.substr(0, bucket.find('/'));
+    Result<catalog::GeneralPurposeBucket> found = store_.GetGeneralPurposeBucket(bucket);
+    if (found.has_value()) return found->owner_account_id;
+  }
   return principal.account_id.empty() ? operator_account_id_ : principal.account_id;
 }
 
@@ -98,7 +111,7 @@ Result<auth::EvaluationResult> PolicyAuthorizer::Evaluate(const auth::Principal&
   // Keeps the parsed policies alive while the evaluator points at them.
   std::vector<std::shared_ptr<const auth::Policy>> held;
   auth::EvaluationInput input;
-  input.resource_owner_account_id = ResourceOwner(principal, access.resource);
+  input.resource_owner_account_id = ResourceOwner(principal, access.action, access.resource);
 
   std::string identity_arn = IdentityArn(principal);
   if (!identity_arn.empty()) {

@@ -50,7 +50,8 @@ class PolicyAuthorizer final : public http::Authorizer {
   // evicted meanwhile stays valid for the evaluation holding it.
   Result<std::shared_ptr<const auth::Policy>> Parse(const std::string& document,
                                                     auth::PolicyKind kind) const;
-  std::string ResourceOwner(const auth::Principal& principal, const std::string& resource) const;
+  std::string ResourceOwner(const auth::Principal& principal, const std::string& action,
+                            const std::string& resource) const;
 
   catalog::MetadataStore& store_;
   const Clock& clock_;
