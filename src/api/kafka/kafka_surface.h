@@ -1,17 +1,15 @@
 // The MSK delivery-channel control plane (msk-channel-api.md §1–§6): what
 // boto3's `kafka` client, `aws kafka ...-channel` and Terraform speak to.
-//
-//   POST   /v1/clusters/{clusterArn}/channels                    CreateChannel kafka:CreateChannel
-//   (cluster) GET    /v1/clusters/{clusterArn}/channels                    ListChannels
-//   kafka:ListChannels (cluster) GET    /v1/clusters/{clusterArn}/channels/{channelArn}
-//   DescribeChannel    kafka:DescribeChannel (channel) PUT
-//   /v1/clusters/{clusterArn}/channels/{channelArn}       UpdateChannel      kafka:UpdateChannel
-//   (channel) DELETE /v1/clusters/{clusterArn}/channels/{channelArn}       DeleteChannel
-//   kafka:DeleteChannel (channel) POST   /v1/clusters/{clusterArn}/channels/{channelArn}/pause
-//   (extension)       kafka:UpdateChannel (channel) POST
-//   /v1/clusters/{clusterArn}/channels/{channelArn}/resume (extension)       kafka:UpdateChannel
-//   (channel) POST|DELETE|GET /v1/tags/{resourceArn} Tag/Untag/ListTagsForResource GET
-//   /api/v2/operations/{clusterOperationArn}              DescribeClusterOperationV2
+// Routes (method, path, operation, IAM action on resource):
+// - POST /v1/clusters/{clusterArn}/channels: CreateChannel, kafka:CreateChannel (cluster).
+// - GET /v1/clusters/{clusterArn}/channels: ListChannels, kafka:ListChannels (cluster).
+// - GET /v1/clusters/{clusterArn}/channels/{channelArn}: DescribeChannel,
+//   kafka:DescribeChannel (channel).
+// - PUT same path: UpdateChannel, kafka:UpdateChannel (channel).
+// - DELETE same path: DeleteChannel, kafka:DeleteChannel (channel).
+// - POST .../channels/{channelArn}/pause and /resume (extension): kafka:UpdateChannel.
+// - POST|DELETE|GET /v1/tags/{resourceArn}: Tag/Untag/ListTagsForResource.
+// - GET /api/v2/operations/{clusterOperationArn}: DescribeClusterOperationV2.
 //
 // CreateChannel also needs iam:PassRole on the serviceExecutionRoleArn and,
 // with tags, kafka:TagResource on the cluster; both are checked with the
