@@ -298,7 +298,8 @@ GSR_SCHEMA = {
 }
 
 
-def test_glue_schema_registry_framed_records_via_the_python_serializer(server, kafka, topic_name):
+def test_glue_schema_registry_framed_records_via_the_python_serializer(server, kafka, topic_name,
+                                                                       spark):
     from aws_schema_registry import DataAndSchema, KafkaSerializer, SchemaRegistryClient
     from aws_schema_registry.codec import encode
     from aws_schema_registry.jsonschema import JsonSchema
@@ -343,6 +344,22 @@ def test_glue_schema_registry_framed_records_via_the_python_serializer(server, k
         assert row["price"] == (None if "price" not in record
                                 else decimal.Decimal(f"{record['price']:.2f}"))
         assert row["shipping"] == record.get("shipping")
+
+    # DuckDB and Spark read the same rows through the REST catalog.
+    from harness import duckdb_engine
+
+    want = [(r["order_id"], r["item"], None if "price" not in r else
+             decimal.Decimal(f"{r['price']:.2f}"),
+             None if "shipping" not in r else r["shipping"]["city"]) for r in records]
+    duck = duckdb_engine.connect(extensions=("parquet", "avro", "httpfs", "iceberg"))
+    duckdb_attach(duck, server, setup.bucket_arn)
+    assert duck.execute(
+        f"SELECT order_id, item, price, shipping.city FROM "
+        f"st.{setup.namespace}.{setup.table} ORDER BY order_id").fetchall() == want
+    cat = spark_catalog(spark, server, setup.bucket_arn)
+    assert [tuple(r) for r in spark.sql(
+        f"SELECT order_id, item, price, shipping.city FROM "
+        f"{cat}.{setup.namespace}.{setup.table} ORDER BY order_id").collect()] == want
 
     import time
 
