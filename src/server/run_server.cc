@@ -136,9 +136,10 @@ int RunServer(int argc, char** argv) {
   for (http::Route& route : MetricsRoutes([&delivery] { return delivery.MetricsText(); })) {
     root_extras.push_back(std::move(route));
   }
-  mounted = api_router.Mount(api::s3tables::MakeS3TablesSurface(
-      {store, commits, objects, kObjectKeyRoot, config.region, layout->account_id, clock},
-      std::move(root_extras)));
+  mounted = api_router.Mount(
+      api::s3tables::MakeS3TablesSurface({store, commits, objects, kObjectKeyRoot, config.region,
+                                          layout->account_id, clock, &authorizer},
+                                         std::move(root_extras)));
   if (mounted.ok()) {
     mounted = api_router.Mount(api::iceberg_rest::MakeIcebergRestSurface(
         {store, commits, objects, kObjectKeyRoot, config.region, s3_url, clock, random}));

@@ -30,6 +30,11 @@ struct S3TablesDeps {
   // carries no account (anonymous test hooks).
   std::string account_id;
   const Clock& clock;
+  // The router's authorizer: CreateTable also needs s3tables:PutTableData
+  // (with initial metadata), s3tables:PutTableEncryption (with an encryption
+  // configuration) and s3tables:TagResource (with tags) on the new table's
+  // <bucket ARN>/table/*. Null skips those extra checks (unit tests).
+  const http::Authorizer* authorizer = nullptr;
 };
 
 // The surface "s3tables" at prefix "" with the S3 Tables JSON error shape.

@@ -74,6 +74,25 @@ Reply CreateTable(const S3TablesDeps& deps, Ctx& context) {
   ST_ASSIGN_OR_RETURN(catalog::Tags tags, OptionalStringMap(body, "tags"));
   ST_TRY(CheckTags(tags));
 
+  // One operation, several actions (as S3 Tables documents for CreateTable):
+  // each optional part needs its own permission on the table to be.
+  std::vector<std::string> extra_actions;
+  if (metadata.has_value()) extra_actions.push_back("s3tables:PutTableData");
+  if (encryption.has_value()) extra_actions.push_back("s3tables:PutTableEncryption");
+  if (!tags.empty()) extra_actions.push_back("s3tables:TagResource");
+  if (deps.authorizer != nullptr) {
+    for (const std::string& action : extra_actions) {
+      http::AccessRequest access;
+      access.action = action;
+      access.resource = bucket.arn + "/table/*";
+      access.condition_keys["s3tables:namespace"] = {ns};
+      access.condition_keys["s3tables:tableName"] = {name};
+      ST_ASSIGN_OR_RETURN(http::AuthDecision decision,
+                          deps.authorizer->Authorize(context.request, context.principal, access));
+      if (!decision.allowed) return Err(Status(StatusCode::kAccessDenied, decision.message));
+    }
+  }
+
   Result<catalog::Table> existing = deps.store.GetTable(bucket.arn, ns, name);
   if (existing.has_value()) return Err(TakenName(*existing));
 
