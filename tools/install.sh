@@ -40,8 +40,9 @@ APT_PACKAGES=(
   libfmt-dev libspdlog-dev libcli11-dev libsimdjson-dev
   # unit tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
-  # integration tests: Python venv, Kafka broker and Spark (Java), jar fetching
-  python3 python3-venv openjdk-17-jdk-headless maven zstd
+  # integration tests: Python venv, Kafka broker and Spark (Java), jar fetching,
+  # the test proxy's throwaway TLS certificate (openssl)
+  python3 python3-venv openjdk-17-jdk-headless maven zstd openssl
 )
 
 log() { printf '[install] %s\n' "$*"; }

@@ -317,6 +317,11 @@ asio::awaitable<void> Connection::Serve() {
         rejection = HttpError(target.error(), 400, "");
       } else {
         request.target = std::move(target).value();
+        // An absolute-form target's authority overrides Host (RFC 9112
+        // §3.2.2); clients behind a forward proxy send it this way.
+        if (!request.target.authority.empty()) {
+          request.headers.Set("Host", request.target.authority);
+        }
       }
     } else {
       FillRequest(parser, request, true);

@@ -1,5 +1,9 @@
 #include "http/request_target.h"
 
+#include <cctype>
+#include <optional>
+#include <utility>
+
 namespace st::http {
 
 namespace {
@@ -60,12 +64,48 @@ Result<std::string> PercentDecode(std::string_view text, bool plus_as_space) {
   return out;
 }
 
-Result<RequestTarget> ParseRequestTarget(std::string_view target) {
-  if (target.empty() || target.front() != '/') {
-    return Err(InvalidArgument("request target '" + std::string(target) +
-                               "' is not an origin-form path; send a path starting with '/'"));
+namespace {
+
+// "http://host:port/p?q" -> ("host:port", "/p?q"); nullopt for other forms.
+// Scheme names are case-insensitive (RFC 3986 §3.1).
+std::optional<std::pair<std::string_view, std::string>> SplitAbsoluteForm(std::string_view target) {
+  for (std::string_view scheme : {std::string_view("http://"), std::string_view("https://")}) {
+    if (target.size() < scheme.size()) continue;
+    bool same = true;
+    for (size_t i = 0; i < scheme.size() && same; ++i) {
+      same = std::tolower(static_cast<unsigned char>(target[i])) == scheme[i];
+    }
+    if (!same) continue;
+    std::string_view rest = target.substr(scheme.size());
+    size_t end = rest.find_first_of("/?");
+    std::string_view authority = rest.substr(0, end);
+    if (authority.empty() || authority.find('@') != std::string_view::npos) return std::nullopt;
+    std::string origin = end == std::string_view::npos ? "/" : std::string(rest.substr(end));
+    if (origin.front() == '?') origin.insert(0, "/");
+    return std::make_pair(authority, std::move(origin));
   }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<RequestTarget> ParseRequestTarget(std::string_view target) {
   RequestTarget out;
+  std::string origin_form;
+  if (!target.empty() && target.front() != '/') {
+    auto absolute = SplitAbsoluteForm(target);
+    if (!absolute.has_value()) {
+      return Err(InvalidArgument("request target '" + std::string(target) +
+                                 "' is neither a path starting with '/' nor an absolute "
+                                 "http:// URL; send a path starting with '/'"));
+    }
+    out.authority = std::string(absolute->first);
+    origin_form = std::move(absolute->second);
+    target = origin_form;
+  }
+  if (target.empty()) {
+    return Err(InvalidArgument("the request target is empty; send a path starting with '/'"));
+  }
   size_t question = target.find('?');
   out.raw_path = std::string(target.substr(0, question));
   if (question != std::string_view::npos) out.raw_query = std::string(target.substr(question + 1));

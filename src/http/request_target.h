@@ -38,6 +38,9 @@ class QueryParams {
 };
 
 struct RequestTarget {
+  // For an absolute-form target ("http://host:port/path"), the host:port it
+  // named (RFC 9112 §3.2.2: it replaces the Host header); "" for origin-form.
+  std::string authority;
   std::string raw_path;   // As sent, still encoded, starting with '/'.
   std::string raw_query;  // After '?', still encoded, without the '?'; "" when none.
   // raw_path without its leading '/', split on '/', then each piece
@@ -51,10 +54,11 @@ struct RequestTarget {
 // non-hex escape, or an escape that decodes to NUL.
 Result<std::string> PercentDecode(std::string_view text, bool plus_as_space);
 
-// Parses an origin-form request-target ("/path?query"). Errors:
-// kInvalidArgument when the target does not start with '/' (absolute-form and
-// asterisk-form are not served) or an escape is malformed; the message names
-// the offending part.
+// Parses an origin-form request-target ("/path?query") or an absolute-form
+// one ("http://host[:port]/path?query", which HTTP/1.1 servers must accept and
+// clients send through a proxy; an empty path is "/"). Errors:
+// kInvalidArgument for any other form (asterisk-form, authority-form, another
+// scheme) or a malformed escape; the message names the offending part.
 Result<RequestTarget> ParseRequestTarget(std::string_view target);
 
 }  // namespace st::http

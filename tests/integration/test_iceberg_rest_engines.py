@@ -4,8 +4,12 @@ same table (api-contract.md §2.2 client configurations, §3.8 what each calls).
 
 Spark uses the session fixture and a REST catalog of its own per test
 (spark.sql.catalog.<name>.* set at run time; catalogs load on first use).
-DuckDB 1.5.5 ignores ENDPOINT with ENDPOINT_TYPE s3_tables (it always calls
-s3tables.<region>.amazonaws.com), so it attaches with the generic SigV4 form.
+DuckDB attaches with the generic SigV4 form (ENDPOINT + AUTHORIZATION_TYPE
+sigv4), which is what ENDPOINT_TYPE s3_tables expands to except for the host:
+DuckDB 1.5.5's s3_tables mode overwrites ENDPOINT with
+https://s3tables.<region>.amazonaws.com/iceberg. That mode itself is shown in
+test_duckdb_endpoint_type_s3_tables_reads, routed to us through an HTTP proxy
+(harness/aws_host_proxy.py), the only knob DuckDB leaves for it.
 """
 
 import uuid
@@ -13,7 +17,7 @@ import uuid
 import pyarrow as pa
 import pytest
 
-from harness import duckdb_engine
+from harness import aws_host_proxy, duckdb_engine
 from iceberg_rest_clients import new_bucket, pyiceberg_catalog, s3_writes_available
 
 SCHEMA = pa.schema([pa.field("id", pa.int64(), nullable=False), pa.field("name", pa.string())])
@@ -85,8 +89,8 @@ def test_spark_and_duckdb_list_and_read_a_pyiceberg_table(server, spark, duck):
 
 @pytest.fixture
 def writable(server):
-    if not s3_writes_available(server):
-        pytest.skip("S3 data endpoint has no PutObject yet (src/api/s3 not mounted)")
+    # A failure, not a skip: PutObject on table buckets is part of the product.
+    assert s3_writes_available(server), "the S3 endpoint refuses PutObject on a table bucket"
     return server
 
 
@@ -128,3 +132,46 @@ def test_spark_writes_a_regular_table_that_pyiceberg_and_duckdb_read(writable, s
     cursor = duck.execute("SELECT id, name FROM st.w.t")
     got_duckdb = sorted_rows([dict(zip(("id", "name"), row)) for row in cursor.fetchall()])
     assert got_spark == got_pyiceberg == got_duckdb == expected
+
+
+def test_duckdb_endpoint_type_s3_tables_reads(writable, duck, tmp_path):
+    """DuckDB's own S3 Tables mode, used exactly as DuckDB documents it (an S3
+    secret with key, secret and region; `ATTACH '<bucket ARN>' (TYPE iceberg,
+    ENDPOINT_TYPE s3_tables)`), reads a table of ours. That mode calls
+    https://s3tables.<region>.amazonaws.com/iceberg whatever ENDPOINT says and
+    reads data from https://<bucket>.s3.<region>.amazonaws.com, so the
+    session's http_proxy routes those names to our two ports, as DNS does for
+    AWS (harness/aws_host_proxy.py). Every signature is DuckDB's own, checked
+    by our server."""
+    server = writable
+    arn = new_bucket(server)
+    cat = pyiceberg_catalog(server, arn)
+    cat.create_namespace("mode")
+    table = cat.create_table("mode.t", schema=SCHEMA)
+    expected = [{"id": i, "name": f"s3t-{i}"} for i in range(40)]
+    table.append(pa.Table.from_pylist(expected, schema=SCHEMA))
+
+    proxy = aws_host_proxy.start(server, tmp_path)
+    try:
+        creds = server.admin_credentials
+        duck.execute(f"SET http_proxy = '{proxy.address}'")
+        duck.execute(f"SET ca_cert_file = '{proxy.ca_cert_file}'")
+        duck.execute(f"CREATE OR REPLACE SECRET s3t_secret (TYPE s3, KEY_ID '{creds.access_key}', "
+                     f"SECRET '{creds.secret_key}', REGION '{server.region}')")
+        # ENDPOINT is given (as the issue's wording has it) and DuckDB ignores it.
+        duck.execute(f"ATTACH '{arn}' AS s3t (TYPE iceberg, ENDPOINT_TYPE s3_tables, "
+                     f"ENDPOINT '{server.iceberg_url}')")
+        tables = duck.execute("SELECT database, schema, name FROM (SHOW ALL TABLES)").fetchall()
+        assert ("s3t", "mode", "t") in tables
+        cursor = duck.execute("SELECT id, name FROM s3t.mode.t")
+        got = sorted_rows([dict(zip(("id", "name"), row)) for row in cursor.fetchall()])
+        assert got == expected
+        # The catalog calls went to AWS's S3 Tables host (so this is the
+        # s3_tables mode, not the ENDPOINT we passed), the data reads to the
+        # table's warehouse bucket under AWS's S3 host, nothing elsewhere.
+        warehouse = table.metadata.location.removeprefix("s3://").rstrip("/")
+        assert f"s3tables.{server.region}.amazonaws.com:443" in proxy.connect_targets
+        assert f"{warehouse}.s3.{server.region}.amazonaws.com:443" in proxy.connect_targets
+        assert proxy.refused == []
+    finally:
+        proxy.close()

@@ -77,10 +77,35 @@ TEST(RequestTargetTest, MalformedEscapesAreRejected) {
   }
 }
 
-TEST(RequestTargetTest, NonOriginFormIsRejected) {
-  EXPECT_FALSE(ParseRequestTarget("").has_value());
-  EXPECT_FALSE(ParseRequestTarget("*").has_value());
-  EXPECT_FALSE(ParseRequestTarget("http://host/a").has_value());
+TEST(RequestTargetTest, OtherFormsAreRejected) {
+  for (std::string_view bad : {"", "*", "host:443", "ftp://host/a", "http://", "http:///a",
+                               "http://user@host/a", "http://host/a%zz"}) {
+    auto t = ParseRequestTarget(bad);
+    ASSERT_FALSE(t.has_value()) << bad;
+    EXPECT_EQ(t.error().code(), StatusCode::kInvalidArgument) << bad;
+  }
+}
+
+// RFC 9112 §3.2.2: a server must accept absolute-form (what clients send
+// through a forward proxy); it parses exactly like the origin-form path.
+TEST(RequestTargetTest, AbsoluteFormIsServedAsItsPath) {
+  auto t = ParseRequestTarget("http://127.0.0.1:9000/bucket/a%2Fb?list-type=2&prefix=x+y");
+  ASSERT_TRUE(t.has_value()) << t.error().ToString();
+  EXPECT_EQ(t->authority, "127.0.0.1:9000");
+  EXPECT_EQ(t->raw_path, "/bucket/a%2Fb");
+  EXPECT_EQ(t->raw_query, "list-type=2&prefix=x+y");
+  EXPECT_EQ(t->segments, (std::vector<std::string>{"bucket", "a/b"}));
+  EXPECT_EQ(t->query.Get("prefix").value_or(""), std::string_view("x y"));
+
+  auto root = ParseRequestTarget("HTTPS://s3tables.us-east-1.amazonaws.com");
+  ASSERT_TRUE(root.has_value());
+  EXPECT_EQ(root->authority, "s3tables.us-east-1.amazonaws.com");
+  EXPECT_EQ(root->raw_path, "/");
+  auto query_only = ParseRequestTarget("http://h?x=1");
+  ASSERT_TRUE(query_only.has_value());
+  EXPECT_EQ(query_only->raw_path, "/");
+  EXPECT_EQ(query_only->raw_query, "x=1");
+  EXPECT_EQ(ParseRequestTarget("/plain").value().authority, "");
 }
 
 TEST(RequestTargetTest, PercentDecodeModes) {
