@@ -94,14 +94,21 @@ def writable(server):
     return server
 
 
-def test_pyiceberg_spark_and_duckdb_see_the_same_rows(writable, spark, duck):
-    server = writable
+def table_with_rows(server, namespace: str, count: int, tag: str):
+    """A new bucket with <namespace>.t holding `count` rows appended by
+    PyIceberg; returns (bucket ARN, PyIceberg catalog, table, rows)."""
     arn = new_bucket(server)
     cat = pyiceberg_catalog(server, arn)
-    cat.create_namespace("ns")
-    table = cat.create_table("ns.t", schema=SCHEMA)
-    expected = [{"id": i, "name": f"row-{i}"} for i in range(25)]
-    table.append(pa.Table.from_pylist(expected, schema=SCHEMA))
+    cat.create_namespace(namespace)
+    table = cat.create_table(f"{namespace}.t", schema=SCHEMA)
+    rows = [{"id": i, "name": f"{tag}-{i}"} for i in range(count)]
+    table.append(pa.Table.from_pylist(rows, schema=SCHEMA))
+    return arn, cat, table, rows
+
+
+def test_pyiceberg_spark_and_duckdb_see_the_same_rows(writable, spark, duck):
+    server = writable
+    arn, cat, _, expected = table_with_rows(server, "ns", 25, "row")
 
     got_pyiceberg = sorted_rows(cat.load_table("ns.t").scan().to_arrow().to_pylist())
     name = spark_catalog(spark, server, arn)
@@ -144,12 +151,7 @@ def test_duckdb_endpoint_type_s3_tables_reads(writable, duck, tmp_path):
     AWS (harness/aws_host_proxy.py). Every signature is DuckDB's own, checked
     by our server."""
     server = writable
-    arn = new_bucket(server)
-    cat = pyiceberg_catalog(server, arn)
-    cat.create_namespace("mode")
-    table = cat.create_table("mode.t", schema=SCHEMA)
-    expected = [{"id": i, "name": f"s3t-{i}"} for i in range(40)]
-    table.append(pa.Table.from_pylist(expected, schema=SCHEMA))
+    arn, _, table, expected = table_with_rows(server, "mode", 40, "s3t")
 
     proxy = aws_host_proxy.start(server, tmp_path)
     try:
