@@ -69,6 +69,11 @@ class MetadataStore {
   virtual Status CreateAccount(const std::string& account_id) = 0;
   // Errors: InvalidArgument.
   virtual Result<bool> AccountExists(const std::string& account_id) = 0;
+  // Errors: InvalidArgument, NotFound.
+  virtual Result<Account> GetAccount(const std::string& account_id) = 0;
+  // Every account ordered by id; page.prefix filters ids. Errors:
+  // InvalidArgument (page limit, or a token from another listing or prefix).
+  virtual Result<Page<Account>> ListAccounts(const PageRequest& page) = 0;
   // A user or role in an existing account. Errors: InvalidArgument, NotFound
   // (account), AlreadyExists.
   virtual Result<Identity> CreateIdentity(IdentityKind kind, const std::string& account_id,

@@ -15,6 +15,16 @@ using TimePoint = std::chrono::system_clock::time_point;
 
 // ---- Identity ----
 
+// An account (12 digits) as the admin API lists it; the counts are taken
+// when the account is read, not stored.
+struct Account {
+  std::string account_id;
+  TimePoint created_at;
+  int64_t user_count = 0;
+  int64_t role_count = 0;
+  int64_t table_bucket_count = 0;
+};
+
 enum class IdentityKind { kUser, kRole };
 
 // An IAM user or role. arn is arn:aws:iam::<account>:user/<name> or :role/<name>.

@@ -5,6 +5,7 @@
 #include "catalog/arns.h"
 #include "catalog/id_generation.h"
 #include "catalog/names.h"
+#include "catalog/page_token_internal.h"
 #include "catalog/sqlite_metadata_store_internal.h"
 #include "catalog/sqlite_schema_internal.h"
 
@@ -53,6 +54,23 @@ AccessKey ReadAccessKey(const Statement& stmt) {
   return out;
 }
 
+// The counts use the identities (account_id, kind, name) and table_buckets_by_owner indexes.
+constexpr const char* kAccountColumns =
+    "a.account_id, a.created_at_ms, "
+    "(SELECT count(*) FROM identities i WHERE i.account_id = a.account_id AND i.kind = 'user'), "
+    "(SELECT count(*) FROM identities i WHERE i.account_id = a.account_id AND i.kind = 'role'), "
+    "(SELECT count(*) FROM table_buckets b WHERE b.owner_account_id = a.account_id)";
+
+Account ReadAccount(const Statement& stmt) {
+  Account out;
+  out.account_id = stmt.Text(0);
+  out.created_at = FromMillis(stmt.Int64(1));
+  out.user_count = stmt.Int64(2);
+  out.role_count = stmt.Int64(3);
+  out.table_bucket_count = stmt.Int64(4);
+  return out;
+}
+
 constexpr const char* kIdentityColumns = "arn, account_id, kind, name, created_at_ms";
 constexpr const char* kAccessKeyColumns = "access_key_id, secret, owner_arn, status, created_at_ms";
 
@@ -96,6 +114,43 @@ Result<bool> SqliteMetadataStore::AccountExists(const std::string& account_id) {
   std::lock_guard<std::mutex> lock(mu_);
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare("SELECT 1 FROM accounts WHERE account_id = ?"));
   return stmt.Bind(1, account_id).Step();
+}
+
+Result<Account> SqliteMetadataStore::GetAccount(const std::string& account_id) {
+  ST_TRY(ValidateAccountId(account_id));
+  std::lock_guard<std::mutex> lock(mu_);
+  ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("SELECT ") + kAccountColumns +
+                                                   " FROM accounts a WHERE account_id = ?"));
+  ST_ASSIGN_OR_RETURN(bool found, stmt.Bind(1, account_id).Step());
+  if (!found) return Err(NotFound("The account '" + account_id + "' does not exist."));
+  return ReadAccount(stmt);
+}
+
+Result<Page<Account>> SqliteMetadataStore::ListAccounts(const PageRequest& page) {
+  ST_TRY(ValidatePageLimit(page.limit));
+  ST_ASSIGN_OR_RETURN(std::vector<std::string> after,
+                      DecodePageToken(page.continuation_token, "accounts", page.prefix));
+  if (after.size() > 1) return Err(InvalidArgument("The continuation token is not valid."));
+  std::lock_guard<std::mutex> lock(mu_);
+  ST_ASSIGN_OR_RETURN(Statement stmt,
+                      db_->Prepare(std::string("SELECT ") + kAccountColumns +
+                                   " FROM accounts a WHERE substr(account_id, 1, length(?1)) = ?1 "
+                                   "AND account_id > ?2 ORDER BY account_id LIMIT ?3"));
+  stmt.Bind(1, page.prefix)
+      .Bind(2, after.empty() ? std::string() : after[0])
+      .Bind(3, static_cast<int64_t>(page.limit) + 1);
+  Page<Account> out;
+  while (true) {
+    ST_ASSIGN_OR_RETURN(bool row, stmt.Step());
+    if (!row) break;
+    if (static_cast<int>(out.items.size()) == page.limit) {
+      out.continuation_token =
+          EncodePageToken("accounts", page.prefix, {out.items.back().account_id});
+      break;
+    }
+    out.items.push_back(ReadAccount(stmt));
+  }
+  return out;
 }
 
 Result<Identity> SqliteMetadataStore::CreateIdentity(IdentityKind kind,

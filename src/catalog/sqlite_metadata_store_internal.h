@@ -21,6 +21,8 @@ class SqliteMetadataStore final : public MetadataStore {
 
   Status CreateAccount(const std::string& account_id) override;
   Result<bool> AccountExists(const std::string& account_id) override;
+  Result<Account> GetAccount(const std::string& account_id) override;
+  Result<Page<Account>> ListAccounts(const PageRequest& page) override;
   Result<Identity> CreateIdentity(IdentityKind kind, const std::string& account_id,
                                   const std::string& name) override;
   Result<Identity> GetIdentity(const std::string& arn) override;
