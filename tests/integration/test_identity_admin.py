@@ -3,6 +3,7 @@ admin key file, users, roles, access keys, identity policies, accounts, and
 who may call the admin API at all."""
 
 import json
+import re
 import stat
 import uuid
 
@@ -14,6 +15,8 @@ from harness.server import AdminError, Credentials
 READ_BUCKETS = {"Version": "2012-10-17",
                 "Statement": [{"Effect": "Allow", "Action": "s3tables:ListTableBuckets",
                                "Resource": "*"}]}
+
+ISO8601 = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
 
 
 def unique(prefix):
@@ -151,7 +154,9 @@ def test_accounts_and_cross_account_identities(server):
     with pytest.raises(AdminError) as info:
         server.admin("POST", "/accounts", {"accountId": "12ab"})
     assert info.value.status == 400
-    assert server.admin("GET", f"/accounts/{other}") == {"accountId": other}
+    got = server.admin("GET", f"/accounts/{other}")
+    assert got["accountId"] == other and ISO8601.fullmatch(got["createdAt"])
+    assert (got["userCount"], got["roleCount"], got["tableBucketCount"]) == (0, 0, 0)
     with pytest.raises(AdminError) as info:
         server.admin("GET", "/accounts/999999999999")
     assert info.value.status == 404
@@ -171,3 +176,79 @@ def test_accounts_and_cross_account_identities(server):
     assert f":{other}:bucket/" in arn
     assert arn not in [b["arn"] for b in server.boto3_client("s3tables").list_table_buckets()["tableBuckets"]]
     s3t.delete_table_bucket(tableBucketARN=arn)
+
+
+def list_all_accounts(srv, max_results, creds=None):
+    """GET /admin/accounts page after page; returns (accounts, page sizes)."""
+    accounts, sizes, token = [], [], None
+    while True:
+        params = {"maxResults": str(max_results)}
+        if token:
+            params["continuationToken"] = token
+        page = srv.admin("GET", "/accounts", params=params, creds=creds)
+        accounts += page["accounts"]
+        sizes.append(len(page["accounts"]))
+        token = page.get("continuationToken")
+        if not token:
+            return accounts, sizes
+        assert len(sizes) < 20, "the account listing does not end"
+
+
+def test_list_accounts_pages_through_every_account(fresh_server):
+    srv = fresh_server()
+    created = [srv.create_account() for _ in range(3)]
+    srv.create_user_with_policy("lister", None, account_id=created[0])
+    srv.create_role_with_policy("writer", None, account_id=created[0])
+    bucket = srv.boto3_client("s3tables").create_table_bucket(name=unique("acct"))["arn"]
+
+    accounts, sizes = list_all_accounts(srv, 2)
+    ids = [a["accountId"] for a in accounts]
+    # Every account once (the default one too), in id order, two per page.
+    assert sorted(ids) == sorted(created + [srv.account_id]) and len(set(ids)) == 4
+    assert ids == sorted(ids)
+    assert sizes == [2, 2]
+    by_id = {a["accountId"]: a for a in accounts}
+    assert all(ISO8601.fullmatch(a["createdAt"]) for a in accounts)
+    assert (by_id[created[0]]["userCount"], by_id[created[0]]["roleCount"]) == (1, 1)
+    assert by_id[created[1]]["userCount"] == 0 and by_id[created[1]]["tableBucketCount"] == 0
+    default = by_id[srv.account_id]
+    assert default["userCount"] >= 1 and default["tableBucketCount"] == 1  # admin; `bucket`
+    assert srv.admin("GET", f"/accounts/{srv.account_id}") == default
+    assert bucket
+
+    single = srv.admin("GET", "/accounts")
+    assert [a["accountId"] for a in single["accounts"]] == ids
+    assert "continuationToken" not in single
+    one, sizes = list_all_accounts(srv, 1)
+    assert [a["accountId"] for a in one] == ids and sizes == [1, 1, 1, 1]
+
+
+def test_list_accounts_bad_requests_are_400(server):
+    for bad in ["0", "1001", "abc", "", "-1", "2x"]:
+        with pytest.raises(AdminError) as info:
+            server.admin("GET", "/accounts", params={"maxResults": bad})
+        assert info.value.status == 400, bad
+        assert info.value.error_type == "BadRequestException"
+        body = json.loads(info.value.body)
+        assert body["__type"] == "BadRequestException" and "maxResults" in body["message"]
+    with pytest.raises(AdminError) as info:
+        server.admin("GET", "/accounts", params={"continuationToken": "not-a-token"})
+    assert info.value.status == 400 and info.value.error_type == "BadRequestException"
+    assert server.admin("GET", "/accounts", params={"maxResults": "1000"})["accounts"]
+
+
+def test_list_accounts_is_admin_only(server):
+    plain = server.create_user_with_policy(unique("plain"), READ_BUCKETS)
+    other = server.create_account()
+    boss = server.create_user_with_policy(unique("boss"), {
+        "Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "*", "Resource": "*"}]},
+        account_id=other)
+    for creds in (plain, boss):
+        with pytest.raises(AdminError) as info:
+            server.admin("GET", "/accounts", creds=creds)
+        assert info.value.status == 403 and info.value.error_type == "AccessDeniedException"
+        body = json.loads(info.value.body)
+        assert body["__type"] == "AccessDeniedException" and "iam:ListAccounts" in body["message"]
+        assert "accounts" not in body
+    ids = [a["accountId"] for a in list_all_accounts(server, 1000)[0]]
+    assert server.account_id in ids and other in ids

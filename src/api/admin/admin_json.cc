@@ -1,3 +1,4 @@
+#include <charconv>
 #include <chrono>
 #include <ctime>
 
@@ -63,6 +64,36 @@ Result<std::string> RequiredString(const nlohmann::json& body, const char* membe
                                "' is required and must be a non-empty string."));
   }
   return it->get<std::string>();
+}
+
+Result<catalog::PageRequest> PageFromQuery(const http::Request& request) {
+  catalog::PageRequest page;
+  if (auto token = request.query().Get("continuationToken")) {
+    if (token->empty() || token->size() > 2048) {
+      return Err(InvalidArgument("The continuationToken must have 1 to 2048 characters."));
+    }
+    page.continuation_token = std::string(*token);
+  }
+  if (auto limit = request.query().Get("maxResults")) {
+    int value = 0;
+    auto [end, error] = std::from_chars(limit->data(), limit->data() + limit->size(), value);
+    if (error != std::errc() || end != limit->data() + limit->size() || value < 1 ||
+        value > catalog::kMaxPageSize) {
+      return Err(InvalidArgument("The parameter maxResults must be an integer from 1 to " +
+                                 std::to_string(catalog::kMaxPageSize) + ", not '" +
+                                 std::string(*limit) + "'."));
+    }
+    page.limit = value;
+  }
+  return page;
+}
+
+nlohmann::json AccountJson(const catalog::Account& account) {
+  return {{"accountId", account.account_id},
+          {"createdAt", Iso8601(account.created_at)},
+          {"userCount", account.user_count},
+          {"roleCount", account.role_count},
+          {"tableBucketCount", account.table_bucket_count}};
 }
 
 nlohmann::json IdentityJson(const catalog::Identity& identity) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "api/admin/admin_surface.h"
+#include "catalog/pagination.h"
 #include "catalog/records.h"
 #include "http/router.h"
 
@@ -27,12 +28,18 @@ Result<nlohmann::json> JsonObjectBody(const http::Request& request);
 // A required string member. Errors: InvalidArgument naming the member.
 Result<std::string> RequiredString(const nlohmann::json& body, const char* member);
 
+// ?maxResults (1..1000, default 1000) and ?continuationToken. Errors:
+// InvalidArgument naming the parameter and the allowed range.
+Result<catalog::PageRequest> PageFromQuery(const http::Request& request);
+
+nlohmann::json AccountJson(const catalog::Account& account);
 nlohmann::json IdentityJson(const catalog::Identity& identity);
 nlohmann::json AccessKeyJson(const catalog::AccessKey& key, bool with_secret);
 http::Response JsonReply(int status, const nlohmann::json& body);
 
 Reply CreateAccount(const AdminDeps& deps, http::RouteContext& context);
 Reply GetAccount(const AdminDeps& deps, http::RouteContext& context);
+Reply ListAccounts(const AdminDeps& deps, http::RouteContext& context);
 Reply CreateIdentity(const AdminDeps& deps, catalog::IdentityKind kind,
                      http::RouteContext& context);
 Reply ListIdentities(const AdminDeps& deps, catalog::IdentityKind kind,

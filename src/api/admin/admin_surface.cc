@@ -88,6 +88,7 @@ http::Surface MakeAdminSurface(const AdminDeps& deps_in) {
         [deps, handler](http::RouteContext& context) { return handler(*deps, context); }});
   };
   account_route("POST", "/accounts", "CreateAccount", CreateAccount);
+  account_route("GET", "/accounts", "ListAccounts", ListAccounts);
   account_route("GET", "/accounts/{accountId}", "GetAccount", GetAccount);
 
   auto cluster_route = [&](std::string method, std::string path, std::string operation,

@@ -9,6 +9,7 @@
 // operator (server default) account.
 //
 //   POST   /admin/accounts                         {"accountId"}        iam:CreateAccount
+//   GET    /admin/accounts   ?maxResults=1..1000&continuationToken      iam:ListAccounts
 //   GET    /admin/accounts/{accountId}                                  iam:GetAccount
 //   POST   /admin/{users|roles}                    {"name"}             iam:CreateUser|Role
 //   GET    /admin/{users|roles}                                         iam:ListUsers|Roles
@@ -29,6 +30,12 @@
 //   routes authorize on the cluster ARN (arn:aws:kafka:<region>:<account>:cluster/<name>/* for
 //   create and list); clientProperties may hold security.protocol, client.id, sasl.*, ssl.*
 //   (secrets are masked as "****" in responses).
+//
+// Account routes authorize on the operator account's root
+// (arn:aws:iam::<operator>:root). An account is {"accountId", "createdAt",
+// "userCount", "roleCount", "tableBucketCount"}; ListAccounts returns
+// {"accounts": [...], "continuationToken"} ordered by id, the token only when
+// more pages follow.
 //
 // Errors use the S3 Tables JSON shape; an invalid policy document is 400
 // MalformedPolicyDocument, a duplicate 409 ConflictException, a missing

@@ -11,10 +11,19 @@ Reply CreateAccount(const AdminDeps& deps, http::RouteContext& context) {
 }
 
 Reply GetAccount(const AdminDeps& deps, http::RouteContext& context) {
-  const std::string& account = context.params.Get("accountId");
-  ST_ASSIGN_OR_RETURN(bool exists, deps.store.AccountExists(account));
-  if (!exists) return Err(NotFound("The account '" + account + "' does not exist."));
-  return JsonReply(200, {{"accountId", account}});
+  ST_ASSIGN_OR_RETURN(catalog::Account account,
+                      deps.store.GetAccount(context.params.Get("accountId")));
+  return JsonReply(200, AccountJson(account));
+}
+
+Reply ListAccounts(const AdminDeps& deps, http::RouteContext& context) {
+  ST_ASSIGN_OR_RETURN(catalog::PageRequest page, PageFromQuery(context.request));
+  ST_ASSIGN_OR_RETURN(catalog::Page<catalog::Account> listed, deps.store.ListAccounts(page));
+  nlohmann::json accounts = nlohmann::json::array();
+  for (const catalog::Account& account : listed.items) accounts.push_back(AccountJson(account));
+  nlohmann::json out = {{"accounts", std::move(accounts)}};
+  if (!listed.continuation_token.empty()) out["continuationToken"] = listed.continuation_token;
+  return JsonReply(200, out);
 }
 
 Reply CreateIdentity(const AdminDeps& deps, catalog::IdentityKind kind,
