@@ -8,21 +8,6 @@ namespace {
 
 using nlohmann::json;
 
-// Follows continuationToken until the listing ends; returns every item of `member`.
-Result<json> ListAll(const ServiceClient& client, const std::string& path, QueryList query,
-                     const std::string& member) {
-  json all = json::array();
-  std::string token;
-  do {
-    QueryList page_query = query;
-    if (!token.empty()) page_query.emplace_back("continuationToken", token);
-    ST_ASSIGN_OR_RETURN(json page, client.Call("GET", path, page_query));
-    for (auto& item : page.value(member, json::array())) all.push_back(std::move(item));
-    token = page.value("continuationToken", "");
-  } while (!token.empty());
-  return all;
-}
-
 std::string TablePath(const std::string& bucket_arn, const std::string& ns,
                       const std::string& name) {
   return "/tables/" + EncodeComponent(bucket_arn) + "/" + EncodeComponent(ns) + "/" +

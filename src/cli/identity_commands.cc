@@ -149,17 +149,37 @@ void AddAccountCommands(CLI::App& app, ServiceCommands& s) {
   CLI::App* group = AddGroup(app, s, "account", "Accounts (admin API)");
   const bool& json_out = s.options.json;
   std::string& account = s.NewString();
-  AddLeaf(*group, s, "create", "Create an account",
-          [&] {
-            return [&](const ServiceClient& c, std::ostream& out) -> Status {
-              ST_ASSIGN_OR_RETURN(
-                  json reply, c.Call("POST", "/admin/accounts", {}, json{{"accountId", account}}));
-              Print(out, json_out, reply, [&] { out << account << "\n"; });
-              return Status::OK();
-            };
-          })
-      ->add_option("account_id", account, "12-digit account id")
-      ->required();
+  CLI::App* create = AddLeaf(*group, s, "create", "Create an account", [&] {
+    return [&](const ServiceClient& c, std::ostream& out) -> Status {
+      ST_ASSIGN_OR_RETURN(json reply,
+                          c.Call("POST", "/admin/accounts", {}, json{{"accountId", account}}));
+      Print(out, json_out, reply, [&] { out << account << "\n"; });
+      return Status::OK();
+    };
+  });
+  CLI::App* get = AddLeaf(*group, s, "get", "Show an account with its counts", [&] {
+    return [&](const ServiceClient& c, std::ostream& out) -> Status {
+      ST_ASSIGN_OR_RETURN(json reply, c.Call("GET", "/admin/accounts/" + EncodeComponent(account)));
+      Print(out, json_out, reply, [&] { PrintFields(out, reply); });
+      return Status::OK();
+    };
+  });
+  std::string& page_size = s.NewString();
+  AddLeaf(*group, s, "list", "List every account (id, created, users, roles, buckets)", [&] {
+    return [&](const ServiceClient& c, std::ostream& out) -> Status {
+      QueryList query;
+      if (!page_size.empty()) query.emplace_back("maxResults", page_size);
+      ST_ASSIGN_OR_RETURN(json all, ListAll(c, "/admin/accounts", query, "accounts"));
+      Print(out, json_out, json{{"accounts", all}}, [&] {
+        PrintRows(out, all,
+                  {"accountId", "createdAt", "userCount", "roleCount", "tableBucketCount"});
+      });
+      return Status::OK();
+    };
+  })->add_option("--page-size", page_size, "Accounts per request (1-1000; all pages are listed)");
+  for (CLI::App* leaf : {create, get}) {
+    leaf->add_option("account_id", account, "12-digit account id")->required();
+  }
 }
 
 }  // namespace

@@ -68,6 +68,20 @@ void PrintRows(std::ostream& out, const nlohmann::json& items,
   }
 }
 
+Result<nlohmann::json> ListAll(const ServiceClient& client, const std::string& path,
+                               const QueryList& query, const std::string& member) {
+  nlohmann::json all = nlohmann::json::array();
+  std::string token;
+  do {
+    QueryList page_query = query;
+    if (!token.empty()) page_query.emplace_back("continuationToken", token);
+    ST_ASSIGN_OR_RETURN(nlohmann::json page, client.Call("GET", path, page_query));
+    for (auto& item : page.value(member, nlohmann::json::array())) all.push_back(std::move(item));
+    token = page.value("continuationToken", "");
+  } while (!token.empty());
+  return all;
+}
+
 Result<std::string> ReadTextFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Err(IoError("cannot read '" + path + "'"));

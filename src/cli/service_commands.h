@@ -5,7 +5,7 @@
 //   bucket create|list|get|delete          namespace create|list|delete
 //   table list|get|delete|metadata-location
 //   policy put|get|delete --bucket B [--namespace N --table T] [--file F]
-//   account create   user create|list|delete|attach-policy|detach-policy
+//   account create|get|list   user create|list|delete|attach-policy|detach-policy
 //   role create|list|delete|attach-policy   key create|list|delete --user U | --role R
 //   cluster register|list|get|delete
 //   channel create|describe|list|update|pause|resume|delete --cluster NAME | --cluster-arn A

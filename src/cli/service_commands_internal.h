@@ -45,6 +45,10 @@ void PrintFields(std::ostream& out, const nlohmann::json& object);
 // Tab-separated rows of `columns` from each element.
 void PrintRows(std::ostream& out, const nlohmann::json& items,
                const std::vector<std::string>& columns);
+// GET `path` page after page, following continuationToken until a page has
+// none; returns every element of each page's `member` array. Errors: Call's.
+Result<nlohmann::json> ListAll(const ServiceClient& client, const std::string& path,
+                               const QueryList& query, const std::string& member);
 // The file's contents. Errors: kIo naming the path.
 Result<std::string> ReadTextFile(const std::string& path);
 

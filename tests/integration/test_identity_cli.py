@@ -95,6 +95,37 @@ def test_user_role_key_commands_and_env_credentials(server, tmp_path):
     server.cli("user", "delete", user)
 
 
+def test_account_commands(server):
+    created = []
+    for _ in range(3):
+        account = "9" + str(uuid.uuid4().int)[1:12]
+        assert server.cli("account", "create", account).stdout.strip() == account
+        created.append(account)
+    server.cli("user", "create", "someone", "--account-id", created[0])
+
+    listed = json.loads(server.cli("account", "list", "--page-size", "2", "--json").stdout)
+    ids = [a["accountId"] for a in listed["accounts"]]
+    for account in created + [server.account_id]:
+        assert ids.count(account) == 1, account
+    assert ids == sorted(ids)
+    human = server.cli("account", "list").stdout.splitlines()
+    assert sorted(line.split("\t")[0] for line in human) == ids
+    row = next(line for line in human if line.startswith(created[0] + "\t")).split("\t")
+    assert row[2:] == ["1", "0", "0"]  # users, roles, table buckets
+
+    shown = json.loads(server.cli("account", "get", created[0], "--json").stdout)
+    assert shown["accountId"] == created[0] and shown["userCount"] == 1
+    assert "userCount: 1" in server.cli("account", "get", created[0]).stdout
+    missing = server.cli("account", "get", "999999999998", check=False)
+    assert missing.returncode == 1 and "NotFoundException" in missing.stderr
+    bad = server.cli("account", "list", "--page-size", "0", check=False)
+    assert bad.returncode == 1 and "BadRequestException" in bad.stderr
+
+    plain = server.create_user_with_policy(f"plain-{uuid.uuid4().hex[:8]}", READ_ONLY)
+    refused = server.cli("account", "list", creds=plain, check=False)
+    assert refused.returncode == 1 and "AccessDeniedException" in refused.stderr
+
+
 def test_cli_usage_errors(server, tmp_path):
     empty = tmp_path / "nowhere"
     result = server.cli("bucket", "list", check=False)
