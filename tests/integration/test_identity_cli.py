@@ -3,9 +3,12 @@ endpoint from <data-dir>/keys/admin.json, env credentials, human and --json
 output, and errors as exit code 1 with the server's message."""
 
 import json
+import pathlib
 import uuid
 
 import pytest
+
+from harness import paths
 
 READ_ONLY = {"Version": "2012-10-17",
              "Statement": [{"Effect": "Allow", "Action": ["s3tables:Get*", "s3tables:List*"],
@@ -131,9 +134,7 @@ def test_cli_usage_errors(server, tmp_path):
     result = server.cli("bucket", "list", check=False)
     assert result.returncode == 0
     import subprocess
-    binary = server.build_dir / "src" / "cli" / "streamtables" if server.build_dir else None
-    if binary is None:
-        pytest.skip("no build dir")
+    binary = pathlib.Path(server.build_dir or paths.build_dir()) / "src" / "cli" / "streamtables"
     out = subprocess.run([str(binary), "bucket", "list", "--data-dir", str(empty)],
                          capture_output=True, text=True, timeout=30,
                          env={"PATH": "/usr/bin:/bin"})
