@@ -15,10 +15,13 @@ Result<std::unique_ptr<MetadataStore>> OpenSqliteMetadataStore(const SqliteStore
   if (options.path.empty()) {
     return Err(InvalidArgument("no catalog database path given; set the catalog file path"));
   }
-  ST_ASSIGN_OR_RETURN(
-      std::unique_ptr<sqlite::Database> db,
-      sqlite::Database::Open(options.path, static_cast<int>(options.busy_timeout.count()),
-                             options.durable_commits));
+  ::st::sqlite::OpenOptions open;
+  open.path = options.path;
+  open.label = "catalog database";
+  open.busy_timeout = options.busy_timeout;
+  open.durable = options.durable_commits;
+  ST_ASSIGN_OR_RETURN(std::unique_ptr<::st::sqlite::Database> db,
+                      ::st::sqlite::Database::Open(open));
   Status migrated = sqlite::MigrateSchema(*db, clock.NowMillis());
   if (!migrated.ok()) return Err(migrated.WithContext("catalog database '" + options.path + "'"));
   return std::unique_ptr<MetadataStore>(

@@ -8,11 +8,17 @@
 #include <string>
 
 #include "catalog/metadata_store.h"
-#include "catalog/sqlite_db_internal.h"
 #include "common/clock.h"
 #include "common/random.h"
+#include "sqlite/database.h"
+#include "sqlite/statement.h"
+#include "sqlite/transaction.h"
 
 namespace st::catalog::sqlite {
+
+using ::st::sqlite::Database;
+using ::st::sqlite::Statement;
+using ::st::sqlite::Transaction;
 
 class SqliteMetadataStore final : public MetadataStore {
  public:
