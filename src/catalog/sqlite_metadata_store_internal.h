@@ -156,6 +156,20 @@ class SqliteMetadataStore final : public MetadataStore {
   Random& random_;
 };
 
+// The rows of a listing query run with LIMIT page_limit + 1, as a page: an
+// extra row only says that another page follows, resuming after the last
+// item kept, whose token token_for(item) makes.
+template <typename T, typename TokenFor>
+Page<T> ToPage(std::vector<T> rows, int page_limit, TokenFor&& token_for) {
+  Page<T> out;
+  if (static_cast<int>(rows.size()) > page_limit) {
+    rows.resize(static_cast<size_t>(page_limit));
+    out.continuation_token = token_for(rows.back());
+  }
+  out.items = std::move(rows);
+  return out;
+}
+
 // Shared row decoding and messages.
 TimePoint FromMillis(int64_t ms);
 // The SELECT list that ReadTableRow decodes (tables joined with namespaces

@@ -117,13 +117,7 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
                                      "updated_at_ms FROM registry_registries WHERE account_id = ? "
                                      "ORDER BY registry_name"));
     query.Bind(1, account_id);
-    std::vector<RegistryInfo> out;
-    while (true) {
-      ST_ASSIGN_OR_RETURN(bool row, query.Step());
-      if (!row) break;
-      out.push_back(RegistryRow(account_id, query));
-    }
-    return out;
+    return query.ReadRows([&](const Statement& row) { return RegistryRow(account_id, row); });
   }
 
   Result<CreatedSchema> CreateSchema(const NewSchema& request) override {
@@ -207,13 +201,7 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
                                      "(? = '' OR s.registry_name = ?) "
                                      "ORDER BY s.registry_name, s.schema_name"));
     query.Bind(1, account_id).Bind(2, registry_name).Bind(3, registry_name);
-    std::vector<SchemaInfo> out;
-    while (true) {
-      ST_ASSIGN_OR_RETURN(bool row, query.Step());
-      if (!row) break;
-      out.push_back(SchemaRow(query));
-    }
-    return out;
+    return query.ReadRows([this](const Statement& row) { return SchemaRow(row); });
   }
 
   Result<SchemaVersion> RegisterSchemaVersion(const SchemaRef& ref,
@@ -303,14 +291,12 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
         .Bind(4, after)
         .Bind(5, static_cast<int64_t>(max_results) + 1);
     SchemaVersionPage page;
-    while (true) {
-      ST_ASSIGN_OR_RETURN(bool row, query.Step());
-      if (!row) break;
-      if (static_cast<int>(page.versions.size()) == max_results) {
-        page.next_token = std::to_string(page.versions.back().version_number);
-        break;
-      }
-      page.versions.push_back(VersionRow(query));
+    ST_ASSIGN_OR_RETURN(page.versions,
+                        query.ReadRows([this](const Statement& row) { return VersionRow(row); }));
+    // The extra row asked for only says that another page follows.
+    if (static_cast<int>(page.versions.size()) > max_results) {
+      page.versions.resize(static_cast<size_t>(max_results));
+      page.next_token = std::to_string(page.versions.back().version_number);
     }
     return page;
   }
