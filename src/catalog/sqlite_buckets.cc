@@ -147,17 +147,10 @@ Result<Page<TableBucket>> SqliteMetadataStore::ListTableBuckets(const std::strin
       .Bind(2, page.prefix)
       .Bind(3, after.empty() ? std::string() : after[0])
       .Bind(4, static_cast<int64_t>(page.limit) + 1);
-  Page<TableBucket> out;
-  while (true) {
-    ST_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) break;
-    if (static_cast<int>(out.items.size()) == page.limit) {
-      out.continuation_token = EncodePageToken("buckets", filter, {out.items.back().name});
-      break;
-    }
-    out.items.push_back(ReadBucket(stmt));
-  }
-  return out;
+  ST_ASSIGN_OR_RETURN(std::vector<TableBucket> rows, stmt.ReadRows(ReadBucket));
+  return ToPage(std::move(rows), page.limit, [&](const TableBucket& last) {
+    return EncodePageToken("buckets", filter, {last.name});
+  });
 }
 
 Status SqliteMetadataStore::DeleteTableBucket(const std::string& bucket_arn) {
@@ -254,11 +247,7 @@ Result<MaintenanceConfigs> SqliteMetadataStore::GetTableBucketMaintenance(
       db_->Prepare("SELECT type, value FROM bucket_maintenance WHERE bucket_arn = ?"));
   stmt.Bind(1, bucket_arn);
   MaintenanceConfigs out;
-  while (true) {
-    ST_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) break;
-    out[stmt.Text(0)] = stmt.Text(1);
-  }
+  ST_TRY(stmt.ForEachRow([&](const Statement& row) { out[row.Text(0)] = row.Text(1); }));
   return out;
 }
 
@@ -336,17 +325,10 @@ Result<Page<Namespace>> SqliteMetadataStore::ListNamespaces(const std::string& b
       .Bind(2, page.prefix)
       .Bind(3, after.empty() ? std::string() : after[0])
       .Bind(4, static_cast<int64_t>(page.limit) + 1);
-  Page<Namespace> out;
-  while (true) {
-    ST_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) break;
-    if (static_cast<int>(out.items.size()) == page.limit) {
-      out.continuation_token = EncodePageToken("namespaces", page.prefix, {out.items.back().name});
-      break;
-    }
-    out.items.push_back(ReadNamespace(stmt));
-  }
-  return out;
+  ST_ASSIGN_OR_RETURN(std::vector<Namespace> rows, stmt.ReadRows(ReadNamespace));
+  return ToPage(std::move(rows), page.limit, [&](const Namespace& last) {
+    return EncodePageToken("namespaces", page.prefix, {last.name});
+  });
 }
 
 Status SqliteMetadataStore::DeleteNamespace(const std::string& bucket_arn,

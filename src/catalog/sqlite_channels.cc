@@ -154,30 +154,17 @@ Result<Page<Channel>> SqliteMetadataStore::ListChannels(
       .Bind(4, static_cast<int64_t>(topic_name.has_value() ? 1 : 0))
       .Bind(5, topic_name.value_or(""))
       .Bind(6, static_cast<int64_t>(page.limit) + 1);
-  Page<Channel> out;
-  while (true) {
-    ST_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) break;
-    if (static_cast<int>(out.items.size()) == page.limit) {
-      out.continuation_token = EncodePageToken("channels", filter, {out.items.back().name});
-      break;
-    }
-    out.items.push_back(ReadChannel(stmt));
-  }
-  return out;
+  ST_ASSIGN_OR_RETURN(std::vector<Channel> rows, stmt.ReadRows(ReadChannel));
+  return ToPage(std::move(rows), page.limit, [&](const Channel& last) {
+    return EncodePageToken("channels", filter, {last.name});
+  });
 }
 
 Result<std::vector<Channel>> SqliteMetadataStore::ListAllChannels() {
   std::lock_guard<std::mutex> lock(mu_);
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("SELECT ") + kChannelColumns +
                                                    " FROM channels ORDER BY arn"));
-  std::vector<Channel> out;
-  while (true) {
-    ST_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) break;
-    out.push_back(ReadChannel(stmt));
-  }
-  return out;
+  return stmt.ReadRows(ReadChannel);
 }
 
 Result<Channel> SqliteMetadataStore::UpdateChannel(const std::string& channel_arn,

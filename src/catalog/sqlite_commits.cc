@@ -181,11 +181,9 @@ Result<NextOffsets> SqliteMetadataStore::GetChannelOffsets(const std::string& ch
                                                    "channel_offsets WHERE channel_arn = ?"));
   stmt.Bind(1, channel_arn);
   NextOffsets out;
-  while (true) {
-    ST_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) break;
-    out[static_cast<KafkaPartition>(stmt.Int64(0))] = stmt.Int64(1);
-  }
+  ST_TRY(stmt.ForEachRow([&](const Statement& row) {
+    out[static_cast<KafkaPartition>(row.Int64(0))] = row.Int64(1);
+  }));
   return out;
 }
 

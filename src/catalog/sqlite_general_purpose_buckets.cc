@@ -67,13 +67,7 @@ Result<std::vector<GeneralPurposeBucket>> SqliteMetadataStore::ListGeneralPurpos
                                    " FROM general_purpose_buckets WHERE owner_account_id = ? "
                                    "ORDER BY name"));
   stmt.Bind(1, owner_account_id);
-  std::vector<GeneralPurposeBucket> out;
-  while (true) {
-    ST_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) break;
-    out.push_back(ReadGpBucket(stmt));
-  }
-  return out;
+  return stmt.ReadRows(ReadGpBucket);
 }
 
 Status SqliteMetadataStore::DeleteGeneralPurposeBucket(const std::string& name) {

@@ -112,13 +112,7 @@ Result<std::vector<KafkaCluster>> SqliteMetadataStore::ListKafkaClusters(
       db_->Prepare(std::string("SELECT ") + kClusterColumns +
                    " FROM kafka_clusters WHERE owner_account_id = ? ORDER BY name"));
   stmt.Bind(1, owner_account_id);
-  std::vector<KafkaCluster> out;
-  while (true) {
-    ST_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) break;
-    out.push_back(ReadCluster(stmt));
-  }
-  return out;
+  return stmt.ReadRows(ReadCluster);
 }
 
 Status SqliteMetadataStore::DeleteKafkaCluster(const std::string& cluster_arn) {

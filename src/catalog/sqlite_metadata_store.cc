@@ -16,10 +16,13 @@ Result<std::unique_ptr<MetadataStore>> OpenSqliteMetadataStore(const SqliteStore
   if (options.path.empty()) {
     return Err(InvalidArgument("no catalog database path given; set the catalog file path"));
   }
-  ST_ASSIGN_OR_RETURN(
-      std::unique_ptr<sqlite::Database> db,
-      sqlite::Database::Open(options.path, static_cast<int>(options.busy_timeout.count()),
-                             options.durable_commits));
+  ::st::sqlite::OpenOptions open;
+  open.path = options.path;
+  open.label = "catalog database";
+  open.busy_timeout = options.busy_timeout;
+  open.durable = options.durable_commits;
+  ST_ASSIGN_OR_RETURN(std::unique_ptr<::st::sqlite::Database> db,
+                      ::st::sqlite::Database::Open(open));
   Status migrated = sqlite::MigrateSchema(*db, clock.NowMillis());
   if (!migrated.ok()) return Err(migrated.WithContext("catalog database '" + options.path + "'"));
   return std::unique_ptr<MetadataStore>(
@@ -205,13 +208,7 @@ Result<std::vector<Identity>> SqliteMetadataStore::ListIdentities(const std::str
                       db_->Prepare(std::string("SELECT ") + kIdentityColumns +
                                    " FROM identities WHERE account_id = ? ORDER BY arn"));
   stmt.Bind(1, account_id);
-  std::vector<Identity> out;
-  while (true) {
-    ST_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) break;
-    out.push_back(ReadIdentity(stmt));
-  }
-  return out;
+  return stmt.ReadRows(ReadIdentity);
 }
 
 Status SqliteMetadataStore::DeleteIdentity(const std::string& arn) {
@@ -256,13 +253,7 @@ Result<std::vector<AccessKey>> SqliteMetadataStore::ListAccessKeys(const std::st
                       db_->Prepare(std::string("SELECT ") + kAccessKeyColumns +
                                    " FROM access_keys WHERE owner_arn = ? ORDER BY access_key_id"));
   stmt.Bind(1, owner_arn);
-  std::vector<AccessKey> out;
-  while (true) {
-    ST_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) break;
-    out.push_back(ReadAccessKey(stmt));
-  }
-  return out;
+  return stmt.ReadRows(ReadAccessKey);
 }
 
 Status SqliteMetadataStore::SetAccessKeyStatus(const std::string& access_key_id,
@@ -309,13 +300,7 @@ Result<std::vector<NamedPolicy>> SqliteMetadataStore::ListIdentityPolicies(
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare("SELECT name, document FROM identity_policies "
                                                    "WHERE owner_arn = ? ORDER BY name"));
   stmt.Bind(1, owner_arn);
-  std::vector<NamedPolicy> out;
-  while (true) {
-    ST_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) break;
-    out.push_back({stmt.Text(0), stmt.Text(1)});
-  }
-  return out;
+  return stmt.ReadRows([](const Statement& row) { return NamedPolicy{row.Text(0), row.Text(1)}; });
 }
 
 Status SqliteMetadataStore::DeleteIdentityPolicy(const std::string& owner_arn,
@@ -391,11 +376,7 @@ Result<Tags> SqliteMetadataStore::ListTags(const std::string& resource_arn) {
                       db_->Prepare("SELECT key, value FROM tags WHERE resource_arn = ?"));
   stmt.Bind(1, resource_arn);
   Tags out;
-  while (true) {
-    ST_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) break;
-    out[stmt.Text(0)] = stmt.Text(1);
-  }
+  ST_TRY(stmt.ForEachRow([&](const Statement& row) { out[row.Text(0)] = row.Text(1); }));
   return out;
 }
 

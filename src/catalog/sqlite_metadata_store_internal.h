@@ -8,11 +8,17 @@
 #include <string>
 
 #include "catalog/metadata_store.h"
-#include "catalog/sqlite_db_internal.h"
 #include "common/clock.h"
 #include "common/random.h"
+#include "sqlite/database.h"
+#include "sqlite/statement.h"
+#include "sqlite/transaction.h"
 
 namespace st::catalog::sqlite {
+
+using ::st::sqlite::Database;
+using ::st::sqlite::Statement;
+using ::st::sqlite::Transaction;
 
 class SqliteMetadataStore final : public MetadataStore {
  public:
@@ -151,6 +157,20 @@ class SqliteMetadataStore final : public MetadataStore {
   const Clock& clock_;
   Random& random_;
 };
+
+// The rows of a listing query run with LIMIT page_limit + 1, as a page: an
+// extra row only says that another page follows, resuming after the last
+// item kept, whose token token_for(item) makes.
+template <typename T, typename TokenFor>
+Page<T> ToPage(std::vector<T> rows, int page_limit, TokenFor&& token_for) {
+  Page<T> out;
+  if (static_cast<int>(rows.size()) > page_limit) {
+    rows.resize(static_cast<size_t>(page_limit));
+    out.continuation_token = token_for(rows.back());
+  }
+  out.items = std::move(rows);
+  return out;
+}
 
 // Shared row decoding and messages.
 TimePoint FromMillis(int64_t ms);

@@ -2,15 +2,13 @@
 #include <vector>
 
 #include "catalog/sqlite_schema_internal.h"
+#include "sqlite/migrations.h"
 
 namespace st::catalog::sqlite {
 
 namespace {
 
-struct Migration {
-  int version;
-  const char* sql;
-};
+using ::st::sqlite::Migration;
 
 // Append only: a released migration never changes. Times are epoch millis.
 const std::vector<Migration>& Migrations() {
@@ -161,52 +159,12 @@ CREATE TABLE channels (
   return kMigrations;
 }
 
-// 0 for a new database (no schema_migrations table yet).
-Result<int64_t> CurrentVersion(Database& db) {
-  ST_ASSIGN_OR_RETURN(Statement exists,
-                      db.Prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
-                                 "name = 'schema_migrations'"));
-  ST_ASSIGN_OR_RETURN(bool row, exists.Step());
-  if (!row || exists.Int64(0) == 0) return 0;
-  ST_ASSIGN_OR_RETURN(Statement stmt,
-                      db.Prepare("SELECT coalesce(max(version), 0) FROM schema_migrations"));
-  ST_ASSIGN_OR_RETURN(row, stmt.Step());
-  return row ? stmt.Int64(0) : 0;
-}
-
-Status TooNew(int64_t version) {
-  return FailedPrecondition("the catalog database schema is version " + std::to_string(version) +
-                            " but this binary knows only up to " +
-                            std::to_string(LatestSchemaVersion()) + "; run a newer streamtables");
-}
-
 }  // namespace
 
 int LatestSchemaVersion() { return Migrations().back().version; }
 
-Status MigrateSchema(Database& db, int64_t now_ms) {
-  // An up-to-date database needs no write lock, so opening never waits for a busy writer.
-  ST_ASSIGN_OR_RETURN(int64_t current, CurrentVersion(db));
-  if (current > LatestSchemaVersion()) return TooNew(current);
-  if (current == LatestSchemaVersion()) return Status::OK();
-  for (const Migration& migration : Migrations()) {
-    // Re-read inside the write lock: another process may have migrated meanwhile.
-    Transaction txn(db);
-    ST_TRY(txn.status());
-    ST_TRY(
-        db.Exec("CREATE TABLE IF NOT EXISTS schema_migrations ("
-                " version INTEGER PRIMARY KEY, applied_at_ms INTEGER NOT NULL)"));
-    ST_ASSIGN_OR_RETURN(current, CurrentVersion(db));
-    if (current > LatestSchemaVersion()) return TooNew(current);
-    if (current >= migration.version) continue;
-    ST_TRY(db.Exec(migration.sql));
-    ST_ASSIGN_OR_RETURN(
-        Statement record,
-        db.Prepare("INSERT INTO schema_migrations(version, applied_at_ms) VALUES (?, ?)"));
-    ST_TRY(record.Bind(1, static_cast<int64_t>(migration.version)).Bind(2, now_ms).Run());
-    ST_TRY(txn.Commit());
-  }
-  return Status::OK();
+Status MigrateSchema(::st::sqlite::Database& db, int64_t now_ms) {
+  return ::st::sqlite::Migrate(db, Migrations(), now_ms);
 }
 
 }  // namespace st::catalog::sqlite

@@ -3,8 +3,8 @@
 
 #include <cstdint>
 
-#include "catalog/sqlite_db_internal.h"
 #include "common/status.h"
+#include "sqlite/database.h"
 
 namespace st::catalog::sqlite {
 
@@ -15,6 +15,6 @@ int LatestSchemaVersion();
 // transaction with its schema_migrations row. Safe to run concurrently from
 // several processes. Errors: FailedPrecondition (database newer than this
 // binary), and the database's errors.
-Status MigrateSchema(Database& db, int64_t now_ms);
+Status MigrateSchema(::st::sqlite::Database& db, int64_t now_ms);
 
 }  // namespace st::catalog::sqlite

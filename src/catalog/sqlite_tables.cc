@@ -197,18 +197,10 @@ Result<Page<Table>> SqliteMetadataStore::ListTables(
       .Bind(4, after.empty() ? std::string() : after[0])
       .Bind(5, after.empty() ? std::string() : after[1])
       .Bind(6, static_cast<int64_t>(page.limit) + 1);
-  Page<Table> out;
-  while (true) {
-    ST_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) break;
-    if (static_cast<int>(out.items.size()) == page.limit) {
-      const Table& last = out.items.back();
-      out.continuation_token = EncodePageToken("tables", filter, {last.namespace_name, last.name});
-      break;
-    }
-    out.items.push_back(ReadTableRow(stmt));
-  }
-  return out;
+  ST_ASSIGN_OR_RETURN(std::vector<Table> rows, stmt.ReadRows(ReadTableRow));
+  return ToPage(std::move(rows), page.limit, [&](const Table& last) {
+    return EncodePageToken("tables", filter, {last.namespace_name, last.name});
+  });
 }
 
 Status SqliteMetadataStore::DeleteTable(const std::string& table_id,
@@ -340,11 +332,7 @@ Result<MaintenanceConfigs> SqliteMetadataStore::GetTableMaintenance(const std::s
                       db_->Prepare("SELECT type, value FROM table_maintenance WHERE table_id = ?"));
   stmt.Bind(1, table_id);
   MaintenanceConfigs out;
-  while (true) {
-    ST_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) break;
-    out[stmt.Text(0)] = stmt.Text(1);
-  }
+  ST_TRY(stmt.ForEachRow([&](const Statement& row) { out[row.Text(0)] = row.Text(1); }));
   return out;
 }
 

@@ -38,6 +38,6 @@ CREATE INDEX IF NOT EXISTS registry_schema_versions_by_key
 
 }  // namespace
 
-Status CreateRegistryTables(Connection& db) { return db.Exec(kCreateTables); }
+Status CreateRegistryTables(sqlite::Database& db) { return db.Exec(kCreateTables); }
 
 }  // namespace st::registry::internal

@@ -4,11 +4,11 @@
 #pragma once
 
 #include "common/status.h"
-#include "registry/sqlite_connection_internal.h"
+#include "sqlite/database.h"
 
 namespace st::registry::internal {
 
-// Errors: those of Connection::Exec.
-Status CreateRegistryTables(Connection& db);
+// Errors: those of sqlite::Database::Exec.
+Status CreateRegistryTables(sqlite::Database& db);
 
 }  // namespace st::registry::internal

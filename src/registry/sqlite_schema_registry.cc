@@ -7,18 +7,19 @@
 #include "registry/definition_key_internal.h"
 #include "registry/glue_arns.h"
 #include "registry/schema_registry.h"
-#include "registry/sqlite_connection_internal.h"
 #include "registry/sqlite_registry_tables_internal.h"
+#include "sqlite/database.h"
+#include "sqlite/statement.h"
+#include "sqlite/transaction.h"
 
 namespace st::registry {
 
 namespace {
 
-using internal::Connection;
-using internal::Statement;
-using internal::Transaction;
+using sqlite::Database;
+using sqlite::Statement;
+using sqlite::Transaction;
 
-constexpr int kBusyTimeoutMs = 5000;
 constexpr size_t kMaxDefinitionBytes = 170000;
 constexpr size_t kMaxDescriptionBytes = 2048;
 
@@ -71,7 +72,7 @@ Status ValidateDefinition(const std::string& definition) {
 
 class SqliteSchemaRegistry final : public SchemaRegistry {
  public:
-  SqliteSchemaRegistry(std::unique_ptr<Connection> db, std::string region, const Clock& clock,
+  SqliteSchemaRegistry(std::unique_ptr<Database> db, std::string region, const Clock& clock,
                        Random& random)
       : db_(std::move(db)), region_(std::move(region)), clock_(clock), random_(random) {}
 
@@ -116,13 +117,7 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
                                      "updated_at_ms FROM registry_registries WHERE account_id = ? "
                                      "ORDER BY registry_name"));
     query.Bind(1, account_id);
-    std::vector<RegistryInfo> out;
-    while (true) {
-      ST_ASSIGN_OR_RETURN(bool row, query.Step());
-      if (!row) break;
-      out.push_back(RegistryRow(account_id, query));
-    }
-    return out;
+    return query.ReadRows([&](const Statement& row) { return RegistryRow(account_id, row); });
   }
 
   Result<CreatedSchema> CreateSchema(const NewSchema& request) override {
@@ -206,13 +201,7 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
                                      "(? = '' OR s.registry_name = ?) "
                                      "ORDER BY s.registry_name, s.schema_name"));
     query.Bind(1, account_id).Bind(2, registry_name).Bind(3, registry_name);
-    std::vector<SchemaInfo> out;
-    while (true) {
-      ST_ASSIGN_OR_RETURN(bool row, query.Step());
-      if (!row) break;
-      out.push_back(SchemaRow(query));
-    }
-    return out;
+    return query.ReadRows([this](const Statement& row) { return SchemaRow(row); });
   }
 
   Result<SchemaVersion> RegisterSchemaVersion(const SchemaRef& ref,
@@ -302,14 +291,12 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
         .Bind(4, after)
         .Bind(5, static_cast<int64_t>(max_results) + 1);
     SchemaVersionPage page;
-    while (true) {
-      ST_ASSIGN_OR_RETURN(bool row, query.Step());
-      if (!row) break;
-      if (static_cast<int>(page.versions.size()) == max_results) {
-        page.next_token = std::to_string(page.versions.back().version_number);
-        break;
-      }
-      page.versions.push_back(VersionRow(query));
+    ST_ASSIGN_OR_RETURN(page.versions,
+                        query.ReadRows([this](const Statement& row) { return VersionRow(row); }));
+    // The extra row asked for only says that another page follows.
+    if (static_cast<int>(page.versions.size()) > max_results) {
+      page.versions.resize(static_cast<size_t>(max_results));
+      page.next_token = std::to_string(page.versions.back().version_number);
     }
     return page;
   }
@@ -450,7 +437,7 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
   }
 
   std::mutex mu_;
-  std::unique_ptr<Connection> db_;
+  std::unique_ptr<Database> db_;
   const std::string region_;
   const Clock& clock_;
   Random& random_;
@@ -462,7 +449,12 @@ Result<std::unique_ptr<SchemaRegistry>> OpenSqliteSchemaRegistry(const std::stri
                                                                  const std::string& region,
                                                                  const Clock& clock,
                                                                  Random& random) {
-  ST_ASSIGN_OR_RETURN(std::unique_ptr<Connection> db, Connection::Open(db_path, kBusyTimeoutMs));
+  sqlite::OpenOptions options;
+  options.path = db_path;
+  options.label = "schema registry database";
+  // Like the catalog's default: registry writes are short.
+  options.busy_timeout = std::chrono::milliseconds(5000);
+  ST_ASSIGN_OR_RETURN(std::unique_ptr<Database> db, Database::Open(options));
   auto registry = std::make_unique<SqliteSchemaRegistry>(std::move(db), region, clock, random);
   ST_TRY(registry->CreateTables());
   return std::unique_ptr<SchemaRegistry>(std::move(registry));

@@ -4,7 +4,7 @@
 #include <atomic>
 #include <thread>
 
-#include "catalog/sqlite_db_internal.h"
+#include "sqlite/database.h"
 #include "store_fixture.h"
 
 namespace st::catalog {
@@ -197,7 +197,8 @@ TEST_F(StoreCommitTest, MigrationIsIdempotentAcrossOpens) {
 TEST_F(StoreCommitTest, RefusesADatabaseFromANewerBinary) {
   store_.reset();
   {
-    auto db = sqlite::Database::Open(DbPath(), 1000, true);
+    auto db = ::st::sqlite::Database::Open(
+        {.path = DbPath(), .busy_timeout = std::chrono::milliseconds(1000)});
     ASSERT_TRUE(db.has_value());
     ASSERT_TRUE((*db)->Exec("INSERT INTO schema_migrations VALUES (999, 0)").ok());
   }
@@ -213,7 +214,8 @@ TEST_F(StoreCommitTest, RefusesADatabaseFromANewerBinary) {
 // others fail with Unavailable (retryable), never with a wrong answer.
 TEST_F(StoreCommitTest, BusyDatabaseIsUnavailable) {
   Table table = MakeTable();
-  auto db = sqlite::Database::Open(DbPath(), 1000, true);
+  auto db = ::st::sqlite::Database::Open(
+      {.path = DbPath(), .busy_timeout = std::chrono::milliseconds(1000)});
   ASSERT_TRUE(db.has_value());
   ASSERT_TRUE((*db)->Exec("BEGIN IMMEDIATE").ok());
   SqliteStoreOptions options{DbPath()};
