@@ -8,14 +8,24 @@ object store (where the server reads it), then alternates runs:
   local: read the object's file in 8 MiB readinto() calls;
   s3-raw: a SigV4-signed GET (botocore's signer) read with readinto() into the
           same kind of buffer over one keep-alive connection;
-  boto3: s3.get_object(...)["Body"].read(8 MiB) until the end (for reference).
+  local-ranged: the file read by --range-streams threads in --range-part-mb
+          pieces (preadv), the local counterpart of s3-ranged;
+  s3-ranged: parallel ranged GETs, the access pattern AWS recommends for large
+          objects: --range-streams keep-alive connections (default 4), each
+          fetching --range-part-mb (default 64) with a signed Range GET;
+  boto3: s3.get_object(...)["Body"].read(8 MiB) until the end (for reference);
+  boto3-transfer: s3.download_fileobj (s3transfer, as `aws s3 cp` does);
+  loopback-sendfile: no server at all, the file sent by a thread of this script
+          with blocking sendfile(2) over one loopback TCP connection and read
+          with recv_into: the single-stream ceiling of any HTTP server here.
 Two passes: "warm" (the file sits in the page cache, so local reads are
 memcpy speed and the comparison is the endpoint's whole overhead) and
 "cold" (the file's pages are dropped with posix_fadvise(DONTNEED) before
 every read, local or S3, so both read from the disk). Reports the median MB/s
 of each and the ratios to the local read of the same pass.
 
-  .venv/bin/python bench/s3_get_bench.py --build-dir build-s3 [--size-mb 256] [--runs 7]
+  .venv/bin/python bench/s3_get_bench.py --build-dir build [--size-mb 256] [--runs 7]
+      [--range-streams 4] [--range-part-mb 64] [--json out.json]
 """
 
 import argparse
@@ -26,6 +36,7 @@ import os
 import pathlib
 import re
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -108,6 +119,150 @@ def read_s3_raw(conn: http.client.HTTPConnection, netloc: str, path: str, creds:
         total += n
 
 
+class _Discard:
+    """A write-only file object that counts bytes (download_fileobj's sink)."""
+
+    def __init__(self):
+        self.total = 0
+        self._lock = threading.Lock()
+
+    def write(self, data) -> int:
+        with self._lock:
+            self.total += len(data)
+        return len(data)
+
+
+def read_boto3_transfer(s3, bucket: str, key: str) -> int:
+    """What `aws s3 cp` and boto3's download_file do for a large object:
+    parallel ranged GETs (s3transfer: 8 MiB parts, 10 threads)."""
+    sink = _Discard()
+    s3.download_fileobj(bucket, key, sink)
+    return sink.total
+
+
+def read_loopback_sendfile(path: pathlib.Path, buffer: memoryview) -> int:
+    """The kernel's ceiling for the S3 path: the same file pushed through one
+    loopback TCP connection with blocking sendfile(2) from a thread of this
+    process and read with recv_into, with no HTTP, no auth and no server."""
+    size = path.stat().st_size
+    listener = socket.create_server(("127.0.0.1", 0))
+    client = socket.create_connection(listener.getsockname())
+    server, _ = listener.accept()
+    listener.close()
+
+    def send() -> None:
+        with open(path, "rb", buffering=0) as f:
+            os.posix_fadvise(f.fileno(), 0, size, os.POSIX_FADV_SEQUENTIAL)
+            offset = 0
+            while offset < size:
+                offset += os.sendfile(server.fileno(), f.fileno(), offset,
+                                      min(CHUNK, size - offset))
+
+    sender = threading.Thread(target=send)
+    sender.start()
+    total = 0
+    while total < size:
+        n = client.recv_into(buffer)
+        if not n:
+            break
+        total += n
+    sender.join()
+    server.close()
+    client.close()
+    return total
+
+
+
+
+def signed_get(conn: http.client.HTTPConnection, netloc: str, path: str, creds: Credentials,
+               headers: dict) -> http.client.HTTPResponse:
+    request = AWSRequest(method="GET", url=f"http://{netloc}{path}", headers=headers)
+    request.headers["x-amz-content-sha256"] = hashlib.sha256(b"").hexdigest()
+    S3SigV4Auth(creds, "s3", "us-east-1").add_auth(request)
+    conn.putrequest("GET", path, skip_host=True, skip_accept_encoding=True)
+    conn.putheader("Host", netloc)
+    for name, value in request.headers.items():
+        conn.putheader(name, value)
+    conn.endheaders()
+    return conn.getresponse()
+
+
+class RangedReader:
+    """The access pattern AWS recommends for throughput on large objects, as
+    native clients (AWS CRT, pyarrow, Spark S3A, DuckDB) use it: `streams`
+    keep-alive connections, each fetching `part` bytes at a time with a
+    signed `Range` GET, read with readinto straight into one buffer
+    (recv_into releases the GIL, so the threads run in parallel)."""
+
+    def __init__(self, netloc: str, path: str, creds: Credentials, size: int, streams: int,
+                 part: int):
+        self.netloc, self.path, self.creds, self.size = netloc, path, creds, size
+        self.part = part
+        self.conns = [http.client.HTTPConnection(netloc, timeout=120) for _ in range(streams)]
+        self.target = memoryview(bytearray(size))
+
+    def read(self) -> int:
+        parts = list(range(0, self.size, self.part))
+        lock = threading.Lock()
+        totals = []
+
+        def worker(conn: http.client.HTTPConnection) -> None:
+            total = 0
+            while True:
+                with lock:
+                    if not parts:
+                        break
+                    first = parts.pop(0)
+                last = min(first + self.part, self.size) - 1
+                response = signed_get(conn, self.netloc, self.path, self.creds,
+                                      {"Range": f"bytes={first}-{last}"})
+                if response.status != 206:
+                    sys.exit(f"ranged GET: {response.status} {response.read()[:300]!r}")
+                view = self.target[first:last + 1]
+                while view:
+                    n = response.readinto(view)
+                    if not n:
+                        sys.exit("ranged GET ended early")
+                    view = view[n:]
+                    total += n
+            totals.append(total)
+
+        threads = [threading.Thread(target=worker, args=(c,)) for c in self.conns]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return sum(totals)
+
+
+def read_local_parallel(path: pathlib.Path, target: memoryview, streams: int, part: int) -> int:
+    """The local counterpart of RangedReader: `streams` threads preadv-ing
+    `part`-byte pieces of the file into one buffer."""
+    size = path.stat().st_size
+    parts = list(range(0, size, part))
+    lock = threading.Lock()
+    totals = []
+    fd = os.open(path, os.O_RDONLY)
+
+    def worker() -> None:
+        total = 0
+        while True:
+            with lock:
+                if not parts:
+                    break
+                first = parts.pop(0)
+            total += os.preadv(fd, [target[first:min(first + part, size)]], first)
+        totals.append(total)
+
+    threads = [threading.Thread(target=worker) for _ in range(streams)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    os.close(fd)
+    return sum(totals)
+
+
 def read_boto3(s3, bucket: str, key: str) -> int:
     body = s3.get_object(Bucket=bucket, Key=key)["Body"]
     total = 0
@@ -123,6 +278,10 @@ def main() -> int:
     parser.add_argument("--build-dir", default="build")
     parser.add_argument("--size-mb", type=int, default=256)
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--range-streams", type=int, default=4,
+                        help="connections of the ranged reader (s3-ranged, local-ranged)")
+    parser.add_argument("--range-part-mb", type=int, default=64,
+                        help="bytes per ranged GET, in MiB")
     parser.add_argument("--json", help="also write the results here")
     args = parser.parse_args()
     build_dir = pathlib.Path(args.build_dir).resolve()
@@ -159,10 +318,17 @@ def main() -> int:
             conn = http.client.HTTPConnection(netloc, timeout=120)
             buffer = memoryview(bytearray(CHUNK))
             object_path = f"/{bucket}/{key}"
+            part = args.range_part_mb * 1024 * 1024
+            ranged = RangedReader(netloc, object_path, creds, size, args.range_streams, part)
             readers = {
                 "local": lambda: read_local(path, buffer),
+                "local-ranged": lambda: read_local_parallel(path, ranged.target,
+                                                            args.range_streams, part),
+                "s3-ranged": ranged.read,
                 "s3-raw": lambda: read_s3_raw(conn, netloc, object_path, creds, buffer),
                 "boto3": lambda: read_boto3(s3, bucket, key),
+                "boto3-transfer": lambda: read_boto3_transfer(s3, bucket, key),
+                "loopback-sendfile": lambda: read_loopback_sendfile(path, buffer),
             }
             for read in readers.values():  # Warm the page cache and the connection.
                 assert read() == size
@@ -190,7 +356,8 @@ def main() -> int:
                         "seconds": [round(v, 3) for v in values]}
     for mode in ("warm", "cold"):
         local = result[f"{mode}/local"]["median_mb_s"]
-        for name in ("s3-raw", "boto3"):
+        for name in ("local-ranged", "s3-raw", "s3-ranged", "boto3", "boto3-transfer",
+                     "loopback-sendfile"):
             entry = result[f"{mode}/{name}"]
             entry["vs_local"] = round(entry["median_mb_s"] / local, 2)
     print(json.dumps(result, indent=2))
