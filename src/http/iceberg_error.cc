@@ -2,87 +2,50 @@
 #include <nlohmann/json.hpp>
 
 #include "http/error_shapes.h"
+#include "http/error_table.h"
 
 namespace st::http {
 
 namespace {
 
-struct Shape {
-  int http;
-  const char* type;
+constexpr StatusCodeRow kByCode[] = {
+    {StatusCode::kInvalidArgument, 400, "BadRequestException"},
+    {StatusCode::kFailedPrecondition, 400, "BadRequestException"},
+    {StatusCode::kNotFound, 404, "NotFoundException"},
+    {StatusCode::kAlreadyExists, 409, "AlreadyExistsException"},
+    {StatusCode::kConflict, 409, "CommitFailedException"},
+    {StatusCode::kCommitStateUnknown, 500, "CommitStateUnknownException"},
+    {StatusCode::kUnauthenticated, 401, "NotAuthorizedException"},
+    {StatusCode::kAccessDenied, 403, "ForbiddenException"},
+    {StatusCode::kUnsupported, 406, "UnsupportedOperationException"},
+    {StatusCode::kUnavailable, 503, "ServiceUnavailableException"},
 };
 
-Shape ByStatusCode(StatusCode code) {
-  switch (code) {
-    case StatusCode::kInvalidArgument:
-    case StatusCode::kFailedPrecondition:
-      return {400, "BadRequestException"};
-    case StatusCode::kNotFound:
-      return {404, "NotFoundException"};
-    case StatusCode::kAlreadyExists:
-      return {409, "AlreadyExistsException"};
-    case StatusCode::kConflict:
-      return {409, "CommitFailedException"};
-    case StatusCode::kCommitStateUnknown:
-      return {500, "CommitStateUnknownException"};
-    case StatusCode::kUnauthenticated:
-      return {401, "NotAuthorizedException"};
-    case StatusCode::kAccessDenied:
-      return {403, "ForbiddenException"};
-    case StatusCode::kUnsupported:
-      return {406, "UnsupportedOperationException"};
-    case StatusCode::kUnavailable:
-      return {503, "ServiceUnavailableException"};
-    default:
-      return {500, "InternalServerError"};
-  }
-}
+constexpr HttpStatusRow kByHttpStatus[] = {
+    {400, "BadRequestException"},
+    {401, "NotAuthorizedException"},
+    {403, "ForbiddenException"},
+    {404, "NotFoundException"},
+    {405, "MethodNotAllowedException"},
+    {406, "UnsupportedOperationException"},
+    {409, "AlreadyExistsException"},
+    {413, "RequestEntityTooLargeException"},
+    {419, "AuthenticationTimeoutException"},
+    {422, "UnprocessableEntityException"},
+    {431, "RequestHeaderFieldsTooLargeException"},
+    {503, "SlowDownException"},
+};
 
-const char* ByHttpStatus(int http) {
-  switch (http) {
-    case 400:
-      return "BadRequestException";
-    case 401:
-      return "NotAuthorizedException";
-    case 403:
-      return "ForbiddenException";
-    case 404:
-      return "NotFoundException";
-    case 405:
-      return "MethodNotAllowedException";
-    case 406:
-      return "UnsupportedOperationException";
-    case 409:
-      return "AlreadyExistsException";
-    case 413:
-      return "RequestEntityTooLargeException";
-    case 419:
-      return "AuthenticationTimeoutException";
-    case 422:
-      return "UnprocessableEntityException";
-    case 431:
-      return "RequestHeaderFieldsTooLargeException";
-    case 503:
-      return "SlowDownException";
-    default:
-      return http < 500 ? "BadRequestException" : "InternalServerError";
-  }
-}
+constexpr ErrorTable kTable{kByCode, kByHttpStatus, "BadRequestException", "InternalServerError"};
 
 }  // namespace
 
 Response IcebergErrorWriter::Write(const Request& /*request*/, const HttpError& error) const {
-  Shape shape = ByStatusCode(error.status.code());
-  std::string type = shape.type;
-  if (error.http_status != 0) {
-    shape.http = error.http_status;
-    type = ByHttpStatus(error.http_status);
-  }
-  if (!error.wire_code.empty()) type = error.wire_code;
-
+  WireError wire = ResolveWireError(kTable, error);
   nlohmann::json body = {
-      {"error", {{"message", error.status.message()}, {"type", type}, {"code", shape.http}}}};
-  return Response::Json(shape.http, body.dump());
+      {"error",
+       {{"message", error.status.message()}, {"type", wire.name}, {"code", wire.http_status}}}};
+  return Response::Json(wire.http_status, body.dump());
 }
 
 }  // namespace st::http

@@ -1,69 +1,35 @@
 // S3 error XML (api-contract.md §4.3).
 #include "http/error_shapes.h"
+#include "http/error_table.h"
 #include "http/xml_escape.h"
 
 namespace st::http {
 
 namespace {
 
-struct Shape {
-  int http;
-  const char* code;
+constexpr StatusCodeRow kByCode[] = {
+    {StatusCode::kInvalidArgument, 400, "InvalidArgument"},
+    {StatusCode::kNotFound, 404, "NoSuchKey"},
+    // For objects, "already exists" only arises from If-None-Match: *.
+    {StatusCode::kAlreadyExists, 412, "PreconditionFailed"},
+    {StatusCode::kFailedPrecondition, 412, "PreconditionFailed"},
+    {StatusCode::kConflict, 409, "ConditionalRequestConflict"},
+    {StatusCode::kUnauthenticated, 403, "AccessDenied"},
+    {StatusCode::kAccessDenied, 403, "AccessDenied"},
+    {StatusCode::kUnsupported, 501, "NotImplemented"},
+    {StatusCode::kUnavailable, 503, "SlowDown"},
 };
 
-Shape ByStatusCode(StatusCode code) {
-  switch (code) {
-    case StatusCode::kInvalidArgument:
-      return {400, "InvalidArgument"};
-    case StatusCode::kNotFound:
-      return {404, "NoSuchKey"};
-    // For objects, "already exists" only arises from If-None-Match: *.
-    case StatusCode::kAlreadyExists:
-    case StatusCode::kFailedPrecondition:
-      return {412, "PreconditionFailed"};
-    case StatusCode::kConflict:
-      return {409, "ConditionalRequestConflict"};
-    case StatusCode::kUnauthenticated:
-    case StatusCode::kAccessDenied:
-      return {403, "AccessDenied"};
-    case StatusCode::kUnsupported:
-      return {501, "NotImplemented"};
-    case StatusCode::kUnavailable:
-      return {503, "SlowDown"};
-    default:
-      return {500, "InternalError"};
-  }
-}
+constexpr HttpStatusRow kByHttpStatus[] = {
+    {400, "InvalidRequest"},     {401, "AccessDenied"},
+    {403, "AccessDenied"},       {404, "NoSuchKey"},
+    {405, "MethodNotAllowed"},   {411, "MissingContentLength"},
+    {412, "PreconditionFailed"}, {413, "EntityTooLarge"},
+    {416, "InvalidRange"},       {431, "RequestHeaderSectionTooLarge"},
+    {501, "NotImplemented"},     {503, "SlowDown"},
+};
 
-const char* ByHttpStatus(int http) {
-  switch (http) {
-    case 400:
-      return "InvalidRequest";
-    case 401:
-    case 403:
-      return "AccessDenied";
-    case 404:
-      return "NoSuchKey";
-    case 405:
-      return "MethodNotAllowed";
-    case 411:
-      return "MissingContentLength";
-    case 412:
-      return "PreconditionFailed";
-    case 413:
-      return "EntityTooLarge";
-    case 416:
-      return "InvalidRange";
-    case 431:
-      return "RequestHeaderSectionTooLarge";
-    case 501:
-      return "NotImplemented";
-    case 503:
-      return "SlowDown";
-    default:
-      return http < 500 ? "InvalidRequest" : "InternalError";
-  }
-}
+constexpr ErrorTable kTable{kByCode, kByHttpStatus, "InvalidRequest", "InternalError"};
 
 void AppendElement(std::string& out, std::string_view name, std::string_view value) {
   out += '<';
@@ -78,16 +44,10 @@ void AppendElement(std::string& out, std::string_view name, std::string_view val
 }  // namespace
 
 Response S3ErrorWriter::Write(const Request& request, const HttpError& error) const {
-  Shape shape = ByStatusCode(error.status.code());
-  std::string code = shape.code;
-  if (error.http_status != 0) {
-    shape.http = error.http_status;
-    code = ByHttpStatus(error.http_status);
-  }
-  if (!error.wire_code.empty()) code = error.wire_code;
+  WireError wire = ResolveWireError(kTable, error);
 
   Response response;
-  response.status = shape.http;
+  response.status = wire.http_status;
   if (!request.request_id.empty()) {
     response.headers.Set("x-amz-request-id", request.request_id);
     response.headers.Set("x-amz-id-2", request.request_id);
@@ -96,7 +56,7 @@ Response S3ErrorWriter::Write(const Request& request, const HttpError& error) co
   if (request.is_head()) return response;
 
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error>";
-  AppendElement(xml, "Code", code);
+  AppendElement(xml, "Code", wire.name);
   AppendElement(xml, "Message", error.status.message());
   AppendElement(xml, "Resource", error.resource.empty() ? request.raw_path() : error.resource);
   for (const auto& [name, value] : error.details) AppendElement(xml, name, value);

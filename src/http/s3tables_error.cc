@@ -2,80 +2,46 @@
 #include <nlohmann/json.hpp>
 
 #include "http/error_shapes.h"
+#include "http/error_table.h"
 
 namespace st::http {
 
 namespace {
 
-struct Shape {
-  int http;
-  const char* type;
+constexpr StatusCodeRow kByCode[] = {
+    {StatusCode::kInvalidArgument, 400, "BadRequestException"},
+    {StatusCode::kUnsupported, 400, "BadRequestException"},
+    {StatusCode::kNotFound, 404, "NotFoundException"},
+    {StatusCode::kAlreadyExists, 409, "ConflictException"},
+    {StatusCode::kConflict, 409, "ConflictException"},
+    {StatusCode::kFailedPrecondition, 409, "ConflictException"},
+    {StatusCode::kUnauthenticated, 403, "ForbiddenException"},
+    {StatusCode::kAccessDenied, 403, "AccessDeniedException"},
+    {StatusCode::kUnavailable, 503, "ServiceUnavailableException"},
 };
 
-Shape ByStatusCode(StatusCode code) {
-  switch (code) {
-    case StatusCode::kInvalidArgument:
-    case StatusCode::kUnsupported:
-      return {400, "BadRequestException"};
-    case StatusCode::kNotFound:
-      return {404, "NotFoundException"};
-    case StatusCode::kAlreadyExists:
-    case StatusCode::kConflict:
-    case StatusCode::kFailedPrecondition:
-      return {409, "ConflictException"};
-    case StatusCode::kUnauthenticated:
-      return {403, "ForbiddenException"};
-    case StatusCode::kAccessDenied:
-      return {403, "AccessDeniedException"};
-    case StatusCode::kUnavailable:
-      return {503, "ServiceUnavailableException"};
-    default:
-      return {500, "InternalServerErrorException"};
-  }
-}
+constexpr HttpStatusRow kByHttpStatus[] = {
+    {400, "BadRequestException"},
+    {401, "ForbiddenException"},
+    {403, "ForbiddenException"},
+    {404, "NotFoundException"},
+    {405, "MethodNotAllowedException"},
+    {409, "ConflictException"},
+    {413, "RequestEntityTooLargeException"},
+    {429, "TooManyRequestsException"},
+    {431, "RequestHeaderFieldsTooLargeException"},
+    {503, "ServiceUnavailableException"},
+};
 
-const char* ByHttpStatus(int http) {
-  switch (http) {
-    case 400:
-      return "BadRequestException";
-    case 401:
-    case 403:
-      return "ForbiddenException";
-    case 404:
-      return "NotFoundException";
-    case 405:
-      return "MethodNotAllowedException";
-    case 409:
-      return "ConflictException";
-    case 413:
-      return "RequestEntityTooLargeException";
-    case 429:
-      return "TooManyRequestsException";
-    case 431:
-      return "RequestHeaderFieldsTooLargeException";
-    case 503:
-      return "ServiceUnavailableException";
-    default:
-      return http < 500 ? "BadRequestException" : "InternalServerErrorException";
-  }
-}
+constexpr ErrorTable kTable{kByCode, kByHttpStatus, "BadRequestException",
+                            "InternalServerErrorException"};
 
 }  // namespace
 
 Response S3TablesErrorWriter::Write(const Request& request, const HttpError& error) const {
-  Shape shape = ByStatusCode(error.status.code());
-  std::string type = shape.type;
-  if (error.http_status != 0) {
-    shape.http = error.http_status;
-    type = ByHttpStatus(error.http_status);
-  }
-  if (!error.wire_code.empty()) type = error.wire_code;
-
-  nlohmann::json body = {{"__type", type}, {"message", error.status.message()}};
-  Response response = Response::Json(shape.http, body.dump());
-  response.headers.Set("x-amzn-ErrorType", type);
-  if (!request.request_id.empty()) response.headers.Set("x-amzn-RequestId", request.request_id);
-  return response;
+  WireError wire = ResolveWireError(kTable, error);
+  nlohmann::json body = {{"__type", wire.name}, {"message", error.status.message()}};
+  return AmznJsonErrorResponse(request, wire, body.dump());
 }
 
 }  // namespace st::http

@@ -7,7 +7,7 @@ namespace st::api::glue {
 
 http::Response JsonResponse(int status, const nlohmann::json& body) {
   http::Response response = http::Response::Json(status, body.dump());
-  response.headers.Set("Content-Type", "application/x-amz-json-1.1");
+  response.headers.Set("Content-Type", std::string(kGlueContentType));
   return response;
 }
 

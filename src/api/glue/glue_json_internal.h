@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "catalog/records.h"
 #include "common/status.h"
@@ -14,7 +15,10 @@
 
 namespace st::api::glue {
 
-// Status + body with Content-Type application/x-amz-json-1.1.
+// The Content-Type of every Glue response body, errors included.
+inline constexpr std::string_view kGlueContentType = "application/x-amz-json-1.1";
+
+// Status + body with Content-Type kGlueContentType.
 http::Response JsonResponse(int status, const nlohmann::json& body);
 
 // The body as a JSON object ("" counts as {}). Errors: InvalidArgument.
