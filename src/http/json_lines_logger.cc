@@ -1,6 +1,6 @@
 #include <cinttypes>
-#include <ctime>
 
+#include "common/utc_time.h"
 #include "http/logger.h"
 
 namespace st::http {
@@ -41,18 +41,6 @@ void AppendJsonString(std::string& out, std::string_view text) {
   out += '"';
 }
 
-std::string FormatTime(std::chrono::system_clock::time_point t) {
-  auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
-  std::time_t secs = static_cast<std::time_t>(millis / 1000);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buf[96];
-  std::snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-                static_cast<int>(millis % 1000));
-  return buf;
-}
-
 }  // namespace
 
 Result<LogLevel> ParseLogLevel(std::string_view text) {
@@ -84,7 +72,7 @@ JsonLinesLogger::JsonLinesLogger(std::FILE* out, LogLevel min_level, const Clock
 void JsonLinesLogger::Log(LogLevel level, std::string_view event,
                           std::initializer_list<LogField> fields) {
   if (!Enabled(level)) return;
-  std::string line = "{\"ts\":\"" + FormatTime(clock_.Now()) + "\",\"level\":\"";
+  std::string line = "{\"ts\":\"" + FormatUtcMillis(clock_.Now()) + "\",\"level\":\"";
   line += LogLevelName(level);
   line += "\",\"event\":";
   AppendJsonString(line, event);

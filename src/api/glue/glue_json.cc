@@ -1,5 +1,3 @@
-#include <ctime>
-
 #include "api/glue/glue_json_internal.h"
 #include "registry/glue_arns.h"
 
@@ -103,19 +101,6 @@ Result<RegistryTarget> ReadRegistryId(const nlohmann::json& body, const std::str
   }
   if (name.has_value()) target.registry_name = *name;
   return target;
-}
-
-std::string TimeString(catalog::TimePoint time) {
-  int64_t ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(time.time_since_epoch()).count();
-  std::time_t secs = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buffer[40];
-  std::strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%S", &tm);
-  char out[48];
-  std::snprintf(out, sizeof(out), "%s.%03dZ", buffer, static_cast<int>(ms % 1000));
-  return out;
 }
 
 Result<PageWindow> ReadPageWindow(const nlohmann::json& body) {

@@ -48,10 +48,6 @@ struct RegistryTarget {
 Result<RegistryTarget> ReadRegistryId(const nlohmann::json& body, const std::string& account_id,
                                       const std::string& region);
 
-// ISO-8601 UTC with milliseconds ("2026-11-30T04:30:00.123Z"), as Glue's
-// CreatedTime/UpdatedTime strings.
-std::string TimeString(catalog::TimePoint time);
-
 // NextToken/MaxResults over an in-memory list: the offset to start from and
 // the page size (MaxResults default 100, 1..100). Errors: InvalidArgument.
 struct PageWindow {

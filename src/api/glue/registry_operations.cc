@@ -1,6 +1,7 @@
 // CreateRegistry, GetRegistry, ListRegistries.
 #include "api/glue/glue_json_internal.h"
 #include "api/glue/operations_internal.h"
+#include "common/utc_time.h"
 #include "registry/glue_arns.h"
 
 namespace st::api::glue {
@@ -12,8 +13,8 @@ nlohmann::json RegistryJson(const registry::RegistryInfo& info) {
           {"RegistryArn", info.registry_arn},
           {"Description", info.description},
           {"Status", info.status},
-          {"CreatedTime", TimeString(info.created_at)},
-          {"UpdatedTime", TimeString(info.updated_at)}};
+          {"CreatedTime", FormatUtcMillis(info.created_at)},
+          {"UpdatedTime", FormatUtcMillis(info.updated_at)}};
 }
 
 }  // namespace

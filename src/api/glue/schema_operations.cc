@@ -1,6 +1,7 @@
 // CreateSchema, GetSchema, ListSchemas.
 #include "api/glue/glue_json_internal.h"
 #include "api/glue/operations_internal.h"
+#include "common/utc_time.h"
 #include "registry/glue_arns.h"
 
 namespace st::api::glue {
@@ -19,8 +20,8 @@ nlohmann::json SchemaJson(const registry::SchemaInfo& info) {
           {"LatestSchemaVersion", info.latest_version},
           {"NextSchemaVersion", info.latest_version + 1},
           {"SchemaStatus", info.status},
-          {"CreatedTime", TimeString(info.created_at)},
-          {"UpdatedTime", TimeString(info.updated_at)}};
+          {"CreatedTime", FormatUtcMillis(info.created_at)},
+          {"UpdatedTime", FormatUtcMillis(info.updated_at)}};
 }
 
 }  // namespace
@@ -99,8 +100,8 @@ Result<http::Response> ListSchemas(const Call& call) {
                               {"SchemaArn", info.schema_arn},
                               {"Description", info.description},
                               {"SchemaStatus", info.status},
-                              {"CreatedTime", TimeString(info.created_at)},
-                              {"UpdatedTime", TimeString(info.updated_at)}});
+                              {"CreatedTime", FormatUtcMillis(info.created_at)},
+                              {"UpdatedTime", FormatUtcMillis(info.updated_at)}});
   }
   if (window.offset + window.size < all.size()) {
     out["NextToken"] = std::to_string(window.offset + window.size);

@@ -2,6 +2,7 @@
 // ListSchemaVersions, PutSchemaVersionMetadata.
 #include "api/glue/glue_json_internal.h"
 #include "api/glue/operations_internal.h"
+#include "common/utc_time.h"
 
 namespace st::api::glue {
 
@@ -69,7 +70,7 @@ Result<http::Response> GetSchemaVersion(const Call& call) {
                             {"SchemaArn", version.schema_arn},
                             {"VersionNumber", version.version_number},
                             {"Status", version.status},
-                            {"CreatedTime", TimeString(version.created_at)}});
+                            {"CreatedTime", FormatUtcMillis(version.created_at)}});
 }
 
 Result<http::Response> GetSchemaByDefinition(const Call& call) {
@@ -82,7 +83,7 @@ Result<http::Response> GetSchemaByDefinition(const Call& call) {
                             {"SchemaArn", version.schema_arn},
                             {"DataFormat", version.data_format},
                             {"Status", version.status},
-                            {"CreatedTime", TimeString(version.created_at)}});
+                            {"CreatedTime", FormatUtcMillis(version.created_at)}});
 }
 
 Result<http::Response> ListSchemaVersions(const Call& call) {
@@ -102,7 +103,7 @@ Result<http::Response> ListSchemaVersions(const Call& call) {
                               {"SchemaVersionId", version.schema_version_id},
                               {"VersionNumber", version.version_number},
                               {"Status", version.status},
-                              {"CreatedTime", TimeString(version.created_at)}});
+                              {"CreatedTime", FormatUtcMillis(version.created_at)}});
   }
   if (!page.next_token.empty()) out["NextToken"] = page.next_token;
   return JsonResponse(200, out);

@@ -8,6 +8,7 @@
 #include "api/kafka/kafka_errors_internal.h"
 #include "api/kafka/operations_internal.h"
 #include "api/kafka/resource_lookup_internal.h"
+#include "common/utc_time.h"
 
 namespace st::api::kafka {
 
@@ -42,7 +43,7 @@ json ChannelInfo(const catalog::Channel& channel) {
   json out = OperationReply(channel);
   out["channelName"] = channel.name;
   out["status"] = catalog::ChannelStatusName(channel.status);
-  out["creationTime"] = FormatTimestamp(channel.created_at);
+  out["creationTime"] = FormatUtcMillis(channel.created_at);
   out["destinationType"] = "ICEBERG";
   return out;
 }

@@ -14,8 +14,6 @@ using Ctx = http::RouteContext;
 using Reply = Result<http::Response>;
 
 std::string CallerAccount(const KafkaDeps& deps, const Ctx& context);
-// "2026-06-18T10:30:00.000Z"
-std::string FormatTimestamp(catalog::TimePoint time);
 http::Response JsonResponse(const nlohmann::json& body, int status = 200);
 
 // Channel operations (channel_operations.cc).

@@ -1,13 +1,10 @@
 // TagResource / UntagResource / ListTagsForResource on Kafka cluster and
 // channel ARNs, and DescribeClusterOperationV2 for channel operations.
-#include <chrono>
-#include <cstdio>
-#include <ctime>
-
 #include "api/kafka/channel_config_internal.h"
 #include "api/kafka/kafka_errors_internal.h"
 #include "api/kafka/operations_internal.h"
 #include "catalog/names.h"
+#include "common/utc_time.h"
 
 namespace st::api::kafka {
 
@@ -52,24 +49,6 @@ Reply StoreFailure(const Ctx& context, const Status& status) {
 
 std::string CallerAccount(const KafkaDeps& deps, const Ctx& context) {
   return context.principal.account_id.empty() ? deps.account_id : context.principal.account_id;
-}
-
-std::string FormatTimestamp(catalog::TimePoint time) {
-  auto millis =
-      std::chrono::duration_cast<std::chrono::milliseconds>(time.time_since_epoch()).count();
-  std::time_t seconds = static_cast<std::time_t>(millis / 1000);
-  int64_t fraction = millis % 1000;
-  if (fraction < 0) {
-    fraction += 1000;
-    seconds -= 1;
-  }
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char buffer[96];
-  std::snprintf(buffer, sizeof(buffer), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
-                utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
-                static_cast<int>(fraction));
-  return buffer;
 }
 
 http::Response JsonResponse(const json& body, int status) {
@@ -136,7 +115,7 @@ Reply DescribeClusterOperationV2(const KafkaDeps& deps, Ctx& context) {
                  {"operationArn", arn},
                  {"operationState", "PENDING"},
                  {"operationType", type},
-                 {"startTime", FormatTimestamp(channel.updated_at)}};
+                 {"startTime", FormatUtcMillis(channel.updated_at)}};
     return JsonResponse({{"clusterOperationInfo", info}});
   }
   return context.Fail(NotFoundParameter("clusterOperationArn", missing));

@@ -6,6 +6,7 @@
 #include "api/s3/s3_errors_internal.h"
 #include "api/s3/surface_state_internal.h"
 #include "api/s3/xml_text_internal.h"
+#include "common/utc_time.h"
 
 namespace st::api::s3 {
 
@@ -99,7 +100,7 @@ Result<http::Response> ListBuckets(const S3State& state, http::RouteContext& con
   for (const catalog::GeneralPurposeBucket& bucket : *buckets) {
     xml += "<Bucket>";
     AppendElement(xml, "Name", bucket.name);
-    AppendElement(xml, "CreationDate", IsoDate(bucket.created_at));
+    AppendElement(xml, "CreationDate", FormatUtcMillis(bucket.created_at));
     AppendElement(xml, "BucketRegion", bucket.region);
     xml += "</Bucket>";
   }

@@ -5,6 +5,7 @@
 #include "api/s3/s3_errors_internal.h"
 #include "api/s3/surface_state_internal.h"
 #include "api/s3/xml_text_internal.h"
+#include "common/utc_time.h"
 
 namespace st::api::s3 {
 
@@ -126,7 +127,7 @@ Result<http::Response> ListObjectsV2(const S3State& state, http::RouteContext& c
     last_position = "K" + std::string(key);
     contents += "<Contents>";
     AppendElement(contents, "Key", url_encoding ? UrlEncodeKey(key) : std::string(key));
-    AppendElement(contents, "LastModified", IsoDate(info.last_modified));
+    AppendElement(contents, "LastModified", FormatUtcMillis(info.last_modified));
     AppendElement(
         contents, "ETag",
         EtagOf(state.objects, state.key_root, address.bucket + "/" + std::string(key), info));

@@ -9,6 +9,7 @@
 #include "api/s3/s3_errors_internal.h"
 #include "api/s3/surface_state_internal.h"
 #include "api/s3/xml_text_internal.h"
+#include "common/utc_time.h"
 
 namespace st::api::s3 {
 
@@ -272,7 +273,7 @@ Result<http::Response> ListParts(const S3State& state, http::RouteContext& conte
     ST_ASSIGN_OR_RETURN(std::string md5, DigestPart(state, part.info.key, nullptr));
     xml += "<Part>";
     AppendElement(xml, "PartNumber", std::to_string(part.number));
-    AppendElement(xml, "LastModified", IsoDate(part.info.last_modified));
+    AppendElement(xml, "LastModified", FormatUtcMillis(part.info.last_modified));
     AppendElement(xml, "ETag", "\"" + HexLower(md5) + "\"");
     AppendElement(xml, "Size", std::to_string(part.info.size_bytes));
     xml += "</Part>";

@@ -82,18 +82,6 @@ std::string HttpDate(std::chrono::system_clock::time_point time) {
   return buffer;
 }
 
-std::string IsoDate(std::chrono::system_clock::time_point time) {
-  std::tm tm = Utc(time);
-  auto millis =
-      std::chrono::duration_cast<std::chrono::milliseconds>(time.time_since_epoch()).count() % 1000;
-  if (millis < 0) millis += 1000;
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-                static_cast<int>(millis));
-  return buffer;
-}
-
 std::optional<std::chrono::system_clock::time_point> ParseHttpDate(std::string_view text) {
   std::tm tm{};
   std::string copy(Trim(text));

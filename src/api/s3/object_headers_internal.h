@@ -27,8 +27,6 @@ Result<std::optional<ByteRange>> ResolveRange(std::optional<std::string_view> he
 
 // "Wed, 21 Oct 2015 07:28:00 GMT" (RFC 1123, for Last-Modified).
 std::string HttpDate(std::chrono::system_clock::time_point time);
-// "2015-10-21T07:28:00.000Z" (S3 XML timestamps).
-std::string IsoDate(std::chrono::system_clock::time_point time);
 // Parses the RFC 1123 form; nullopt when it is not one (If-Modified-Since
 // with a bad date is ignored, as RFC 9110 says).
 std::optional<std::chrono::system_clock::time_point> ParseHttpDate(std::string_view text);

@@ -11,9 +11,6 @@
 
 namespace st::api::s3tables {
 
-// "2024-12-03T19:41:28.681Z"
-std::string FormatTimestamp(catalog::TimePoint time);
-
 // TableBucketSummary / GetTableBucket output.
 nlohmann::json TableBucketJson(const catalog::TableBucket& bucket);
 // NamespaceSummary / GetNamespace output.

@@ -23,7 +23,6 @@ TEST(ObjectHeadersTest, Ranges) {
 TEST(ObjectHeadersTest, Dates) {
   auto t = std::chrono::system_clock::from_time_t(1445412480) + std::chrono::milliseconds(7);
   EXPECT_EQ(HttpDate(t), "Wed, 21 Oct 2015 07:28:00 GMT");
-  EXPECT_EQ(IsoDate(t), "2015-10-21T07:28:00.007Z");
   EXPECT_EQ(ParseHttpDate("Wed, 21 Oct 2015 07:28:00 GMT"),
             std::chrono::system_clock::from_time_t(1445412480));
   EXPECT_FALSE(ParseHttpDate("yesterday").has_value());

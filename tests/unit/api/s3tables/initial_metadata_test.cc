@@ -75,13 +75,5 @@ TEST(InitialMetadataTest, RefusesMalformedInputNamingTheMember) {
   }
 }
 
-TEST(WireJsonTest, TimestampsAreIso8601WithMillisecondsUtc) {
-  using std::chrono::milliseconds;
-  EXPECT_EQ(FormatTimestamp(catalog::TimePoint(milliseconds(0))), "1970-01-01T00:00:00.000Z");
-  EXPECT_EQ(FormatTimestamp(catalog::TimePoint(milliseconds(1733254888681))),
-            "2024-12-03T19:41:28.681Z");
-  EXPECT_EQ(FormatTimestamp(catalog::TimePoint(milliseconds(-1))), "1969-12-31T23:59:59.999Z");
-}
-
 }  // namespace
 }  // namespace st::api::s3tables
