@@ -7,7 +7,6 @@
 #include "cli/builtin_tables.h"
 #include "cli/partition_expression.h"
 #include "cli/row_json.h"
-#include "cli/table_create_internal.h"
 #include "common/clock.h"
 #include "common/uuid.h"
 #include "iceberg/append.h"
@@ -15,6 +14,7 @@
 #include "iceberg/file_io.h"
 #include "iceberg/table_commit.h"
 #include "iceberg/table_paths.h"
+#include "iceberg/table_update.h"
 #include "storage/local_object_store.h"
 
 namespace st::cli {
@@ -128,10 +128,11 @@ Result<std::string> RunWriteTable(const WriteTableOptions& options, std::ostream
     }
     log << "continuing " << *latest << "\n";
   } else {
-    ST_ASSIGN_OR_RETURN(auto metadata,
-                        internal::NewDevTableMetadata(
-                            table.schema, *requested_spec, location, WriteProperties(options),
-                            Uuid::Generate(random).ToString(), clock.NowMillis()));
+    ST_ASSIGN_OR_RETURN(
+        auto metadata,
+        iceberg::NewTableMetadata(table.schema, *requested_spec, iceberg::SortOrder::Unsorted(),
+                                  location, WriteProperties(options),
+                                  Uuid::Generate(random).ToString(), clock.NowMillis()));
     ST_ASSIGN_OR_RETURN(current, iceberg::WriteInitialMetadata(io, std::move(metadata), random));
     log << "created " << current.location << "\n";
   }
