@@ -21,21 +21,10 @@ struct IntSetting {
 Result<nlohmann::json> ReadMaintenanceValue(const Ctx& context, const std::string& type,
                                             const std::vector<IntSetting>& ints,
                                             const std::vector<std::string>& strategies) {
-  ST_ASSIGN_OR_RETURN(nlohmann::json body, ParseJsonObject(context.request));
-  ST_ASSIGN_OR_RETURN(std::optional<nlohmann::json> value, OptionalObject(body, "value"));
-  if (!value.has_value()) return Err(InvalidArgument("The required member 'value' is missing."));
+  ST_ASSIGN_OR_RETURN(ConfigurationValue value, ReadConfigurationValue(context.request));
   nlohmann::json out = nlohmann::json::object();
-  ST_ASSIGN_OR_RETURN(std::optional<std::string> status,
-                      OptionalString(*value, "status", "value."));
-  if (status.has_value()) {
-    if (*status != "enabled" && *status != "disabled") {
-      return Err(InvalidArgument("The value.status '" + *status +
-                                 "' is not valid; use enabled or disabled."));
-    }
-    out["status"] = *status;
-  }
-  ST_ASSIGN_OR_RETURN(std::optional<nlohmann::json> settings,
-                      OptionalObject(*value, "settings", "value."));
+  if (value.status.has_value()) out["status"] = *value.status;
+  const std::optional<nlohmann::json>& settings = value.settings;
   if (!settings.has_value()) return out;
   for (const auto& [key, unused] : settings->items()) {
     if (key != type) {

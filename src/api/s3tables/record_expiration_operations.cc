@@ -33,21 +33,10 @@ Reply GetTableRecordExpirationConfiguration(const S3TablesDeps& deps, Ctx& conte
 
 Reply PutTableRecordExpirationConfiguration(const S3TablesDeps& deps, Ctx& context) {
   ST_ASSIGN_OR_RETURN(catalog::Table table, TableFromArnQuery(deps, context));
-  ST_ASSIGN_OR_RETURN(nlohmann::json body, ParseJsonObject(context.request));
-  ST_ASSIGN_OR_RETURN(std::optional<nlohmann::json> value, OptionalObject(body, "value"));
-  if (!value.has_value()) return Err(InvalidArgument("The required member 'value' is missing."));
+  ST_ASSIGN_OR_RETURN(ConfigurationValue value, ReadConfigurationValue(context.request));
   nlohmann::json out = nlohmann::json::object();
-  ST_ASSIGN_OR_RETURN(std::optional<std::string> status,
-                      OptionalString(*value, "status", "value."));
-  if (status.has_value()) {
-    if (*status != "enabled" && *status != "disabled") {
-      return Err(InvalidArgument("The value.status '" + *status +
-                                 "' is not valid; use enabled or disabled."));
-    }
-    out["status"] = *status;
-  }
-  ST_ASSIGN_OR_RETURN(std::optional<nlohmann::json> settings,
-                      OptionalObject(*value, "settings", "value."));
+  if (value.status.has_value()) out["status"] = *value.status;
+  const std::optional<nlohmann::json>& settings = value.settings;
   if (settings.has_value()) {
     ST_ASSIGN_OR_RETURN(std::optional<int64_t> days,
                         OptionalInt(*settings, "days", "value.settings."));
