@@ -2,18 +2,12 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/overloaded.h"
 #include "iceberg/table_update.h"
 
 namespace st::iceberg {
 
 namespace {
-
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
 
 bool EqualsIgnoreCase(const std::string& a, const std::string& b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {

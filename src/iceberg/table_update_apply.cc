@@ -3,18 +3,12 @@
 #include <charconv>
 #include <set>
 
+#include "common/overloaded.h"
 #include "iceberg/table_update.h"
 
 namespace st::iceberg {
 
 namespace {
-
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
 
 Status Bad(const std::string& action, const std::string& detail) {
   return InvalidArgument(action + ": " + detail);

@@ -1,6 +1,7 @@
 // REST JSON shapes of commit requirements and updates.
 #include <nlohmann/json.hpp>
 
+#include "common/overloaded.h"
 #include "iceberg/json_reader_internal.h"
 #include "iceberg/json_serde.h"
 #include "iceberg/table_update.h"
@@ -11,13 +12,6 @@ using internal::Json;
 using internal::JsonReader;
 
 namespace {
-
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
 
 // Actions the REST spec defines that this engine does not implement.
 constexpr const char* kUnsupportedActions[] = {
