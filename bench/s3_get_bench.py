@@ -202,65 +202,59 @@ class RangedReader:
         self.target = memoryview(bytearray(size))
 
     def read(self) -> int:
-        parts = list(range(0, self.size, self.part))
-        lock = threading.Lock()
-        totals = []
+        def fetch(conn: http.client.HTTPConnection, first: int, end: int) -> int:
+            response = signed_get(conn, self.netloc, self.path, self.creds,
+                                  {"Range": f"bytes={first}-{end - 1}"})
+            if response.status != 206:
+                sys.exit(f"ranged GET: {response.status} {response.read()[:300]!r}")
+            view = self.target[first:end]
+            while view:
+                n = response.readinto(view)
+                if not n:
+                    sys.exit("ranged GET ended early")
+                view = view[n:]
+            return end - first
 
-        def worker(conn: http.client.HTTPConnection) -> None:
-            total = 0
-            while True:
-                with lock:
-                    if not parts:
-                        break
-                    first = parts.pop(0)
-                last = min(first + self.part, self.size) - 1
-                response = signed_get(conn, self.netloc, self.path, self.creds,
-                                      {"Range": f"bytes={first}-{last}"})
-                if response.status != 206:
-                    sys.exit(f"ranged GET: {response.status} {response.read()[:300]!r}")
-                view = self.target[first:last + 1]
-                while view:
-                    n = response.readinto(view)
-                    if not n:
-                        sys.exit("ranged GET ended early")
-                    view = view[n:]
-                    total += n
-            totals.append(total)
-
-        threads = [threading.Thread(target=worker, args=(c,)) for c in self.conns]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        return sum(totals)
+        return read_parts_in_parallel(
+            self.size, self.part,
+            [lambda first, end, c=c: fetch(c, first, end) for c in self.conns])
 
 
-def read_local_parallel(path: pathlib.Path, target: memoryview, streams: int, part: int) -> int:
-    """The local counterpart of RangedReader: `streams` threads preadv-ing
-    `part`-byte pieces of the file into one buffer."""
-    size = path.stat().st_size
+def read_parts_in_parallel(size: int, part: int, readers: list) -> int:
+    """Splits [0, size) into `part`-byte pieces taken in order by one thread
+    per reader; reader(first, end) reads one piece and returns its length."""
     parts = list(range(0, size, part))
     lock = threading.Lock()
     totals = []
-    fd = os.open(path, os.O_RDONLY)
 
-    def worker() -> None:
+    def worker(reader) -> None:
         total = 0
         while True:
             with lock:
                 if not parts:
                     break
                 first = parts.pop(0)
-            total += os.preadv(fd, [target[first:min(first + part, size)]], first)
+            total += reader(first, min(first + part, size))
         totals.append(total)
 
-    threads = [threading.Thread(target=worker) for _ in range(streams)]
+    threads = [threading.Thread(target=worker, args=(r,)) for r in readers]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    os.close(fd)
     return sum(totals)
+
+
+def read_local_parallel(path: pathlib.Path, target: memoryview, streams: int, part: int) -> int:
+    """The local counterpart of RangedReader: `streams` threads preadv-ing
+    `part`-byte pieces of the file into one buffer."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return read_parts_in_parallel(
+            path.stat().st_size, part,
+            [lambda first, end: os.preadv(fd, [target[first:end]], first)] * streams)
+    finally:
+        os.close(fd)
 
 
 def read_boto3(s3, bucket: str, key: str) -> int:
