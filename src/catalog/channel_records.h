@@ -47,6 +47,20 @@ struct ChannelStateInfo {
   friend bool operator==(const ChannelStateInfo&, const ChannelStateInfo&) = default;
 };
 
+// A channel's create, update or delete operation (MSK cluster operation),
+// kept after it ends so callers can poll it to completion.
+struct ChannelOperation {
+  std::string arn;  // arn:aws:kafka:<region>:<account>:cluster-operation/...
+  std::string owner_account_id;
+  std::string cluster_arn;
+  std::string channel_arn;
+  std::string type;   // "CREATE_CHANNEL", "UPDATE_CHANNEL", "DELETE_CHANNEL".
+  std::string state;  // "PENDING" while in flight, then "COMPLETED" or "FAILED".
+  TimePoint start_time;
+  std::optional<TimePoint> end_time;
+  std::optional<ChannelStateInfo> error;  // Why a FAILED operation failed.
+};
+
 struct Channel {
   // arn:aws:kafka:<region>:<account>:channel/<cluster name>/<cluster uuid>/<channel name>/<uuid>
   std::string arn;

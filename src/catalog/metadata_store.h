@@ -284,12 +284,18 @@ class MetadataStore {
   // Applies `change` and bumps generation; returns the new row. A status
   // change without an explicit cluster_operation_arn mints a fresh one when
   // entering CREATING/UPDATING/DELETING and clears it otherwise (MSK returns
-  // it only while an operation is in flight). Errors: NotFound, Conflict
-  // (expected_status differs; nothing changed), InvalidArgument.
+  // it only while an operation is in flight). The operation it clears ends:
+  // FAILED (with the channel's state info) when the channel became FAILED,
+  // else COMPLETED. Errors: NotFound, Conflict (expected_status differs;
+  // nothing changed), InvalidArgument.
   virtual Result<Channel> UpdateChannel(const std::string& channel_arn,
                                         const ChannelChange& change) = 0;
-  // Removes the row, its tags and its offsets. Errors: NotFound.
+  // Removes the row, its tags and its offsets; its operation in flight (the
+  // delete) ends COMPLETED. Errors: NotFound.
   virtual Status DeleteChannel(const std::string& channel_arn) = 0;
+  // An operation minted by CreateChannel/UpdateChannel, in flight or ended;
+  // ended ones are kept for 30 days. Errors: NotFound.
+  virtual Result<ChannelOperation> GetChannelOperation(const std::string& operation_arn) = 0;
 
   // ---- General-purpose S3 buckets (dead-letter queue targets) ----
 

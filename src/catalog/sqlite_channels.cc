@@ -122,6 +122,7 @@ Result<Channel> SqliteMetadataStore::CreateChannel(const NewChannel& channel) {
                              "the existing channel first."));
   }
   ST_TRY(status);
+  ST_TRY(StartChannelOperation(out));
   ST_TRY(txn.Commit());
   return out;
 }
@@ -180,6 +181,7 @@ Result<Channel> SqliteMetadataStore::UpdateChannel(const std::string& channel_ar
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_ASSIGN_OR_RETURN(Channel channel, LoadChannel(channel_arn));
+  const std::optional<std::string> previous_operation = channel.cluster_operation_arn;
   if (change.expected_status.has_value() && *change.expected_status != channel.status) {
     return Err(Conflict(std::string("The channel is ") + ChannelStatusName(channel.status) +
                         ", not " + ChannelStatusName(*change.expected_status) +
@@ -230,6 +232,10 @@ Result<Channel> SqliteMetadataStore::UpdateChannel(const std::string& channel_ar
              .Bind(9, NowMs())
              .Bind(10, channel_arn)
              .Run());
+  if (previous_operation != channel.cluster_operation_arn) {
+    if (previous_operation.has_value()) ST_TRY(EndChannelOperation(*previous_operation, channel));
+    ST_TRY(StartChannelOperation(channel));
+  }
   ST_TRY(txn.Commit());
   return channel;
 }
@@ -238,7 +244,10 @@ Status SqliteMetadataStore::DeleteChannel(const std::string& channel_arn) {
   std::lock_guard<std::mutex> lock(mu_);
   Transaction txn(*db_);
   ST_TRY(txn.status());
-  ST_TRY(LoadChannel(channel_arn));
+  ST_ASSIGN_OR_RETURN(Channel channel, LoadChannel(channel_arn));
+  if (channel.cluster_operation_arn.has_value()) {
+    ST_TRY(EndChannelOperation(*channel.cluster_operation_arn, channel));
+  }
   for (const char* sql : {"DELETE FROM tags WHERE resource_arn = ?",
                           "DELETE FROM channel_offset_starts WHERE channel_arn = ?",
                           "DELETE FROM channels WHERE arn = ?"}) {

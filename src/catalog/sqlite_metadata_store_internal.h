@@ -125,6 +125,7 @@ class SqliteMetadataStore final : public MetadataStore {
   Result<Channel> UpdateChannel(const std::string& channel_arn,
                                 const ChannelChange& change) override;
   Status DeleteChannel(const std::string& channel_arn) override;
+  Result<ChannelOperation> GetChannelOperation(const std::string& operation_arn) override;
 
   Result<GeneralPurposeBucket> CreateGeneralPurposeBucket(const std::string& owner_account_id,
                                                           const std::string& region,
@@ -145,6 +146,10 @@ class SqliteMetadataStore final : public MetadataStore {
   Status RequireTaggable(const std::string& resource_arn);
   Result<KafkaCluster> LoadCluster(const std::string& cluster_arn);
   Result<Channel> LoadChannel(const std::string& channel_arn);
+  // Channel operations (sqlite_channel_operations.cc); inside the caller's
+  // transaction, with mu_ held.
+  Status StartChannelOperation(const Channel& channel);
+  Status EndChannelOperation(const std::string& operation_arn, const Channel& channel);
   // The column-update shared by the two pointer swaps; checks token and channel.
   Result<Table> SwapLocked(const std::string& table_id, const std::string& expected_version_token,
                            const std::string& new_metadata_location, const TableWriter& writer);

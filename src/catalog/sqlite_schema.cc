@@ -155,6 +155,21 @@ CREATE TABLE channels (
   UNIQUE (cluster_arn, name)
 );
 )sql"},
+      {3, R"sql(
+CREATE TABLE channel_operations (
+  arn              TEXT PRIMARY KEY,
+  owner_account_id TEXT NOT NULL,
+  cluster_arn      TEXT NOT NULL,
+  channel_arn      TEXT NOT NULL,
+  operation_type   TEXT NOT NULL,
+  state            TEXT NOT NULL,
+  start_ms         INTEGER NOT NULL,
+  end_ms           INTEGER,
+  error_code       TEXT,
+  error_message    TEXT
+);
+CREATE INDEX channel_operations_by_end ON channel_operations(end_ms);
+)sql"},
   };
   return kMigrations;
 }

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import uuid
 
 import pytest
@@ -134,17 +135,27 @@ def test_create_describe_list_tag_delete(env):
     assert got["LoggingInfo"] == sent_params["LoggingInfo"]
     if got["Status"] in {"CREATING", "UPDATING", "DELETING"}:
         assert got["ClusterOperationArn"] == created["ClusterOperationArn"]
-        # Operations are kept only while the channel is in flux (a known gap),
-        # and the reconciler may finish this one between the two calls: then
-        # the 404 must come with the channel out of CREATING.
-        try:
-            op = client.describe_cluster_operation_v2(
-                ClusterOperationArn=got["ClusterOperationArn"])
-            assert op["ClusterOperationInfo"]["ClusterArn"] == env["cluster"]
-            assert op["ClusterOperationInfo"]["OperationType"] == "CREATE_CHANNEL"
-        except client.exceptions.NotFoundException:
-            after = client.describe_channel(ClusterArn=env["cluster"], ChannelArn=arn)
-            assert after["Status"] not in {"CREATING", "UPDATING", "DELETING"}, after["Status"]
+        op = client.describe_cluster_operation_v2(ClusterOperationArn=got["ClusterOperationArn"])
+        assert op["ClusterOperationInfo"]["ClusterArn"] == env["cluster"]
+        assert op["ClusterOperationInfo"]["OperationType"] == "CREATE_CHANNEL"
+    # The operation stays describable after it ends, with how it ended, as
+    # MSK's docs tell callers to poll it.
+    deadline = time.monotonic() + 30
+    while True:
+        op = client.describe_cluster_operation_v2(
+            ClusterOperationArn=created["ClusterOperationArn"])["ClusterOperationInfo"]
+        if op["OperationState"] != "PENDING" or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert op["OperationType"] == "CREATE_CHANNEL"
+    assert op["OperationArn"] == created["ClusterOperationArn"]
+    assert op["OperationState"] in {"COMPLETED", "FAILED"}, op
+    assert op["EndTime"] >= op["StartTime"]
+    channel_now = client.describe_channel(ClusterArn=env["cluster"], ChannelArn=arn)
+    assert channel_now["Status"] not in {"CREATING", "UPDATING", "DELETING"}
+    assert (op["OperationState"] == "FAILED") == (channel_now["Status"] == "FAILED")
+    if op["OperationState"] == "FAILED":
+        assert op["ErrorInfo"]["ErrorCode"] == channel_now["StateInfo"]["Code"]
 
     # Tags on the channel ARN.
     client.tag_resource(ResourceArn=arn, Tags={"team": "data", "env": "dev"})

@@ -99,26 +99,30 @@ Reply DescribeClusterOperationV2(const KafkaDeps& deps, Ctx& context) {
   auto parts = catalog::ParseKafkaClusterOperationArn(arn);
   if (!parts) return context.Fail(BadParameter("clusterOperationArn", parts.error().message()));
   const std::string missing = "The cluster operation '" + arn +
-                              "' does not exist (channel operations are kept only while they "
-                              "are in progress).";
+                              "' does not exist (ended channel operations are kept for 30 "
+                              "days).";
   if (parts->cluster.account_id != CallerAccount(deps, context)) {
     return context.Fail(NotFoundParameter("clusterOperationArn", missing));
   }
-  ST_ASSIGN_OR_RETURN(std::vector<catalog::Channel> channels, deps.store.ListAllChannels());
-  for (const catalog::Channel& channel : channels) {
-    if (channel.cluster_operation_arn != arn) continue;
-    const char* type = channel.status == catalog::ChannelStatus::kCreating   ? "CREATE_CHANNEL"
-                       : channel.status == catalog::ChannelStatus::kUpdating ? "UPDATE_CHANNEL"
-                                                                             : "DELETE_CHANNEL";
-    json info = {{"clusterArn", channel.cluster_arn},
-                 {"clusterType", "PROVISIONED"},
-                 {"operationArn", arn},
-                 {"operationState", "PENDING"},
-                 {"operationType", type},
-                 {"startTime", FormatUtcMillis(channel.updated_at)}};
-    return JsonResponse({{"clusterOperationInfo", info}});
+  Result<catalog::ChannelOperation> operation = deps.store.GetChannelOperation(arn);
+  if (!operation.has_value()) {
+    if (operation.error().code() == StatusCode::kNotFound) {
+      return context.Fail(NotFoundParameter("clusterOperationArn", missing));
+    }
+    return StoreFailure(context, operation.error());
   }
-  return context.Fail(NotFoundParameter("clusterOperationArn", missing));
+  json info = {{"clusterArn", operation->cluster_arn},
+               {"clusterType", "PROVISIONED"},
+               {"operationArn", arn},
+               {"operationState", operation->state},
+               {"operationType", operation->type},
+               {"startTime", FormatUtcMillis(operation->start_time)}};
+  if (operation->end_time.has_value()) info["endTime"] = FormatUtcMillis(*operation->end_time);
+  if (operation->error.has_value()) {
+    info["errorInfo"] = {{"errorCode", operation->error->code},
+                         {"errorString", operation->error->message}};
+  }
+  return JsonResponse({{"clusterOperationInfo", info}});
 }
 
 }  // namespace st::api::kafka

@@ -300,6 +300,63 @@ TEST_F(KafkaChannelStoreTest, UpdateChannelCasAndOperationArn) {
   EXPECT_EQ(store_->UpdateChannel(channel.arn + "x", pause).error().code(), StatusCode::kNotFound);
 }
 
+// Operations outlive their flight: create → COMPLETED, update → FAILED with
+// the channel's reason, delete → COMPLETED after the row is gone.
+TEST_F(KafkaChannelStoreTest, ChannelOperationsAreKeptWithHowTheyEnded) {
+  KafkaCluster cluster = MakeCluster();
+  Channel channel = MakeChannel(cluster, "ch");
+  ASSERT_TRUE(channel.cluster_operation_arn.has_value());
+  const std::string create_op = *channel.cluster_operation_arn;
+  auto pending = store_->GetChannelOperation(create_op);
+  ASSERT_TRUE(pending.has_value()) << pending.error().ToString();
+  EXPECT_EQ(pending->type, "CREATE_CHANNEL");
+  EXPECT_EQ(pending->state, "PENDING");
+  EXPECT_EQ(pending->channel_arn, channel.arn);
+  EXPECT_EQ(pending->cluster_arn, cluster.arn);
+  EXPECT_EQ(pending->owner_account_id, kAccount);
+  EXPECT_FALSE(pending->end_time.has_value());
+
+  ChannelChange activate;
+  activate.status = ChannelStatus::kActive;
+  ASSERT_TRUE(store_->UpdateChannel(channel.arn, activate).has_value());
+  auto created = store_->GetChannelOperation(create_op);
+  ASSERT_TRUE(created.has_value());
+  EXPECT_EQ(created->state, "COMPLETED");
+  EXPECT_TRUE(created->end_time.has_value());
+  EXPECT_FALSE(created->error.has_value());
+
+  ChannelChange update;
+  update.status = ChannelStatus::kUpdating;
+  auto updating = store_->UpdateChannel(channel.arn, update);
+  ASSERT_TRUE(updating.has_value());
+  const std::string update_op = updating->cluster_operation_arn.value();
+  EXPECT_EQ(store_->GetChannelOperation(update_op)->type, "UPDATE_CHANNEL");
+  ChannelChange fail;
+  fail.status = ChannelStatus::kFailed;
+  fail.state_info = ChannelStateInfo{"ACCESS_DENIED", "role R may not s3tables:PutTableData"};
+  fail.cluster_operation_arn = std::optional<std::string>();  // As the reconciler clears it.
+  ASSERT_TRUE(store_->UpdateChannel(channel.arn, fail).has_value());
+  auto failed = store_->GetChannelOperation(update_op);
+  ASSERT_TRUE(failed.has_value());
+  EXPECT_EQ(failed->state, "FAILED");
+  EXPECT_EQ(failed->error,
+            (ChannelStateInfo{"ACCESS_DENIED", "role R may not s3tables:PutTableData"}));
+  EXPECT_EQ(store_->GetChannelOperation(create_op)->state, "COMPLETED");
+
+  ChannelChange remove;
+  remove.status = ChannelStatus::kDeleting;
+  auto deleting = store_->UpdateChannel(channel.arn, remove);
+  ASSERT_TRUE(deleting.has_value());
+  const std::string delete_op = deleting->cluster_operation_arn.value();
+  ASSERT_TRUE(store_->DeleteChannel(channel.arn).ok());
+  auto deleted = store_->GetChannelOperation(delete_op);
+  ASSERT_TRUE(deleted.has_value());
+  EXPECT_EQ(deleted->type, "DELETE_CHANNEL");
+  EXPECT_EQ(deleted->state, "COMPLETED");
+
+  EXPECT_EQ(store_->GetChannelOperation(create_op + "x").error().code(), StatusCode::kNotFound);
+}
+
 TEST_F(KafkaChannelStoreTest, DeleteChannelRemovesTagsAndOffsets) {
   KafkaCluster cluster = MakeCluster();
   Channel channel = MakeChannel(cluster, "ch");

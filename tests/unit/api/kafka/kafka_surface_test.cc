@@ -222,6 +222,21 @@ TEST_F(KafkaSurfaceTest, CreateDescribeEchoesConfiguration) {
   ASSERT_EQ(op.status, 200) << op.body;
   EXPECT_EQ(op.body["clusterOperationInfo"]["operationType"], "CREATE_CHANNEL");
   EXPECT_EQ(op.body["clusterOperationInfo"]["clusterArn"], cluster_.arn);
+  EXPECT_EQ(op.body["clusterOperationInfo"]["operationState"], "PENDING");
+  EXPECT_FALSE(op.body["clusterOperationInfo"].contains("endTime"));
+
+  // And after it ended, with how it ended.
+  catalog::ChannelChange fail;
+  fail.status = catalog::ChannelStatus::kFailed;
+  fail.state_info = catalog::ChannelStateInfo{"ACCESS_DENIED", "role R may not kafka:Connect"};
+  ASSERT_TRUE(store_->UpdateChannel(arn, fail).has_value());
+  Reply ended = Call("GET", "/api/v2/operations/" + Encode(got.body["clusterOperationArn"]));
+  ASSERT_EQ(ended.status, 200) << ended.body;
+  const json& info = ended.body["clusterOperationInfo"];
+  EXPECT_EQ(info["operationState"], "FAILED");
+  EXPECT_TRUE(info.contains("endTime"));
+  EXPECT_EQ(info["errorInfo"], (json{{"errorCode", "ACCESS_DENIED"},
+                                     {"errorString", "role R may not kafka:Connect"}}));
 }
 
 TEST_F(KafkaSurfaceTest, DefaultsAndExtensions) {
