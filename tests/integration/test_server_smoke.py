@@ -184,3 +184,30 @@ def test_sigterm_drains_in_flight_request(tmp_path):
     # After shutdown nothing listens any more.
     with pytest.raises(requests.ConnectionError):
         requests.get(srv.api + "/health", timeout=5)
+
+
+def _raw_request(api: str, target: str) -> tuple[int, bytes]:
+    """Sends `GET <target>` as raw bytes (no client rewrites the target);
+    returns the status and body."""
+    import socket
+    host, port = api.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(f"GET {target} HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                     "Connection: close\r\n\r\n".encode())
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split(b" ")[1]), body
+
+
+def test_absolute_form_targets_are_served_and_other_forms_refused(server):
+    # What a client behind a forward proxy sends (RFC 9112 §3.2.2).
+    status, body = _raw_request(server.api, f"{server.api}/health")
+    assert status == 200, body
+    for bad in ("ftp://127.0.0.1/health", "*", "127.0.0.1:443", "http://user@h/health"):
+        status, body = _raw_request(server.api, bad)
+        assert status == 400, (bad, body)
+        assert b"send a path starting with '/'" in body, (bad, body)
+    # The server is still healthy afterwards.
+    assert requests.get(server.api + "/health", timeout=10).status_code == 200
