@@ -18,18 +18,107 @@ import subprocess
 import time
 import xml.etree.ElementTree as ET
 
-import pytest
-
 from harness import paths
 
 SUITE = "org.apache.iceberg.rest.RESTCompatibilityKitSuite"
 TOTAL_TESTS = 157
-TIMEOUT_S = 900
+# Tests the kit itself skips (assumptions: nested namespaces, names with a dot
+# or slash, the empty namespace, a per-test local server).
+EXPECTED_SKIPPED = 12
+TIMEOUT_S = 600  # It takes about 85 s; a hang must not hold CI for long.
 
-VIEWS = "S3 Tables has no views: every view route answers 400/404"
+# The S3 Tables rules the RCK does not know (README.md lists the same table).
+VIEWS = ("S3 Tables has no views: the catalog offers no view endpoints, so the Java "
+         "client refuses every view call")
+FORMAT = ("table buckets hold Iceberg format version 2 tables only (format-version 1 and 3 "
+          "are refused with 406)")
+NAMES = ("S3 Tables names are lowercase letters, digits and underscores: 'renamedTable' "
+         "and 'non-existing' are refused with 400 before anything is looked up")
+LOCATION = ("S3 Tables fixes every table's location (its warehouse location): a requested "
+            "location (here file:/tmp/...) is refused with 400, or the client writes its "
+            "manifests to that local path before committing")
+NS_PROPERTIES = ("S3 Tables namespaces carry no properties: the catalog does not offer "
+                 "the namespace-properties endpoint, and properties sent on create are dropped")
+REGISTER = "S3 Tables has no registerTable: the catalog does not offer the register endpoint"
+FILES = ("the kit moves the table's metadata file with java.nio on the local disk; a table "
+         "bucket's files are S3 objects")
 
 # test id ("<Class>.<method>(<args>)[<invocation>]") -> the S3 Tables rule it conflicts with.
-EXPECTED_FAILURES: dict[str, str] = {}
+EXPECTED_FAILURES: dict[str, str] = {
+    "RESTCompatibilityKitCatalogTests.createTableTransaction(int)[1]": FORMAT,
+    "RESTCompatibilityKitCatalogTests.createTableTransaction(int)[3]": FORMAT,
+    "RESTCompatibilityKitCatalogTests.renameTableNamespaceMissing()": NAMES,
+    "RESTCompatibilityKitCatalogTests.replaceTableTransaction(int)[1]": FORMAT,
+    "RESTCompatibilityKitCatalogTests.tableCreationWithoutNamespace()": NAMES,
+    "RESTCompatibilityKitCatalogTests.testCompleteCreateOrReplaceTransactionCreate()": LOCATION,
+    "RESTCompatibilityKitCatalogTests.testCompleteCreateOrReplaceTransactionReplace()": LOCATION,
+    "RESTCompatibilityKitCatalogTests.testCompleteCreateTable()": LOCATION,
+    "RESTCompatibilityKitCatalogTests.testCompleteCreateTransaction()": LOCATION,
+    "RESTCompatibilityKitCatalogTests.testCompleteCreateTransactionMultipleSchemas()": LOCATION,
+    "RESTCompatibilityKitCatalogTests.testCompleteCreateTransactionV2()": LOCATION,
+    "RESTCompatibilityKitCatalogTests.testCompleteReplaceTransaction()": LOCATION,
+    "RESTCompatibilityKitCatalogTests.testCreateNamespaceWithProperties()": NS_PROPERTIES,
+    "RESTCompatibilityKitCatalogTests.testCreateTableWithDefaultColumnValue()": LOCATION,
+    "RESTCompatibilityKitCatalogTests.testLoadTable()": LOCATION,
+    "RESTCompatibilityKitCatalogTests.testLoadTableWithMissingMetadataFile(Path)": FILES,
+    "RESTCompatibilityKitCatalogTests.testRegisterExistingTable()": REGISTER,
+    "RESTCompatibilityKitCatalogTests.testRegisterTable()": REGISTER,
+    "RESTCompatibilityKitCatalogTests.testRemoveNamespaceProperties()": NS_PROPERTIES,
+    "RESTCompatibilityKitCatalogTests.testRemoveNamespacePropertiesNamespaceDoesNotExist()": NS_PROPERTIES,
+    "RESTCompatibilityKitCatalogTests.testSetNamespaceProperties()": NS_PROPERTIES,
+    "RESTCompatibilityKitCatalogTests.testSetNamespacePropertiesNamespaceDoesNotExist()": NS_PROPERTIES,
+    "RESTCompatibilityKitCatalogTests.testUpdateAndSetNamespaceProperties()": NS_PROPERTIES,
+    "RESTCompatibilityKitCatalogTests.testUpdateNamespaceProperties()": NS_PROPERTIES,
+    "RESTCompatibilityKitViewCatalogTests.basicCreateView()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.completeCreateView()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.concurrentReplaceViewVersion()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.createAndReplaceViewWithLocation()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.createOrReplaceTableViaTransactionThatAlreadyExistsAsView()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.createOrReplaceView(boolean)[1]": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.createOrReplaceView(boolean)[2]": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.createOrReplaceViewThatAlreadyExistsAsTable()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.createTableThatAlreadyExistsAsView()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.createTableViaTransactionThatAlreadyExistsAsView()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.createViewConflict()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.createViewErrorCases()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.createViewThatAlreadyExists()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.createViewThatAlreadyExistsAsTable()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.createViewWithCustomMetadataLocation()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.defaultViewProperties()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.dropNonEmptyNamespace()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.listViews()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.listViewsAndTables()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.loadTableThatAlreadyExistsAsView()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.loadViewThatAlreadyExistsAsTable()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.loadViewWithNonExistingNamespace()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.overrideViewProperties()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.registerExistingView()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.registerTableThatAlreadyExistsAsView()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.registerView()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.registerViewThatAlreadyExistsAsTable()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.renameTableTargetAlreadyExistsAsView()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.renameView()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.renameViewNamespaceMissing()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.renameViewSourceMissing()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.renameViewTargetAlreadyExistsAsTable()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.renameViewTargetAlreadyExistsAsView()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.renameViewUsingDifferentNamespace()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.replaceTableViaTransactionThatAlreadyExistsAsView()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.replaceViewConflict()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.replaceViewErrorCases()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.replaceViewVersion()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.replaceViewVersionByUpdatingSQLForDialect()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.replaceViewVersionConflict()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.replaceViewVersionErrorCases()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.testSqlForCaseInsensitive()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.testSqlForInvalidArguments()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.testSqlForMultipleDialects()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.updateViewLocation()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.updateViewLocationConflict()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.updateViewProperties()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.updateViewPropertiesConflict()": VIEWS,
+    "RESTCompatibilityKitViewCatalogTests.updateViewPropertiesErrorCases()": VIEWS,
+}
 
 
 def _test_id(case: ET.Element) -> str:
@@ -126,4 +215,6 @@ def test_rest_compatibility_kit(fresh_server, tmp_path):
                       "EXPECTED_FAILURES and the README):")
         report += [f"  {name} ({results.get(name, ('missing', ''))[0]})" for name in now_passing]
     assert not report, "\n".join(report) + f"\n(console launcher log: {log_path})"
+    assert len(skipped) == EXPECTED_SKIPPED, (
+        f"the RCK skipped {len(skipped)} tests, expected {EXPECTED_SKIPPED}: {skipped}")
     assert proc.returncode in (0, 1), f"console launcher exited {proc.returncode}; see {log_path}"
