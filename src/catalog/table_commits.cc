@@ -61,36 +61,64 @@ Result<LoadedTable> TableCommits::LoadTable(const std::string& table_id) {
   return out;
 }
 
+Result<LoadedTable> TableCommits::WriteFirstMetadata(const Table& table,
+                                                     const InitialMetadata& metadata,
+                                                     const TableWriter& writer,
+                                                     std::optional<std::string>* written) {
+  iceberg::FileIO io = TableFileIO(objects_, table, options_.key_root);
+  ST_ASSIGN_OR_RETURN(
+      iceberg::TableMetadata initial,
+      iceberg::NewTableMetadata(metadata.schema, metadata.spec, metadata.sort_order,
+                                table.warehouse_location, metadata.properties,
+                                Uuid::Generate(random_).ToString(), clock_.NowMillis()));
+  ST_ASSIGN_OR_RETURN(iceberg::MetadataVersion version,
+                      iceberg::WriteInitialMetadata(io, std::move(initial), random_));
+  *written = version.location;
+  ST_ASSIGN_OR_RETURN(
+      Table swapped,
+      store_.SwapMetadataLocation(table.table_id, table.version_token, version.location, writer));
+  return LoadedTable{std::move(swapped), std::move(version)};
+}
+
 Result<LoadedTable> TableCommits::CreateTable(const NewTable& spec,
                                               const std::optional<InitialMetadata>& metadata) {
   ST_ASSIGN_OR_RETURN(Table table, store_.CreateTable(spec));
   if (!metadata.has_value()) return LoadedTable{std::move(table), std::nullopt};
 
-  iceberg::FileIO io = TableFileIO(objects_, table, options_.key_root);
   std::optional<std::string> written;
-  auto attempt = [&]() -> Result<LoadedTable> {
-    ST_ASSIGN_OR_RETURN(
-        iceberg::TableMetadata initial,
-        iceberg::NewTableMetadata(metadata->schema, metadata->spec, metadata->sort_order,
-                                  table.warehouse_location, metadata->properties,
-                                  Uuid::Generate(random_).ToString(), clock_.NowMillis()));
-    ST_ASSIGN_OR_RETURN(iceberg::MetadataVersion version,
-                        iceberg::WriteInitialMetadata(io, std::move(initial), random_));
-    written = version.location;
-    ST_ASSIGN_OR_RETURN(Table swapped, store_.SwapMetadataLocation(
-                                           table.table_id, table.version_token, version.location,
-                                           TableWriter{spec.created_by, spec.managed_by_channel}));
-    return LoadedTable{std::move(swapped), std::move(version)};
-  };
-  Result<LoadedTable> created = attempt();
+  Result<LoadedTable> created = WriteFirstMetadata(
+      table, *metadata, TableWriter{spec.created_by, spec.managed_by_channel}, &written);
   if (!created.has_value()) {
     // A table that failed to get its first metadata must not linger half-made.
     (void)store_.DeleteTable(table.table_id, std::nullopt);
     if (written.has_value() && SwapDefinitelyFailed(created.error().code())) {
+      iceberg::FileIO io = TableFileIO(objects_, table, options_.key_root);
       (void)io.Delete(*written);
     }
   }
   return created;
+}
+
+Result<LoadedTable> TableCommits::InitializeTable(const Table& table,
+                                                  const InitialMetadata& metadata,
+                                                  const TableWriter& writer) {
+  auto exists = [&] {
+    return AlreadyExists("Table already exists: " + table.namespace_name + "." + table.name +
+                         " (it has metadata); load it, or create under another name.");
+  };
+  if (table.metadata_location.has_value()) return Err(exists());
+  ST_TRY(CheckTableWritable(table, writer.acting_channel, "create a table over"));
+  std::optional<std::string> written;
+  Result<LoadedTable> initialized = WriteFirstMetadata(table, metadata, writer, &written);
+  if (!initialized.has_value()) {
+    if (written.has_value() && SwapDefinitelyFailed(initialized.error().code())) {
+      iceberg::FileIO io = TableFileIO(objects_, table, options_.key_root);
+      (void)io.Delete(*written);
+    }
+    // Lost the swap: someone committed the table's first metadata meanwhile.
+    if (initialized.error().code() == StatusCode::kConflict) return Err(exists());
+  }
+  return initialized;
 }
 
 Result<LoadedTable> TableCommits::CommitOnce(

@@ -91,6 +91,16 @@ class TableCommits {
   Result<LoadedTable> CreateTable(const NewTable& table,
                                   const std::optional<InitialMetadata>& metadata);
 
+  // Gives a table row that has no metadata yet (a staged Iceberg REST create
+  // that was never committed, or an S3 Tables CreateTable without metadata)
+  // its version 0, as CreateTable does, through the store's compare-and-swap
+  // on `table`'s version token. The row stays; nothing is written when the
+  // table already has metadata. Errors: AlreadyExists (the table has
+  // metadata, or got it concurrently), AccessDenied (a streaming table),
+  // NotFound, InvalidArgument, Io.
+  Result<LoadedTable> InitializeTable(const Table& table, const InitialMetadata& metadata,
+                                      const TableWriter& writer);
+
   // The Iceberg REST commit: load current → CheckRequirements → ApplyUpdates
   // → write <location>/metadata/<NNNNN>-<uuid>.metadata.json → swap. A table
   // without metadata commits as a create (requirements see no table, so only
@@ -113,6 +123,12 @@ class TableCommits {
                                             const std::string& location, const TableWriter& writer);
 
  private:
+  // Writes version 0 of `metadata` for `table` and swaps it in; *written is
+  // the file's location once it exists.
+  Result<LoadedTable> WriteFirstMetadata(const Table& table, const InitialMetadata& metadata,
+                                         const TableWriter& writer,
+                                         std::optional<std::string>* written);
+
   // One attempt: Conflict from the swap comes back as is.
   Result<LoadedTable> CommitOnce(const std::string& table_id,
                                  const std::vector<iceberg::TableRequirement>& requirements,

@@ -16,14 +16,23 @@ bool EqualsIgnoreCase(const std::string& a, const std::string& b) {
          });
 }
 
+// The message starts with "Requirement failed: <what changed>", the words
+// Iceberg's clients and its REST Compatibility Kit look for, then names the
+// requirement and the fix. A Conflict: the table moved on since the client
+// read it, so a reload and retry can succeed (409 CommitFailedException).
 Status Failed(const TableRequirement& r, const std::string& detail) {
-  return Conflict("requirement " + RequirementType(r) + " failed: " + detail);
+  return Conflict("Requirement failed: " + detail + " (" + RequirementType(r) +
+                  "); reload the table and retry the commit.");
 }
 
-Status IdMismatch(const TableRequirement& r, const char* what, int64_t expected, int64_t actual) {
+Status IdChanged(const TableRequirement& r, const char* what, int64_t expected, int64_t actual) {
   if (expected == actual) return Status::OK();
-  return Failed(r, std::string(what) + " is " + std::to_string(actual) + ", expected " +
-                       std::to_string(expected));
+  return Failed(r, std::string(what) + " changed: expected id " + std::to_string(expected) +
+                       " != " + std::to_string(actual));
+}
+
+std::string RefKind(const SnapshotRef& ref) {
+  return ref.type == SnapshotRefType::kTag ? "tag" : "branch";
 }
 
 Status Check(const TableRequirement& req, const TableMetadata& m) {
@@ -32,42 +41,42 @@ Status Check(const TableRequirement& req, const TableMetadata& m) {
           [&](const AssertCreate&) { return Failed(req, "table already exists"); },
           [&](const AssertTableUuid& a) {
             if (EqualsIgnoreCase(a.uuid, m.table_uuid)) return Status::OK();
-            return Failed(req, "table uuid is " + m.table_uuid + ", expected " + a.uuid);
+            return Failed(req, "UUID does not match: expected " + a.uuid + " != " + m.table_uuid);
           },
           [&](const AssertRefSnapshotId& a) {
             auto it = m.refs.find(a.ref);
             if (it == m.refs.end()) {
               if (!a.snapshot_id) return Status::OK();
-              return Failed(req, "ref '" + a.ref + "' does not exist, expected snapshot " +
+              return Failed(req, "branch or tag " + a.ref + " is missing, expected snapshot " +
                                      std::to_string(*a.snapshot_id));
             }
+            const std::string ref = RefKind(it->second) + " " + a.ref;
             if (!a.snapshot_id) {
-              return Failed(req, "ref '" + a.ref + "' exists (snapshot " +
+              return Failed(req, ref + " was created concurrently (it points at snapshot " +
                                      std::to_string(it->second.snapshot_id) +
-                                     "), expected it not to exist");
+                                     ", expected it not to exist)");
             }
             if (it->second.snapshot_id == *a.snapshot_id) return Status::OK();
-            return Failed(req, "ref '" + a.ref + "' points at snapshot " +
-                                   std::to_string(it->second.snapshot_id) + ", expected snapshot " +
-                                   std::to_string(*a.snapshot_id));
+            return Failed(req, ref + " has changed: expected id " + std::to_string(*a.snapshot_id) +
+                                   " != " + std::to_string(it->second.snapshot_id));
           },
           [&](const AssertCurrentSchemaId& a) {
-            return IdMismatch(req, "current schema id", a.current_schema_id, m.current_schema_id);
+            return IdChanged(req, "current schema", a.current_schema_id, m.current_schema_id);
           },
           [&](const AssertLastAssignedFieldId& a) {
-            return IdMismatch(req, "last assigned field id", a.last_assigned_field_id,
-                              m.last_column_id);
+            return IdChanged(req, "last assigned field id", a.last_assigned_field_id,
+                             m.last_column_id);
           },
           [&](const AssertLastAssignedPartitionId& a) {
-            return IdMismatch(req, "last assigned partition id", a.last_assigned_partition_id,
-                              m.last_partition_id);
+            return IdChanged(req, "last assigned partition id", a.last_assigned_partition_id,
+                             m.last_partition_id);
           },
           [&](const AssertDefaultSpecId& a) {
-            return IdMismatch(req, "default spec id", a.default_spec_id, m.default_spec_id);
+            return IdChanged(req, "default partition spec", a.default_spec_id, m.default_spec_id);
           },
           [&](const AssertDefaultSortOrderId& a) {
-            return IdMismatch(req, "default sort order id", a.default_sort_order_id,
-                              m.default_sort_order_id);
+            return IdChanged(req, "default sort order", a.default_sort_order_id,
+                             m.default_sort_order_id);
           },
       },
       req);

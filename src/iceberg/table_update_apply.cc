@@ -107,21 +107,12 @@ class Applier {
   }
 
   Status AddSchemaTo(const AddSchema& u) {
-    const int32_t highest = u.schema.HighestFieldId();
-    int32_t new_last = std::max(m_.last_column_id, highest);
-    if (u.last_column_id) {
-      if (*u.last_column_id < m_.last_column_id) {
-        return Bad(action_, "last-column-id " + std::to_string(*u.last_column_id) +
-                                " is below the table's " + std::to_string(m_.last_column_id));
-      }
-      if (*u.last_column_id < highest) {
-        return Bad(action_, "last-column-id " + std::to_string(*u.last_column_id) +
-                                " is below the schema's highest field id " +
-                                std::to_string(highest));
-      }
-      new_last = *u.last_column_id;
-    }
-    m_.last_column_id = new_last;
+    // The sent last-column-id is deprecated in the REST spec ("computed on the
+    // server side") and ignored, as Iceberg's own catalogs do: Java clients
+    // send the schema's highest field id, which after a dropped column is
+    // below the table's. The table's last-column-id only ever grows, to the
+    // highest field id any schema has used.
+    m_.last_column_id = std::max(m_.last_column_id, u.schema.HighestFieldId());
     for (const auto& s : m_.schemas) {
       if (s.SameStructure(u.schema)) {
         last_added_schema_id_ = s.schema_id();
@@ -240,11 +231,20 @@ class Applier {
     if (m_.SnapshotById(s.snapshot_id) != nullptr) {
       return Bad(action_, "snapshot " + std::to_string(s.snapshot_id) + " already exists");
     }
-    if (m_.format_version >= 2 && s.sequence_number <= m_.last_sequence_number) {
-      return Bad(action_, "snapshot " + std::to_string(s.snapshot_id) + " has sequence-number " +
-                              std::to_string(s.sequence_number) +
-                              ", which must be greater than the table's last-sequence-number " +
-                              std::to_string(m_.last_sequence_number));
+    // A client numbers a snapshot from the metadata it read. A snapshot on top
+    // of a parent numbered at or below the table's last-sequence-number means
+    // another commit landed since: a conflict the client resolves by reloading
+    // and retrying (409 CommitFailedException), not a malformed request. A
+    // snapshot without a parent (a replace transaction's) starts a new
+    // lineage and keeps its number, as Iceberg's TableMetadata does: a replace
+    // retried after losing a race re-sends the same snapshot.
+    if (m_.format_version >= 2 && s.sequence_number <= m_.last_sequence_number &&
+        s.parent_snapshot_id.has_value()) {
+      return Conflict(action_ + ": snapshot " + std::to_string(s.snapshot_id) +
+                      " has sequence-number " + std::to_string(s.sequence_number) +
+                      ", which must be greater than the table's last-sequence-number " +
+                      std::to_string(m_.last_sequence_number) +
+                      ": the table changed since it was read; reload the table and retry.");
     }
     m_.snapshots.push_back(s);
     m_.last_sequence_number = std::max(m_.last_sequence_number, s.sequence_number);

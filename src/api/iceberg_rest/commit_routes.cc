@@ -57,14 +57,14 @@ Result<http::Response> CommitTable(const SharedDeps& deps, http::RouteContext& c
 
   Result<catalog::Table> table = deps->store.GetTable(bucket, ns, name);
   if (!table.has_value()) {
-    return context.Fail(OperationError(deps->store, table.error(), bucket, ns, name));
+    return context.Fail(TableLookupError(deps->store, table.error(), bucket, ns, name));
   }
   catalog::CommitOptions options;
   options.account_id = ActingAccount(context, bucket);
   Result<catalog::LoadedTable> committed =
       deps->commits.CommitTable(table->table_id, request.requirements, request.updates, options);
   if (!committed.has_value()) {
-    return context.Fail(OperationError(deps->store, committed.error(), bucket, ns, name));
+    return context.Fail(TableLookupError(deps->store, committed.error(), bucket, ns, name));
   }
   return http::Response::Json(
       200, CommitTableResponseJson(committed->metadata->location, committed->metadata->metadata));

@@ -61,7 +61,7 @@ Result<http::Response> CreateNamespace(const SharedDeps& deps, http::RouteContex
     if (created.error().code() == StatusCode::kNotFound) {
       return context.Fail(NoSuchWarehouse(bucket));
     }
-    return Err(created.error());
+    return context.Fail(OperationError(deps->store, created.error(), bucket, name, {}));
   }
   return http::Response::Json(200, NamespaceResponse(created->name).dump());
 }

@@ -60,7 +60,16 @@ http::AccessResolver TableAccess(SharedDeps deps) {
   return [deps](const http::Request&, const http::PathParams& params, http::AccessRequest& access) {
     Result<std::string> arn = BucketArnFromPrefix(params.Get("prefix"));
     if (!arn.has_value()) return arn.error();
-    Result<std::string> ns = NamespaceFromPath(params.Get("namespace"));
+    std::string_view raw_namespace = params.Get("namespace");
+    if (raw_namespace.find('\x1F') != std::string_view::npos) {
+      // A nested namespace holds no table (the route answers 404), but the
+      // caller is still authorized first, against the bucket's tables.
+      access.condition_keys[kNamespaceKey] = {std::string(raw_namespace)};
+      access.condition_keys[kTableNameKey] = {std::string(params.Get("table"))};
+      access.resource = *arn + "/table/*";
+      return Status::OK();
+    }
+    Result<std::string> ns = NamespaceFromPath(raw_namespace);
     if (!ns.has_value()) return ns.error();
     ResolveTable(*deps, *arn, *ns, params.Get("table"), access);
     return Status::OK();

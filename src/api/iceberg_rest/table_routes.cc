@@ -1,5 +1,6 @@
 // Tables (api-contract.md §3.4, §3.5): list, create (also staged), load,
 // exists, drop (always purging, as S3 Tables does) and rename.
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "api/iceberg_rest/fresh_ids_internal.h"
@@ -32,8 +33,26 @@ Result<TablePath> PathOf(const http::RouteContext& context) {
   return path;
 }
 
+// A table in a nested namespace: a table bucket has none, so the table does
+// not exist (404 NoSuchTableException; a 400 would stop Java clients, which
+// try `ns.tbl.files` as a table before reading it as a metadata table of
+// ns.tbl). Returns the error to send, or nothing for a one-level namespace.
+std::optional<http::HttpError> TableInNestedNamespace(const http::RouteContext& context) {
+  std::string_view ns = context.params.Get("namespace");
+  if (ns.find('\x1F') == std::string_view::npos) return std::nullopt;
+  std::string dotted(ns);
+  std::replace(dotted.begin(), dotted.end(), '\x1F', '.');
+  return NoSuchTable(dotted, std::string(context.params.Get("table")));
+}
+
+// Creating a table: a missing namespace is NoSuchNamespaceException.
 http::HttpError TableError(const SharedDeps& deps, const Status& status, const TablePath& path) {
   return OperationError(deps->store, status, path.bucket, path.namespace_name, path.table);
+}
+
+// Any other call on one table: NoSuchTableException (Iceberg REST spec).
+http::HttpError LookupError(const SharedDeps& deps, const Status& status, const TablePath& path) {
+  return TableLookupError(deps->store, status, path.bucket, path.namespace_name, path.table);
 }
 
 Result<http::Response> ListTables(const SharedDeps& deps, http::RouteContext& context) {
@@ -136,9 +155,26 @@ Result<http::Response> CreateTable(const SharedDeps& deps, http::RouteContext& c
 
   Result<catalog::Table> existing =
       deps->store.GetTable(path.bucket, path.namespace_name, request.name);
-  if (existing.has_value() && (!request.stage_create || existing->metadata_location.has_value() ||
-                               existing->managed_by_channel.has_value())) {
+  if (existing.has_value() &&
+      (existing->metadata_location.has_value() || existing->managed_by_channel.has_value())) {
     return context.Fail(ExistingTableError(*existing));
+  }
+
+  if (!request.stage_create && existing.has_value()) {
+    // A row without metadata is no Iceberg table yet (a staged create never
+    // committed, or S3 Tables CreateTable without metadata): this create
+    // gives it its first metadata, and a later assert-create commit of the
+    // staged one fails with 409 (Iceberg's catalogs behave the same).
+    Result<catalog::LoadedTable> initialized = deps->commits.InitializeTable(
+        *existing, request.metadata, catalog::TableWriter{spec.created_by, std::nullopt});
+    if (!initialized.has_value()) {
+      if (initialized.error().code() == StatusCode::kAlreadyExists) {
+        return context.Fail(http::HttpError(initialized.error()));
+      }
+      return context.Fail(TableError(deps, initialized.error(), path));
+    }
+    return http::Response::Json(200, LoadTableResultJson(initialized->metadata->location,
+                                                         initialized->metadata->metadata, config));
   }
 
   if (!request.stage_create) {
@@ -180,15 +216,16 @@ Result<http::Response> CreateTable(const SharedDeps& deps, http::RouteContext& c
 // metadata (S3 Tables CreateTable without metadata, or a staged create not
 // yet committed) is not an Iceberg table yet: 404.
 Result<http::Response> LoadTable(const SharedDeps& deps, http::RouteContext& context) {
+  if (auto nested = TableInNestedNamespace(context)) return context.Fail(*nested);
   ST_ASSIGN_OR_RETURN(TablePath path, PathOf(context));
   Result<catalog::Table> table = deps->store.GetTable(path.bucket, path.namespace_name, path.table);
-  if (!table.has_value()) return context.Fail(TableError(deps, table.error(), path));
+  if (!table.has_value()) return context.Fail(LookupError(deps, table.error(), path));
   if (!table->metadata_location.has_value()) {
     return context.Fail(NoSuchTable(path.namespace_name, path.table));
   }
   if (context.request.is_head()) return http::Response::Empty(204);
   Result<catalog::LoadedTable> loaded = deps->commits.LoadTable(table->table_id);
-  if (!loaded.has_value()) return context.Fail(TableError(deps, loaded.error(), path));
+  if (!loaded.has_value()) return context.Fail(LookupError(deps, loaded.error(), path));
   if (!loaded->metadata.has_value()) {
     return context.Fail(NoSuchTable(path.namespace_name, path.table));
   }
@@ -219,15 +256,16 @@ void PurgeTableFiles(const SharedDeps& deps, const catalog::Table& table,
 }
 
 Result<http::Response> DropTable(const SharedDeps& deps, http::RouteContext& context) {
+  if (auto nested = TableInNestedNamespace(context)) return context.Fail(*nested);
   ST_ASSIGN_OR_RETURN(TablePath path, PathOf(context));
   if (auto purge = context.request.query().Get("purgeRequested"); purge.has_value()) {
     // Validated for the client's sake; table buckets always purge (S3 Tables).
     ST_TRY(ParseQueryBool("purgeRequested", *purge));
   }
   Result<catalog::Table> table = deps->store.GetTable(path.bucket, path.namespace_name, path.table);
-  if (!table.has_value()) return context.Fail(TableError(deps, table.error(), path));
+  if (!table.has_value()) return context.Fail(LookupError(deps, table.error(), path));
   Status deleted = deps->store.DeleteTable(table->table_id, std::nullopt);
-  if (!deleted.ok()) return context.Fail(TableError(deps, deleted, path));
+  if (!deleted.ok()) return context.Fail(LookupError(deps, deleted, path));
   PurgeTableFiles(deps, *table, context);
   return http::Response::Empty(204);
 }
@@ -251,7 +289,7 @@ Result<http::Response> RenameTable(const SharedDeps& deps, http::RouteContext& c
   ST_ASSIGN_OR_RETURN(to.namespace_name, NamespaceFromLevels(destination.namespace_levels));
 
   Result<catalog::Table> table = deps->store.GetTable(bucket, from.namespace_name, from.table);
-  if (!table.has_value()) return context.Fail(TableError(deps, table.error(), from));
+  if (!table.has_value()) return context.Fail(LookupError(deps, table.error(), from));
   Result<catalog::Table> renamed =
       deps->store.RenameTable(table->table_id, std::nullopt, to.namespace_name, to.table,
                               catalog::TableWriter{ActingAccount(context, bucket), std::nullopt});

@@ -284,5 +284,45 @@ TEST_F(TableCommitsTest, ConcurrentCommitsLoseNoUpdate) {
   RecordProperty("conflicts", conflicts.load());
 }
 
+// A row without metadata (a staged create, or CreateTable without metadata)
+// gets its version 0 in place; a row that has metadata, or gets it first
+// through a racing commit, stays as it is.
+TEST_F(TableCommitsTest, InitializeTableGivesARowWithoutMetadataItsFirstVersion) {
+  auto row = engine_->CreateTable(Spec("t"), std::nullopt);
+  ASSERT_TRUE(row.has_value()) << row.error().ToString();
+  ASSERT_FALSE(row->table.metadata_location.has_value());
+
+  auto initialized = engine_->InitializeTable(row->table, TestMetadata(), {kAccount, {}});
+  ASSERT_TRUE(initialized.has_value()) << initialized.error().ToString();
+  EXPECT_EQ(initialized->table.table_id, row->table.table_id);
+  ASSERT_TRUE(initialized->table.metadata_location.has_value());
+  EXPECT_EQ(ice::MetadataFileVersion(*initialized->table.metadata_location), 0);
+  EXPECT_EQ(initialized->metadata->metadata.location, row->table.warehouse_location);
+  EXPECT_EQ(MetadataFileCount(initialized->table), 1u);
+
+  // Again with the stale row (its old version token): AlreadyExists, and the
+  // file it wrote before losing the swap is gone.
+  auto again = engine_->InitializeTable(row->table, TestMetadata(), {kAccount, {}});
+  ASSERT_FALSE(again.has_value());
+  EXPECT_EQ(again.error().code(), StatusCode::kAlreadyExists);
+  EXPECT_NE(again.error().message().find("Table already exists: ns.t"), std::string::npos);
+  EXPECT_EQ(MetadataFileCount(initialized->table), 1u);
+  // With the current row: AlreadyExists without writing anything.
+  auto current = store_->GetTableById(row->table.table_id);
+  ASSERT_TRUE(current.has_value());
+  EXPECT_EQ(engine_->InitializeTable(*current, TestMetadata(), {kAccount, {}}).error().code(),
+            StatusCode::kAlreadyExists);
+  EXPECT_EQ(store_->GetTableById(row->table.table_id)->metadata_location,
+            initialized->table.metadata_location);
+
+  // A streaming table's row refuses anyone but its channel.
+  auto streaming = engine_->CreateTable(Spec("s", kChannel), std::nullopt);
+  ASSERT_TRUE(streaming.has_value()) << streaming.error().ToString();
+  auto refused = engine_->InitializeTable(streaming->table, TestMetadata(), {kAccount, {}});
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().code(), StatusCode::kAccessDenied);
+  EXPECT_FALSE(store_->GetTableById(streaming->table.table_id)->metadata_location.has_value());
+}
+
 }  // namespace
 }  // namespace st::catalog

@@ -90,10 +90,20 @@ TEST(TableUpdateTest, FastAppendsAdvanceSequenceAndLog) {
   EXPECT_EQ(second->refs.at("main").snapshot_id, 12);
   EXPECT_EQ(second->snapshot_log.size(), 2u);
 
+  // A snapshot numbered from older metadata lost a race: a retryable conflict
+  // (409 CommitFailedException), not a bad request.
   auto stale = ApplyUpdates(*second, Append(13, 2, 12), 9002);
   ASSERT_FALSE(stale.has_value());
-  EXPECT_EQ(stale.error().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(stale.error().code(), StatusCode::kConflict);
   EXPECT_NE(stale.error().message().find("last-sequence-number 2"), std::string::npos);
+  EXPECT_NE(stale.error().message().find("reload the table and retry"), std::string::npos);
+  // A snapshot without a parent (a replace transaction's, retried after losing
+  // a race) keeps its number, as Iceberg's TableMetadata allows; the table's
+  // last-sequence-number does not go down.
+  auto stale_replace = ApplyUpdates(*second, Append(14, 1), 9002);
+  ASSERT_TRUE(stale_replace.has_value()) << stale_replace.error().ToString();
+  EXPECT_EQ(stale_replace->current_snapshot_id, 14);
+  EXPECT_EQ(stale_replace->last_sequence_number, 2);
 
   auto duplicate = ApplyUpdates(*second, Append(12, 3), 9002);
   ASSERT_FALSE(duplicate.has_value());
@@ -128,23 +138,34 @@ struct RequirementCase {
 TEST(TableUpdateTest, EveryRequirementCanFail) {
   TableMetadata m = *ApplyUpdates(Created(), Append(11, 1), 1);
   const RequirementCase kCases[] = {
-      {AssertCreate{}, "table already exists"},
+      // Each message starts with Iceberg's "Requirement failed: <what>" wording,
+      // which Java clients and the REST Compatibility Kit match on.
+      {AssertCreate{}, "Requirement failed: table already exists"},
       {AssertTableUuid{"00000000-0000-0000-0000-000000000000"},
-       "table uuid is 9c12d441-03fe-4693-9a96-a0705ddf69c1, expected 00000000"},
-      {AssertRefSnapshotId{"main", std::nullopt}, "exists (snapshot 11), expected it not to exist"},
-      {AssertRefSnapshotId{"main", 10}, "points at snapshot 11, expected snapshot 10"},
-      {AssertRefSnapshotId{"dev", 11}, "'dev' does not exist, expected snapshot 11"},
-      {AssertCurrentSchemaId{1}, "current schema id is 0, expected 1"},
-      {AssertLastAssignedFieldId{1}, "last assigned field id is 2, expected 1"},
-      {AssertLastAssignedPartitionId{999}, "last assigned partition id is 1000, expected 999"},
-      {AssertDefaultSpecId{1}, "default spec id is 0, expected 1"},
-      {AssertDefaultSortOrderId{1}, "default sort order id is 0, expected 1"},
+       "Requirement failed: UUID does not match: expected 00000000-0000-0000-0000-000000000000 "
+       "!= 9c12d441-03fe-4693-9a96-a0705ddf69c1"},
+      {AssertRefSnapshotId{"main", std::nullopt},
+       "Requirement failed: branch main was created concurrently (it points at snapshot 11"},
+      {AssertRefSnapshotId{"main", 10},
+       "Requirement failed: branch main has changed: expected id 10 != 11"},
+      {AssertRefSnapshotId{"dev", 11},
+       "Requirement failed: branch or tag dev is missing, expected snapshot 11"},
+      {AssertCurrentSchemaId{1}, "Requirement failed: current schema changed: expected id 1 != 0"},
+      {AssertLastAssignedFieldId{1},
+       "Requirement failed: last assigned field id changed: expected id 1 != 2"},
+      {AssertLastAssignedPartitionId{999},
+       "Requirement failed: last assigned partition id changed: expected id 999 != 1000"},
+      {AssertDefaultSpecId{1},
+       "Requirement failed: default partition spec changed: expected id 1 != 0"},
+      {AssertDefaultSortOrderId{1},
+       "Requirement failed: default sort order changed: expected id 1 != 0"},
   };
   for (const auto& c : kCases) {
     Status s = CheckRequirements({c.requirement}, &m);
     EXPECT_EQ(s.code(), StatusCode::kConflict) << RequirementType(c.requirement);
     EXPECT_NE(s.message().find(RequirementType(c.requirement)), std::string::npos) << s.message();
-    EXPECT_NE(s.message().find(c.message_part), std::string::npos) << s.message();
+    EXPECT_EQ(s.message().rfind(c.message_part, 0), 0u) << s.message();
+    EXPECT_NE(s.message().find("reload the table and retry"), std::string::npos) << s.message();
     if (!std::holds_alternative<AssertCreate>(c.requirement)) {
       EXPECT_EQ(CheckRequirements({c.requirement}, nullptr).code(), StatusCode::kConflict);
     }
@@ -257,7 +278,6 @@ TEST(TableUpdateTest, SchemaSpecAndOrderEvolution) {
       {{SetCurrentSchema{5}}, "schema 5 does not exist"},
       {{SetDefaultSpec{5}}, "partition spec 5 does not exist"},
       {{SetDefaultSortOrder{5}}, "sort order 5 does not exist"},
-      {{AddSchema{*wider, 1}}, "last-column-id 1"},
       {{AddPartitionSpec{PartitionSpec::MakeUnchecked(0, {{9, 0, "x", Transform::Identity()}})}},
        "source id 9"},
       {{AddPartitionSpec{PartitionSpec::MakeUnchecked(0, {{1, 0, "h", Transform::Hour()}})}},
@@ -277,6 +297,28 @@ TEST(TableUpdateTest, SchemaSpecAndOrderEvolution) {
     EXPECT_NE(r.error().message().find(b.message_part), std::string::npos) << r.error().ToString();
   }
   EXPECT_EQ(ApplyUpdates(m, {UpgradeFormatVersion{3}}, 1).error().code(), StatusCode::kUnsupported);
+}
+
+// Java clients send add-schema's (deprecated) last-column-id as the new
+// schema's highest field id, which after a dropped column is below the
+// table's: it is ignored, and the table's last-column-id never goes down.
+TEST(TableUpdateTest, AddSchemaIgnoresTheSentLastColumnId) {
+  TableMetadata m = Created();  // Columns 1 and 2.
+  auto narrower = Schema::Make(0, {{1, "id", true, Type::Long(), ""}});
+  ASSERT_TRUE(narrower.has_value());
+  auto dropped = ApplyUpdates(m, {AddSchema{*narrower, 1}, SetCurrentSchema{kLastAdded}}, 2000);
+  ASSERT_TRUE(dropped.has_value()) << dropped.error().ToString();
+  EXPECT_EQ(dropped->current_schema_id, 1);
+  EXPECT_EQ(dropped->CurrentSchema()->fields().size(), 1u);
+  EXPECT_EQ(dropped->last_column_id, 2);
+
+  // A value above every field id does not move it up either.
+  auto wider =
+      Schema::Make(0, {{1, "id", true, Type::Long(), ""}, {3, "x", false, Type::String(), ""}});
+  ASSERT_TRUE(wider.has_value());
+  auto added = ApplyUpdates(*dropped, {AddSchema{*wider, 99}}, 2001);
+  ASSERT_TRUE(added.has_value()) << added.error().ToString();
+  EXPECT_EQ(added->last_column_id, 3);
 }
 
 TEST(TableUpdateTest, MetadataLogIsTrimmed) {

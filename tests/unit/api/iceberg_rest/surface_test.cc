@@ -241,7 +241,7 @@ TEST_F(IcebergRestTest, CreateLoadAndConfigWithCallerCredentials) {
   EXPECT_EQ(Call("HEAD", Table("nope")).status, 404);
   EXPECT_EQ(authorizer_.last().resource, std::string(kBucketArn) + "/table/*");
   ExpectError(Call("GET", Table("nope")), 404, "NoSuchTableException");
-  ExpectError(Call("GET", Ns("nope") + "/tables/t"), 404, "NoSuchNamespaceException");
+  ExpectError(Call("GET", Ns("nope") + "/tables/t"), 404, "NoSuchTableException");
   ExpectError(Call("POST", Ns() + "/tables", CreateTableBody("t")), 409, "AlreadyExistsException");
 
   Reply listed = Call("GET", Ns() + "/tables");
@@ -460,6 +460,152 @@ TEST_F(IcebergRestTest, CreateTableAssignsFreshIdsLikeJavaCatalogs) {
   body["name"] = "dup";
   body["schema"]["fields"][3]["id"] = 0;  // two columns claim id 0
   ExpectError(Call("POST", Ns() + "/tables", body.dump()), 400, "BadRequestException");
+}
+
+// The exception types and messages Iceberg's REST spec gives, which Java
+// clients and the REST Compatibility Kit (tests/integration/
+// test_rest_compatibility_kit.py) check.
+TEST_F(IcebergRestTest, NamespaceAndTableLookupErrorsFollowTheRestSpec) {
+  const std::string list = std::string("/v1/") + kPrefix + "/namespaces";
+  MakeNamespaceAndTable();
+  auto message = [](const Reply& reply) {
+    return reply.body["error"]["message"].get<std::string>();
+  };
+
+  Reply exists = Call("POST", list, R"({"namespace":["ns"]})");
+  ExpectError(exists, 409, "AlreadyExistsException");
+  EXPECT_EQ(message(exists).rfind("Namespace already exists: ns", 0), 0u) << exists.raw;
+  Reply missing = Call("GET", Ns("zz"));
+  ExpectError(missing, 404, "NoSuchNamespaceException");
+  EXPECT_EQ(message(missing), "Namespace does not exist: zz");
+  ExpectError(Call("GET", list + "?parent=zz"), 404, "NoSuchNamespaceException");
+
+  // Calls on one table say NoSuchTableException even when the namespace is
+  // missing (loadTable, tableExists, dropTable, updateTable, rename source).
+  Reply load = Call("GET", Ns("zz") + "/tables/t");
+  ExpectError(load, 404, "NoSuchTableException");
+  EXPECT_EQ(message(load).rfind("Table does not exist: zz.t", 0), 0u) << load.raw;
+  EXPECT_EQ(Call("HEAD", Ns("zz") + "/tables/t").status, 404);
+  ExpectError(Call("DELETE", Ns("zz") + "/tables/t"), 404, "NoSuchTableException");
+  ExpectError(Call("POST", Ns("zz") + "/tables/t", R"({"requirements":[],"updates":[]})"), 404,
+              "NoSuchTableException");
+  ExpectError(
+      Call(
+          "POST", std::string("/v1/") + kPrefix + "/tables/rename",
+          R"({"source":{"namespace":["zz"],"name":"t"},"destination":{"namespace":["ns"],"name":"t2"}})"),
+      404, "NoSuchTableException");
+  // A nested namespace cannot exist, so neither can a table in it (Java loads
+  // `ns.t.files` as a table first, then as a metadata table of ns.t).
+  Reply nested = Call("GET", Ns("ns%1Ft") + "/tables/files");
+  ExpectError(nested, 404, "NoSuchTableException");
+  EXPECT_EQ(message(nested).rfind("Table does not exist: ns.t.files", 0), 0u) << nested.raw;
+  ExpectError(Call("DELETE", Ns("ns%1Ft") + "/tables/files"), 404, "NoSuchTableException");
+
+  // Creating or listing tables in a missing namespace: NoSuchNamespaceException.
+  ExpectError(Call("POST", Ns("zz") + "/tables", CreateTableBody("t")), 404,
+              "NoSuchNamespaceException");
+  ExpectError(Call("GET", Ns("zz") + "/tables"), 404, "NoSuchNamespaceException");
+  // Nothing changed.
+  EXPECT_TRUE(store_->GetTable(kBucketArn, "ns", "t").has_value());
+  EXPECT_FALSE(store_->GetNamespace(kBucketArn, "zz").has_value());
+}
+
+// A requirement that no longer holds is a retryable 409 whose message starts
+// with Iceberg's "Requirement failed: <what changed>".
+TEST_F(IcebergRestTest, FailedRequirementsSayWhatChanged) {
+  MakeNamespaceAndTable();
+  Reply loaded = Call("GET", Table());
+  const std::string before = loaded.body["metadata-location"];
+  json stale_schema = {
+      {"requirements",
+       json::array({{{"type", "assert-current-schema-id"}, {"current-schema-id", 7}}})},
+      {"updates", json::array({{{"action", "set-properties"}, {"updates", {{"k", "v"}}}}})}};
+  Reply refused = Call("POST", Table(), stale_schema.dump());
+  ExpectError(refused, 409, "CommitFailedException");
+  EXPECT_EQ(refused.body["error"]["message"].get<std::string>().rfind(
+                "Requirement failed: current schema changed: expected id 7 != 0", 0),
+            0u)
+      << refused.raw;
+  EXPECT_EQ(Call("GET", Table()).body["metadata-location"], before);
+}
+
+// A snapshot numbered from metadata that another commit has since moved on:
+// a concurrent commit the client retries (409 CommitFailedException), not a
+// malformed request (it was a 400, which Java clients do not retry). A
+// replace transaction's snapshot (no parent) keeps its number, as Iceberg's
+// catalogs allow: Java re-sends the same snapshot when it retries a replace.
+TEST_F(IcebergRestTest, SnapshotFromStaleMetadataIsARetryableConflict) {
+  MakeNamespaceAndTable();
+  Reply loaded = Call("GET", Table());
+  const std::string uuid = loaded.body["metadata"]["table-uuid"];
+  auto commit = [&](int64_t snapshot_id, int64_t sequence_number, std::optional<int64_t> parent) {
+    json snapshot = {
+        {"snapshot-id", snapshot_id},
+        {"sequence-number", sequence_number},
+        {"timestamp-ms", 1700000000000 + snapshot_id},
+        {"manifest-list", loaded.body["metadata"]["location"].get<std::string>() +
+                              "/metadata/snap-" + std::to_string(snapshot_id) + ".avro"},
+        {"summary", {{"operation", parent ? "append" : "overwrite"}}},
+        {"schema-id", 0}};
+    if (parent) snapshot["parent-snapshot-id"] = *parent;
+    return json{{"requirements", json::array({{{"type", "assert-table-uuid"}, {"uuid", uuid}}})},
+                {"updates", json::array({{{"action", "add-snapshot"}, {"snapshot", snapshot}},
+                                         {{"action", "set-snapshot-ref"},
+                                          {"ref-name", "main"},
+                                          {"type", "branch"},
+                                          {"snapshot-id", snapshot_id}}})}}
+        .dump();
+  };
+  Reply first = Call("POST", Table(), commit(101, 1, std::nullopt));
+  ASSERT_EQ(first.status, 200) << first.raw;
+  Reply second = Call("POST", Table(), commit(102, 2, 101));
+  ASSERT_EQ(second.status, 200) << second.raw;
+  Reply stale = Call("POST", Table(), commit(103, 2, 101));
+  ExpectError(stale, 409, "CommitFailedException");
+  EXPECT_NE(stale.raw.find("last-sequence-number 2"), std::string::npos) << stale.raw;
+  Reply after = Call("GET", Table());
+  EXPECT_EQ(after.body["metadata-location"], second.body["metadata-location"]);
+  EXPECT_EQ(after.body["metadata"]["current-snapshot-id"], 102);
+  // The retry, numbered from the reloaded metadata, commits.
+  Reply retried = Call("POST", Table(), commit(103, 3, 102));
+  ASSERT_EQ(retried.status, 200) << retried.raw;
+  EXPECT_EQ(retried.body["metadata"]["current-snapshot-id"], 103);
+  // A replace built on the first version (no parent, number 2) still commits.
+  Reply replaced = Call("POST", Table(), commit(104, 2, std::nullopt));
+  ASSERT_EQ(replaced.status, 200) << replaced.raw;
+  EXPECT_EQ(replaced.body["metadata"]["current-snapshot-id"], 104);
+  EXPECT_EQ(replaced.body["metadata"]["last-sequence-number"], 3);
+}
+
+// A staged create reserves its row but stores no metadata, so a plain create
+// of the same name goes ahead and the staged create's assert-create commit
+// then fails (what Iceberg's catalogs do; the RCK's concurrent-create tests).
+TEST_F(IcebergRestTest, PlainCreateWinsOverAStagedCreate) {
+  ASSERT_EQ(
+      Call("POST", std::string("/v1/") + kPrefix + "/namespaces", R"({"namespace":["ns"]})").status,
+      200);
+  Reply staged = Call("POST", Ns() + "/tables", CreateTableBody("st", true));
+  ASSERT_EQ(staged.status, 200) << staged.raw;
+  Reply created = Call("POST", Ns() + "/tables", CreateTableBody("st"));
+  ASSERT_EQ(created.status, 200) << created.raw;
+  EXPECT_TRUE(created.body["metadata-location"].is_string());
+  EXPECT_EQ(created.body["metadata"]["location"], staged.body["metadata"]["location"]);
+  EXPECT_EQ(created.body["metadata"]["properties"]["owner"], "alice");
+  EXPECT_EQ(Call("HEAD", Table("st")).status, 204);
+
+  json commit = {{"requirements", json::array({{{"type", "assert-create"}}})},
+                 {"updates", json::array({{{"action", "assign-uuid"},
+                                           {"uuid", staged.body["metadata"]["table-uuid"]}}})}};
+  Reply late = Call("POST", Table("st"), commit.dump());
+  ExpectError(late, 409, "CommitFailedException");
+  EXPECT_EQ(late.body["error"]["message"].get<std::string>().rfind(
+                "Requirement failed: table already exists", 0),
+            0u)
+      << late.raw;
+  ExpectError(Call("POST", Ns() + "/tables", CreateTableBody("st")), 409, "AlreadyExistsException");
+  Reply after = Call("GET", Table("st"));
+  EXPECT_EQ(after.body["metadata-location"], created.body["metadata-location"]);
+  EXPECT_EQ(after.body["metadata"]["table-uuid"], created.body["metadata"]["table-uuid"]);
 }
 
 }  // namespace
