@@ -47,6 +47,17 @@ def create_channel(client, cluster_arn, topic, name, role_arn, bucket_arn, dlq_b
             "TableCreation": {"EnableTableCreation": True}})
 
 
+def expect_pass_role_refused(call, role_arn, caller_account):
+    with pytest.raises(botocore.exceptions.ClientError) as info:
+        call()
+    response = info.value.response
+    assert response["ResponseMetadata"]["HTTPStatusCode"] == 403, response["Error"]
+    assert response["Error"]["Code"] == "ForbiddenException"
+    assert response.get("InvalidParameter") == "serviceExecutionRoleArn", response["Error"]
+    message = response["Error"]["Message"]
+    assert "iam:PassRole" in message and role_arn in message and caller_account in message
+
+
 def test_role_of_another_account_is_refused_and_nothing_is_created(server, kafka, topic_name):
     kafka.create_topic(topic_name, partitions=1)
     suffix = uuid.uuid4().hex[:6]
@@ -63,51 +74,53 @@ def test_role_of_another_account_is_refused_and_nothing_is_created(server, kafka
         account_id=victim)
     assert f"::{victim}:role/" in victim_role.arn
 
-    # Account B, the caller: allowed everything in its own account.
+    # Caller 1: a user of the server's own (operator) account, allowed everything.
+    op_user = server.create_user_with_policy(f"op-{suffix}", ALLOW_ALL)
+    op_cluster = server.admin("POST", "/kafka-clusters", {
+        "name": f"op-{suffix}", "bootstrapServers": kafka.bootstrap})["clusterArn"]
+    op_bucket = server.boto3_client("s3tables").create_table_bucket(name=f"op-{suffix}")["arn"]
+    op_dlq = f"op-dlq-{suffix}"
+    server.boto3_client("s3").create_bucket(Bucket=op_dlq)
+    op_client = server.boto3_client("kafka", op_user)
+
+    # Caller 2: a user of another tenant account B, allowed everything in B.
     attacker = server.create_account()
     mallory = server.create_user_with_policy(f"mallory-{suffix}", ALLOW_ALL, account_id=attacker)
-    cluster_arn = server.admin("POST", "/kafka-clusters",
-                               {"name": f"b-{suffix}", "bootstrapServers": kafka.bootstrap},
-                               params={"accountId": attacker})["clusterArn"]
+    b_cluster = server.admin("POST", "/kafka-clusters",
+                             {"name": f"b-{suffix}", "bootstrapServers": kafka.bootstrap},
+                             params={"accountId": attacker}, creds=mallory)["clusterArn"]
     mallory_s3t = server.boto3_client("s3tables", mallory)
-    own_bucket = mallory_s3t.create_table_bucket(name=f"own-{suffix}")["arn"]
-    own_dlq = f"own-dlq-{suffix}"
-    server.boto3_client("s3", mallory).create_bucket(Bucket=own_dlq)
-    client = server.boto3_client("kafka", mallory)
+    b_bucket = mallory_s3t.create_table_bucket(name=f"own-{suffix}")["arn"]
+    b_dlq = f"b-dlq-{suffix}"
+    server.boto3_client("s3", mallory).create_bucket(Bucket=b_dlq)
+    b_client = server.boto3_client("kafka", mallory)
 
-    for name, bucket, dlq in (("into-victim", victim_bucket, victim_dlq),
-                              ("into-own", own_bucket, own_dlq)):
-        with pytest.raises(botocore.exceptions.ClientError) as info:
-            create_channel(client, cluster_arn, topic_name, name, victim_role.arn, bucket, dlq)
-        response = info.value.response
-        assert response["ResponseMetadata"]["HTTPStatusCode"] == 403, response
-        assert response["Error"]["Code"] == "ForbiddenException"
-        assert response["InvalidParameter"] == "serviceExecutionRoleArn"
-        message = response["Error"]["Message"]
-        assert "iam:PassRole" in message and victim_role.arn in message and attacker in message
-
-    # The operator's admin (another account again) cannot pass A's role either.
-    admin_cluster = server.admin("POST", "/kafka-clusters", {
-        "name": f"op-{suffix}", "bootstrapServers": kafka.bootstrap})["clusterArn"]
-    with pytest.raises(botocore.exceptions.ClientError) as info:
-        create_channel(server.boto3_client("kafka"), admin_cluster, topic_name, "op",
-                       victim_role.arn, victim_bucket, victim_dlq)
-    assert info.value.response["ResponseMetadata"]["HTTPStatusCode"] == 403
+    for client, cluster, account, own_bucket, own_dlq in (
+            (op_client, op_cluster, server.account_id, op_bucket, op_dlq),
+            (b_client, b_cluster, attacker, b_bucket, b_dlq)):
+        for name, bucket, dlq in (("into-victim", victim_bucket, victim_dlq),
+                                  ("into-own", own_bucket, own_dlq)):
+            expect_pass_role_refused(
+                lambda: create_channel(client, cluster, topic_name, name, victim_role.arn, bucket,
+                                       dlq), victim_role.arn, account)
 
     # Records arrive; still nothing anywhere.
     kafka.produce(topic_name, [b"r1", b"r2", b"r3"])
     time.sleep(3.0)
-    assert client.list_channels(ClusterArn=cluster_arn)["Channels"] == []
-    assert server.boto3_client("kafka").list_channels(ClusterArn=admin_cluster)["Channels"] == []
+    assert op_client.list_channels(ClusterArn=op_cluster)["Channels"] == []
+    assert b_client.list_channels(ClusterArn=b_cluster)["Channels"] == []
     assert owner_s3t.list_tables(tableBucketARN=victim_bucket)["tables"] == []
     assert owner_s3t.list_namespaces(tableBucketARN=victim_bucket)["namespaces"] == []
-    assert mallory_s3t.list_tables(tableBucketARN=own_bucket)["tables"] == []
+    assert server.boto3_client("s3tables").list_tables(tableBucketARN=op_bucket)["tables"] == []
+    assert mallory_s3t.list_tables(tableBucketARN=b_bucket)["tables"] == []
 
-    # The caller's own role is accepted (the check is on the account, nothing else).
-    own_role = server.create_role_with_policy(
-        f"own-writer-{suffix}", role_policy(server.region, own_bucket, own_dlq, attacker),
-        account_id=attacker)
-    created = create_channel(client, cluster_arn, topic_name, "own-role", own_role.arn,
-                             own_bucket, own_dlq)
-    assert created["ChannelArn"]
-    client.delete_channel(ClusterArn=cluster_arn, ChannelArn=created["ChannelArn"])
+    # Each caller's own role is accepted: the check is on the role's account.
+    for client, cluster, account, bucket, dlq, creds in (
+            (op_client, op_cluster, server.account_id, op_bucket, op_dlq, None),
+            (b_client, b_cluster, attacker, b_bucket, b_dlq, attacker)):
+        role = server.create_role_with_policy(
+            f"own-writer-{account}-{suffix}", role_policy(server.region, bucket, dlq, account),
+            account_id=creds)
+        created = create_channel(client, cluster, topic_name, "own-role", role.arn, bucket, dlq)
+        assert created["ChannelArn"]
+        client.delete_channel(ClusterArn=cluster, ChannelArn=created["ChannelArn"])

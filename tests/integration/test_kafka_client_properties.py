@@ -182,7 +182,7 @@ def test_cluster_stored_earlier_with_kinit_cmd_is_never_applied(fresh_server, ka
     cluster_arn = register_cluster(server, kafka)
     server.stop()
     marker = tmp_path / "kinit-ran"
-    db = sqlite3.connect(server.data_dir / "catalog.db")
+    db = sqlite3.connect(server.data_dir / "catalog" / "catalog.db")
     with db:
         db.execute("UPDATE kafka_clusters SET client_properties = ? WHERE arn = ?", (json.dumps({
             "security.protocol": "SASL_PLAINTEXT", "sasl.mechanisms": "GSSAPI",
