@@ -91,7 +91,7 @@ TEST(KafkaClientPropertiesTest, RefusesEveryOtherPropertyByName) {
                 .find("GSSAPI"),
             std::string::npos);
   // A key with control characters is named in a printable form.
-  Status odd = ValidateKafkaClientProperty(std::string("ssl.\x01key\nx", 11), "x");
+  Status odd = ValidateKafkaClientProperty(std::string("ssl.\x01key\nx", 10), "x");
   EXPECT_NE(odd.message().find("'ssl.\\x01key\\x0ax'"), std::string::npos) << odd.message();
   Status nul = ValidateKafkaClientProperty(std::string("client.id\0x", 11), "x");
   EXPECT_EQ(nul.code(), StatusCode::kInvalidArgument);
