@@ -22,8 +22,9 @@ struct KafkaCluster {
   std::string owner_account_id;
   std::string region;
   std::string bootstrap_servers;  // "host:port[,host:port...]"
-  // librdkafka client properties for TLS/SASL ("security.protocol", "sasl.*",
-  // "ssl.*"); stored as given (the registering API validates the keys).
+  // librdkafka client properties for TLS/SASL; stored as given. The
+  // registering API and delivery check them with kafka_client_properties.h
+  // (a row stored before a property was forbidden is never applied).
   std::map<std::string, std::string> client_properties;
   TimePoint created_at;
 };

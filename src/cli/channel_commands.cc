@@ -48,7 +48,14 @@ void AddClusterCommands(CLI::App& app, ServiceCommands& s) {
   reg->add_option("name", name, "Cluster name ([a-zA-Z0-9-], starts with a letter)")->required();
   reg->add_option("--bootstrap-servers", bootstrap, "host:port[,host:port...]")->required();
   reg->add_option("--property", properties,
-                  "librdkafka client property KEY=VALUE (security.protocol, sasl.*, ssl.*)");
+                  "librdkafka client property KEY=VALUE, repeatable; only security.protocol "
+                  "(PLAINTEXT|SSL|SASL_PLAINTEXT|SASL_SSL), sasl.mechanism (PLAIN|SCRAM-SHA-256|"
+                  "SCRAM-SHA-512|OAUTHBEARER), sasl.username, sasl.password, "
+                  "sasl.oauthbearer.config, sasl.oauthbearer.method=default, "
+                  "enable.sasl.oauthbearer.unsecure.jwt, ssl.ca.pem, ssl.certificate.pem, "
+                  "ssl.key.pem, ssl.key.password (PEM text, e.g. \"$(cat ca.pem)\", never a "
+                  "path), ssl.endpoint.identification.algorithm (none|https), "
+                  "enable.ssl.certificate.verification, client.id");
 
   CLI::App* list = AddLeaf(*group, s, "list", "List registered clusters", [&] {
     return [&](const ServiceClient& c, std::ostream& out) -> Status {

@@ -74,6 +74,11 @@ void ChannelWorker::Run() {
 bool ChannelWorker::RunOnce() {
   if (stopping()) return false;
   if (Status opened = EnsureConsumer(); !opened.ok()) {
+    if (opened.code() == StatusCode::kInvalidArgument) {
+      // The cluster's configuration is refused: retrying cannot help.
+      SetFault(catalog::ChannelStatus::kFailed, "INVALID_CLIENT_PROPERTY", opened.message());
+      return false;
+    }
     ctx_.logger.Log(http::LogLevel::kWarn, "consumer_failed",
                     {{"channel", channel_.arn}, {"error", opened.ToString()}});
     Backoff();

@@ -6,6 +6,7 @@
 #include <thread>
 #include <vector>
 
+#include "catalog/kafka_client_properties.h"
 #include "delivery/channel_config.h"
 #include "delivery/channel_metrics.h"
 #include "delivery/channel_worker.h"
@@ -62,6 +63,11 @@ struct DeliveryService::Impl {
     it->second->Stop();
     workers.erase(it);
   }
+  // Fails the channel (true) when its stored cluster or role may not be used:
+  // a client property forbidden since the cluster was stored, or a service
+  // role of another account (a row accepted before PassRole was checked).
+  bool RefuseUnsafe(const Channel& channel, const ChannelConfig& config,
+                    const catalog::KafkaCluster& cluster);
   void EnsureWorker(const Channel& channel);
   std::shared_ptr<ChannelMetrics> MetricsFor(const Channel& channel, const std::string& cluster);
 
@@ -122,6 +128,27 @@ std::shared_ptr<ChannelMetrics> DeliveryService::Impl::MetricsFor(const Channel&
   return slot;
 }
 
+bool DeliveryService::Impl::RefuseUnsafe(const Channel& channel, const ChannelConfig& config,
+                                         const catalog::KafkaCluster& cluster) {
+  if (Status valid = catalog::ValidateKafkaClientProperties(cluster.client_properties);
+      !valid.ok()) {
+    Fail(channel, channel.status, "INVALID_CLIENT_PROPERTY",
+         "The Kafka cluster " + cluster.arn + " cannot be used: " + valid.message() +
+             " Register the cluster again without it and create a new channel.");
+    return true;
+  }
+  if (config.role_account_id != channel.owner_account_id) {
+    Fail(channel, channel.status, "ACCESS_DENIED",
+         "The service execution role " + config.service_role_arn + " belongs to account " +
+             config.role_account_id + ", not to the channel's account " + channel.owner_account_id +
+             "; a channel can only pass a role of its own account (iam:PassRole). Create a new "
+             "channel with a role of account " +
+             channel.owner_account_id + ".");
+    return true;
+  }
+  return false;
+}
+
 void DeliveryService::Impl::Activate(const Channel& channel) {
   const ChannelStatus kFrom = ChannelStatus::kCreating;
   Result<ChannelConfig> config = ParseChannelConfig(channel.configuration_json);
@@ -136,6 +163,7 @@ void DeliveryService::Impl::Activate(const Channel& channel) {
     }
     return;  // Transient: next pass.
   }
+  if (RefuseUnsafe(channel, *config, *cluster)) return;
   Result<catalog::TableBucket> bucket = deps.store.GetTableBucket(config->table_bucket_arn);
   if (!bucket.has_value()) {
     if (bucket.error().code() == StatusCode::kNotFound ||
@@ -214,6 +242,7 @@ void DeliveryService::Impl::EnsureWorker(const Channel& channel) {
   }
   Result<catalog::KafkaCluster> cluster = deps.store.GetKafkaCluster(channel.cluster_arn);
   if (!cluster.has_value()) return;
+  if (RefuseUnsafe(channel, *config, *cluster)) return;
   WorkerOptions worker_options;
   worker_options.buffer_budget_bytes = options.buffer_budget_bytes;
   worker_options.poll_timeout = options.poll_timeout;

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <string>
 
+#include "catalog/kafka_client_properties.h"
 #include "delivery/kafka_client.h"
 
 namespace st::delivery {
@@ -18,13 +19,22 @@ constexpr int kMetadataTimeoutMs = 10000;
 Status ConfSet(RdKafka::Conf& conf, const std::string& key, const std::string& value) {
   std::string error;
   if (conf.set(key, value, error) != RdKafka::Conf::CONF_OK) {
-    return InvalidArgument("Kafka client property " + key + "=" + value + " is not valid: " +
+    std::string shown = catalog::IsSecretKafkaClientProperty(key) ? "****" : value;
+    return InvalidArgument("Kafka client property " + key + "=" + shown + " is not valid: " +
                            error + "; fix the cluster registration's client properties.");
   }
   return Status::OK();
 }
 
 Result<std::unique_ptr<RdKafka::Conf>> BaseConf(const catalog::KafkaCluster& cluster) {
+  // Checked again here, not only at registration: a cluster stored before a
+  // property was forbidden (sasl.kerberos.kinit.cmd runs a shell command)
+  // must never reach librdkafka.
+  if (Status valid = catalog::ValidateKafkaClientProperties(cluster.client_properties);
+      !valid.ok()) {
+    return Err(InvalidArgument("The Kafka cluster " + cluster.arn + " cannot be used: " +
+                               valid.message() + " Register the cluster again without it."));
+  }
   std::unique_ptr<RdKafka::Conf> conf(RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL));
   ST_TRY(ConfSet(*conf, "bootstrap.servers", cluster.bootstrap_servers));
   ST_TRY(ConfSet(*conf, "client.id", "streamtables"));

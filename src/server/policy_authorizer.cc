@@ -83,6 +83,12 @@ std::string PolicyAuthorizer::ResourceOwner(const auth::Principal& principal,
   if (resource == "*" || resource.empty()) {
     return principal.account_id.empty() ? operator_account_id_ : principal.account_id;
   }
+  // A passed role belongs to its own account (IAM never lets a role of
+  // another account be passed); other IAM resources are the operator's,
+  // whose admin API manages every account's identities.
+  if (IsIamArn(resource) && action == "iam:PassRole" && !ArnAccount(resource).empty()) {
+    return ArnAccount(resource);
+  }
   if (IsIamArn(resource)) return operator_account_id_;
   std::string account = ArnAccount(resource);
   if (!account.empty()) return account;

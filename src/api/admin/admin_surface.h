@@ -28,8 +28,9 @@
 //   /admin/kafka-clusters/{cluster}   (ARN or name)              kafka:DescribeClusterV2 DELETE
 //   /admin/kafka-clusters/{cluster}   (409 while channels remain) kafka:DeleteCluster Cluster
 //   routes authorize on the cluster ARN (arn:aws:kafka:<region>:<account>:cluster/<name>/* for
-//   create and list); clientProperties may hold security.protocol, client.id, sasl.*, ssl.*
-//   (secrets are masked as "****" in responses).
+//   create and list); clientProperties may hold only the properties listed in
+//   catalog/kafka_client_properties.h, each value checked (400 naming the property otherwise;
+//   secrets are masked as "****" in responses).
 //
 // Account routes authorize on the operator account's root
 // (arn:aws:iam::<operator>:root). An account is {"accountId", "createdAt",

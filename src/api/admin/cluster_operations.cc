@@ -5,23 +5,11 @@
 
 #include "api/admin/admin_operations_internal.h"
 #include "catalog/arns.h"
+#include "catalog/kafka_client_properties.h"
 
 namespace st::api::admin {
 
 namespace {
-
-// librdkafka properties a registration may carry: connection security only,
-// so a registration cannot retune the delivery runtime's consumer.
-bool IsAllowedProperty(const std::string& key) {
-  return key == "security.protocol" || key == "client.id" ||
-         key == "enable.ssl.certificate.verification" || key.rfind("sasl.", 0) == 0 ||
-         key.rfind("ssl.", 0) == 0;
-}
-
-bool IsSecretProperty(const std::string& key) {
-  return key.find("password") != std::string::npos || key.find("secret") != std::string::npos ||
-         key == "ssl.key.pem" || key == "sasl.oauthbearer.config";
-}
 
 std::string Iso8601(catalog::TimePoint t) {
   auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
@@ -37,7 +25,7 @@ std::string Iso8601(catalog::TimePoint t) {
 nlohmann::json ClusterJson(const catalog::KafkaCluster& cluster) {
   nlohmann::json properties = nlohmann::json::object();
   for (const auto& [key, value] : cluster.client_properties) {
-    properties[key] = IsSecretProperty(key) ? "****" : value;
+    properties[key] = catalog::IsSecretKafkaClientProperty(key) ? "****" : value;
   }
   return {{"clusterArn", cluster.arn},
           {"clusterName", cluster.name},
@@ -84,14 +72,10 @@ Reply RegisterKafkaCluster(const AdminDeps& deps, http::RouteContext& context) {
       if (!value.is_string()) {
         return Err(InvalidArgument("The client property '" + key + "' must be a string."));
       }
-      if (!IsAllowedProperty(key)) {
-        return Err(InvalidArgument("The client property '" + key +
-                                   "' is not allowed: use security.protocol, client.id, sasl.* "
-                                   "or ssl.* properties."));
-      }
       cluster.client_properties[key] = value.get<std::string>();
     }
   }
+  ST_TRY(catalog::ValidateKafkaClientProperties(cluster.client_properties));
   ST_ASSIGN_OR_RETURN(catalog::KafkaCluster created, deps.store.CreateKafkaCluster(cluster));
   return JsonReply(200, ClusterJson(created));
 }

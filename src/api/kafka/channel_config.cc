@@ -83,6 +83,18 @@ bool ArnLike(const std::string& arn, const std::string& service, const std::stri
          arn.size() > start + resource.size();
 }
 
+// The account field of arn:<partition>:<service>:<region>:<account>:...
+std::string ArnAccount(const std::string& arn) {
+  size_t start = 0;
+  for (int i = 0; i < 4; ++i) {
+    start = arn.find(':', start);
+    if (start == std::string::npos) return "";
+    ++start;
+  }
+  size_t end = arn.find(':', start);
+  return end == std::string::npos ? "" : arn.substr(start, end - start);
+}
+
 bool IsErrorPrefixChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
          std::string_view("!-_'.*()/").find(c) != std::string_view::npos;
@@ -238,6 +250,7 @@ Checked<std::string> CheckIceberg(const json& body, ChannelRequest& out, json& i
                               "serviceExecutionRoleArn must be an IAM role ARN "
                               "(arn:aws:iam::<account>:role/<name>)."));
   }
+  out.role_account_id = ArnAccount(out.service_execution_role_arn);
   if (auto ok = CheckDeadLetter(*iceberg); !ok) return tl::unexpected(ok.error());
   ST_CHECKED(include, Bool(*iceberg, "includeKafkaMetadata", false));
   bool include_metadata = include == nullptr || include->get<bool>();

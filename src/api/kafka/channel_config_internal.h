@@ -19,6 +19,7 @@ struct ChannelRequest {
   std::string channel_name;
   std::string topic_name;
   std::string service_execution_role_arn;
+  std::string role_account_id;       // The role ARN's account field (may be empty).
   std::string warehouse_bucket_arn;  // catalog.warehouseLocation
   catalog::Tags tags;
   // The body without tags, defaults filled: what configuration_json stores.

@@ -62,6 +62,24 @@ Reply CreateChannel(const KafkaDeps& deps, Ctx& context) {
   auto request = ValidateCreateChannel(body, *parts);
   if (!request) return context.Fail(request.error());
 
+  // As with IAM PassRole, only a role of the caller's own account can be
+  // passed, whatever the caller's policies allow: another account's role
+  // would create and fill tables in that account's buckets. A bucket of
+  // another account is reached by its bucket policy granting the caller's role.
+  const std::string caller_account = CallerAccount(deps, context);
+  if (request->role_account_id != caller_account) {
+    http::HttpError denied(
+        Status(StatusCode::kAccessDenied,
+               "Not authorized to perform iam:PassRole on " + request->service_execution_role_arn +
+                   ": the role belongs to account '" + request->role_account_id +
+                   "', and a channel can only pass a role of the caller's account " +
+                   caller_account + ". Use a role of account " + caller_account +
+                   " and grant it access to another account's table bucket with that bucket's "
+                   "policy."));
+    denied.details.emplace_back("invalidParameter", "serviceExecutionRoleArn");
+    return context.Fail(denied);
+  }
+
   http::AccessRequest pass_role;
   pass_role.action = "iam:PassRole";
   pass_role.resource = request->service_execution_role_arn;

@@ -11,7 +11,10 @@
 // - POST|DELETE|GET /v1/tags/{resourceArn}: Tag/Untag/ListTagsForResource.
 // - GET /api/v2/operations/{clusterOperationArn}: DescribeClusterOperationV2.
 //
-// CreateChannel also needs iam:PassRole on the serviceExecutionRoleArn and,
+// CreateChannel also needs iam:PassRole on the serviceExecutionRoleArn, which
+// must be a role of the caller's account (403 ForbiddenException with
+// invalidParameter "serviceExecutionRoleArn" otherwise, as IAM refuses to
+// pass another account's role), and,
 // with tags, kafka:TagResource on the cluster; both are checked with the
 // authorizer inside the handler. Clusters and channels of another account are
 // 404. Errors use the MSK shape (x-amzn-ErrorType, {"message",

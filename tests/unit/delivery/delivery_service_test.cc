@@ -230,6 +230,57 @@ TEST_F(DeliveryServiceTest, UnresolvableSchemaOrMissingTopicFails) {
   EXPECT_EQ(failed.state_info->code, "SCHEMA_NOT_FOUND");
 }
 
+// A cluster stored before its property was forbidden (the store keeps rows
+// as given): the channel fails naming the property and no Kafka client is
+// ever built from it, whether it was CREATING or already ACTIVE.
+TEST_F(DeliveryServiceTest, ForbiddenClientPropertyOfAStoredClusterFailsTheChannel) {
+  auto cluster =
+      store_->CreateKafkaCluster({kAccount,
+                                  kRegion,
+                                  "old",
+                                  "127.0.0.1:9",
+                                  {{"security.protocol", "SASL_PLAINTEXT"},
+                                   {"sasl.kerberos.kinit.cmd", "touch /tmp/st-kinit-marker"}}});
+  ASSERT_TRUE(cluster.has_value()) << cluster.error().ToString();
+  auto creating = store_->CreateChannel({cluster->arn, kAccount, "a", "orders", ConfigJson()});
+  auto active = store_->CreateChannel({cluster->arn, kAccount, "b", "orders", ConfigJson()});
+  ASSERT_TRUE(creating.has_value() && active.has_value());
+  catalog::ChannelChange to_active;
+  to_active.expected_status = ChannelStatus::kCreating;
+  to_active.status = ChannelStatus::kActive;
+  ASSERT_TRUE(store_->UpdateChannel(active->arn, to_active).has_value());
+
+  Service().ReconcileOnce();
+  for (const std::string& arn : {creating->arn, active->arn}) {
+    catalog::Channel failed = Get(arn);
+    EXPECT_EQ(failed.status, ChannelStatus::kFailed) << arn;
+    ASSERT_TRUE(failed.state_info.has_value()) << arn;
+    EXPECT_EQ(failed.state_info->code, "INVALID_CLIENT_PROPERTY");
+    EXPECT_NE(failed.state_info->message.find("'sasl.kerberos.kinit.cmd'"), std::string::npos)
+        << failed.state_info->message;
+    EXPECT_NE(failed.state_info->message.find(cluster->arn), std::string::npos);
+  }
+  EXPECT_TRUE(kafka_.group_ids.empty());
+  EXPECT_FALSE(store_->GetChannelOffsets(creating->arn).has_value());
+}
+
+// A row stored before CreateChannel checked the role's account.
+TEST_F(DeliveryServiceTest, ServiceRoleOfAnotherAccountFailsTheChannel) {
+  std::string config = ConfigJson();
+  const std::string own = "iam::111122223333:role/";
+  config.replace(config.find(own), own.size(), "iam::444455556666:role/");
+  auto channel = store_->CreateChannel({cluster_.arn, kAccount, "x", "orders", config});
+  ASSERT_TRUE(channel.has_value());
+  Service().ReconcileOnce();
+  catalog::Channel failed = Get(channel->arn);
+  EXPECT_EQ(failed.status, ChannelStatus::kFailed);
+  ASSERT_TRUE(failed.state_info.has_value());
+  EXPECT_EQ(failed.state_info->code, "ACCESS_DENIED");
+  EXPECT_NE(failed.state_info->message.find("444455556666"), std::string::npos);
+  EXPECT_TRUE(authorizer_.asked.empty());
+  EXPECT_TRUE(kafka_.group_ids.empty());
+}
+
 TEST_F(DeliveryServiceTest, PauseResumeTableDeletedAndDelete) {
   catalog::Channel channel = MakeChannel();
   Service().ReconcileOnce();

@@ -378,6 +378,20 @@ TEST_F(KafkaSurfaceTest, ValidationNamesTheParameter) {
   EXPECT_TRUE(store_->ListAllChannels()->empty());
 }
 
+TEST_F(KafkaSurfaceTest, CreateRefusesARoleOfAnotherAccountEvenWhenPassRoleIsAllowed) {
+  for (const char* role : {"arn:aws:iam::999988887777:role/R", "arn:aws:iam:::role/R"}) {
+    json body = CreateBody("foreign");
+    body["icebergDestinationConfiguration"]["serviceExecutionRoleArn"] = role;
+    Reply refused = Call("POST", ChannelsPath(), body.dump());
+    EXPECT_EQ(refused.status, 403) << role;
+    EXPECT_EQ(refused.type, "ForbiddenException");
+    EXPECT_EQ(refused.body["invalidParameter"], "serviceExecutionRoleArn");
+    EXPECT_NE(refused.body["message"].get<std::string>().find(role), std::string::npos);
+    EXPECT_NE(refused.body["message"].get<std::string>().find(kAccount), std::string::npos);
+  }
+  EXPECT_TRUE(store_->ListAllChannels()->empty());
+}
+
 TEST_F(KafkaSurfaceTest, ListPagesAndFilters) {
   for (const char* name : {"c1", "c2", "c3"}) Create(CreateBody(name));
   json other = CreateBody("c4");
