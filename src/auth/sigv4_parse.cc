@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 
 #include "auth/sigv4_canonical_internal.h"
 #include "auth/sigv4_parse_internal.h"
@@ -189,6 +190,12 @@ tl::expected<ParsedAuthorization, ParseFailure> ParseQueryForm(
   return out;
 }
 
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
 // X-Amz-Algorithm, X-Amz-Credential, ...: compared case-insensitively.
 bool IsAmzParameter(std::string_view name) {
   constexpr std::string_view kPrefix = "x-amz-";
@@ -203,11 +210,16 @@ bool IsAmzParameter(std::string_view name) {
 
 tl::expected<ParsedAuthorization, ParseFailure> ParseAuthorization(const HttpRequestView& request) {
   std::map<std::string, std::string, std::less<>> params;
-  std::string duplicate_amz;  // The first X-Amz-* parameter that repeats.
+  // The first X-Amz-* parameter that repeats, in any spelling of its name
+  // (X-Amz-Date and x-amz-date are the same parameter to some readers).
+  std::string duplicate_amz;
+  std::set<std::string> amz_seen;
   for (const auto& [key, value] : SplitRawQuery(request.raw_query)) {
     std::string name = PercentDecode(key);
-    bool inserted = params.emplace(name, PercentDecode(value)).second;
-    if (!inserted && duplicate_amz.empty() && IsAmzParameter(name)) duplicate_amz = name;
+    params.emplace(name, PercentDecode(value));
+    if (duplicate_amz.empty() && IsAmzParameter(name) && !amz_seen.insert(Lower(name)).second) {
+      duplicate_amz = name;
+    }
   }
   auto header = CanonicalHeaderValue(request, "authorization");
   bool query_auth = params.count("X-Amz-Algorithm") > 0 || params.count("X-Amz-Signature") > 0;

@@ -147,7 +147,9 @@ TEST_F(PolicyCasesTest, PublicPolicies) {
     std::optional<std::string> reason = PublicAccessReason(*policy);
     EXPECT_EQ(reason.has_value(), c.at("public").get<bool>())
         << name << ": " << reason.value_or("");
-    if (reason) EXPECT_NE(reason->find("Statement[0]"), std::string::npos) << *reason;
+    if (reason) {
+      EXPECT_NE(reason->find("Statement[0]"), std::string::npos) << *reason;
+    }
   }
 }
 

@@ -505,7 +505,6 @@ TEST_F(SigV4Test, DuplicateAuthorizationPartsAreRefused) {
       Request r = presigned;
       r.query = first ? std::string(repeat) + "&" + presigned.query
                       : presigned.query + "&" + std::string(repeat);
-      if (repeat.substr(0, 20) == "X-Amz-Security-Token") r.query += "&x-amz-security-token=u";
       auto result = Verify(r);
       ASSERT_FALSE(result.has_value()) << r.query;
       EXPECT_EQ(rejection_.reason, SigV4Error::kMalformedAuthorization) << r.query;
