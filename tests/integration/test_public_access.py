@@ -83,7 +83,10 @@ def signed(server, method, url, body=b"", headers=None, service="s3tables", cred
     Returns (url, headers) to send (possibly with another body)."""
     c = creds or server.admin_credentials
     request = AWSRequest(method=method, url=url, data=body, headers=dict(headers or {}))
-    auth_class = S3SigV4Auth if service == "s3" else SigV4Auth
+    # S3SigV4Auth always replaces x-amz-content-sha256 with its own; SigV4Auth signs a
+    # caller-set one as is (and for these simple paths both canonicalize alike).
+    declared = any(k.lower() == "x-amz-content-sha256" for k in (headers or {}))
+    auth_class = S3SigV4Auth if service == "s3" and not declared else SigV4Auth
     auth_class(BotoCredentials(c.access_key, c.secret_key), service, server.region).add_auth(request)
     prepared = request.prepare()
     return prepared.url, dict(prepared.headers)
@@ -408,7 +411,7 @@ def test_duplicate_authorization_parts_are_refused(server, world):
         for url_variant in (f"{presigned}&{extra}", f"{base}?{extra}&{query}"):
             r = requests.get(url_variant, timeout=30)
             message = s3_error(r, 400, "AuthorizationHeaderMalformed")
-            assert "more than one X-Amz-" in message, message
+            assert "the presigned query has more than one " in message, message
     assert name not in [b["name"] for b in
                         server.boto3_client("s3tables").list_table_buckets()["tableBuckets"]]
 
