@@ -19,6 +19,7 @@ import urllib.parse
 import uuid
 import xml.etree.ElementTree as ET
 
+import boto3
 import botocore.exceptions
 import pytest
 import requests
@@ -332,7 +333,10 @@ def test_unsigned_payload_is_refused_on_the_api_port(server, world, mode):
     assert name not in [u["name"] for u in server.admin("GET", "/users")["users"]]
     assert [n["namespace"] for n in
             s3t.list_namespaces(tableBucketARN=world["arn"])["namespaces"]] == [["ns"]]
-    registries = server.boto3_client("glue").list_registries()["Registries"]
+    c = server.admin_credentials
+    glue = boto3.client("glue", endpoint_url=server.api_url + "/glue", region_name=server.region,
+                        aws_access_key_id=c.access_key, aws_secret_access_key=c.secret_key)
+    registries = glue.list_registries()["Registries"]
     assert name not in [r["RegistryName"] for r in registries]
 
 
