@@ -36,7 +36,6 @@ PrincipalMatch MatchPrincipal(const PrincipalSpec& spec, const Principal& who) {
                ? PrincipalMatch::kSpecific
                : PrincipalMatch::kNone;
   }
-  if (who.type == PrincipalType::kAnonymous) return PrincipalMatch::kNone;
   PrincipalMatch best = PrincipalMatch::kNone;
   for (const std::string& entry : spec.aws) {
     if (entry == who.arn || (!who.role_arn.empty() && entry == who.role_arn)) {
@@ -159,8 +158,16 @@ EvaluationResult Evaluate(const RequestContext& request, const EvaluationInput& 
   EvaluationResult result;
   std::optional<StatementRef> identity_allow, resource_allow_direct, resource_allow_any;
   const Principal& who = request.principal;
-  const bool has_identity =
-      who.type != PrincipalType::kAnonymous && who.type != PrincipalType::kService;
+  if (who.type == PrincipalType::kAnonymous) {
+    // S3 Tables blocks public access: no policy, not even Principal "*",
+    // grants anything to a caller without credentials.
+    result.decision = Decision::kImplicitDeny;
+    result.explanation =
+        "anonymous requests are never allowed (public access is blocked); "
+        "sign the request with SigV4";
+    return result;
+  }
+  const bool has_identity = who.type != PrincipalType::kService;
 
   // Explicit deny anywhere wins, so every statement is looked at before deciding.
   if (has_identity) {
@@ -197,7 +204,7 @@ EvaluationResult Evaluate(const RequestContext& request, const EvaluationInput& 
       StatementRef ref = Ref(attached.name, i, st);
       if (!resource_allow_any) resource_allow_any = ref;
       // Alone sufficient: same account naming the caller itself, or callers
-      // without identity policies (anonymous, services).
+      // without identity policies (services).
       bool direct =
           applicability.principal == PrincipalMatch::kSpecific && (same_account || !has_identity);
       if (direct && !resource_allow_direct) resource_allow_direct = ref;
@@ -221,7 +228,7 @@ EvaluationResult Evaluate(const RequestContext& request, const EvaluationInput& 
                          Describe(*resource_allow_any);
   } else {
     result.decision = Decision::kImplicitDeny;
-    std::string who_text = who.arn.empty() ? std::string("anonymous") : who.arn;
+    const std::string& who_text = who.arn;
     if (identity_allow) {
       result.explanation = who_text + " is in another account than the resource owner " +
                            input.resource_owner_account_id + ", and no resource policy allows " +

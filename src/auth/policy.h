@@ -99,6 +99,18 @@ struct Policy {
 // condition operator, a value the operator cannot parse, duplicate Sids).
 Result<Policy> ParsePolicy(std::string_view json, PolicyKind kind);
 
+// Whether `policy` (a resource policy) grants public access by S3's Block
+// Public Access rule, which S3 Tables always enforces: an Allow statement
+// whose Principal is "*" / {"AWS": "*"}, or that uses NotPrincipal, unless a
+// condition pins it with fixed values (StringEquals/ArnEquals/...Like without
+// wildcards, not IfExists) of aws:SourceArn, aws:SourceAccount,
+// aws:SourceOwner, aws:SourceVpc(e), aws:SourceOrgID, aws:PrincipalAccount,
+// aws:PrincipalArn, aws:PrincipalOrgID, aws:userid, s3:DataAccessPointArn,
+// s3:DataAccessPointAccount or the SSE-KMS key id, or an IpAddress
+// aws:SourceIp no broader than /8 (IPv4) or /32 (IPv6). Returns the first such
+// statement and why, or nullopt when the policy is not public.
+std::optional<std::string> PublicAccessReason(const Policy& policy);
+
 // The operator named `name` without qualifier or IfExists ("StringLike");
 // case-insensitive. nullopt when unknown.
 std::optional<ConditionOperator> ConditionOperatorFromName(std::string_view name);

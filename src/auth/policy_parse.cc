@@ -4,6 +4,8 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "auth/condition_internal.h"
 #include "auth/policy.h"
@@ -12,6 +14,98 @@ namespace st::auth {
 namespace {
 
 using Json = nlohmann::json;
+
+// The deepest a valid policy nests is 6 (document, Statement list, statement,
+// Condition, operator, value list); anything deeper is refused before the
+// document is built, with a margin for a clearer error further on.
+constexpr size_t kMaxPolicyDepth = 8;
+
+// A SAX pass before the DOM parse: nlohmann keeps the last of two equal keys,
+// so {"Effect":"Deny","Effect":"Allow"} would read as Allow while another
+// reader sees Deny. Refuses duplicate keys at any level and nesting deeper
+// than kMaxPolicyDepth, naming where.
+class StructureCheck final : public nlohmann::json_sax<Json> {
+ public:
+  // Empty when the document passed; the problem otherwise (also for bad JSON).
+  const std::string& problem() const { return problem_; }
+
+  bool null() override { return Value(); }
+  bool boolean(bool) override { return Value(); }
+  bool number_integer(number_integer_t) override { return Value(); }
+  bool number_unsigned(number_unsigned_t) override { return Value(); }
+  bool number_float(number_float_t, const string_t&) override { return Value(); }
+  bool string(string_t&) override { return Value(); }
+  bool binary(binary_t&) override { return Value(); }
+  bool start_object(std::size_t) override { return Open(false); }
+  bool end_object() override { return Close(); }
+  bool start_array(std::size_t) override { return Open(true); }
+  bool end_array() override { return Close(); }
+  bool key(string_t& name) override {
+    Frame& frame = frames_.back();
+    if (!frame.keys.insert(name).second) {
+      problem_ = "duplicate key \"" + name + "\" " +
+                 (frames_.size() == 1 ? std::string("at the top level")
+                                      : "in " + Path(frames_.size() - 1)) +
+                 "; each element may appear only once";
+      return false;
+    }
+    frame.current = name;
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    if (problem_.empty()) problem_ = "the policy is not valid JSON";
+    return false;
+  }
+
+ private:
+  struct Frame {
+    bool array = false;
+    std::set<std::string> keys;  // Objects.
+    std::string current;         // Objects: the key being read.
+    size_t next_index = 0;       // Arrays: the index of the next element.
+  };
+
+  // A value starts; in a list it takes the next index.
+  void Element() {
+    if (!frames_.empty() && frames_.back().array) ++frames_.back().next_index;
+  }
+  bool Value() {
+    Element();
+    return true;
+  }
+  bool Open(bool array) {
+    Element();
+    if (frames_.size() + 1 > kMaxPolicyDepth) {
+      problem_ = "the policy nests deeper than " + std::to_string(kMaxPolicyDepth) +
+                 " levels (at " +
+                 (frames_.empty() ? std::string("the top level") : Path(frames_.size())) +
+                 "); a valid policy nests at most 6";
+      return false;
+    }
+    frames_.push_back(Frame{array, {}, {}, 0});
+    return true;
+  }
+  bool Close() {
+    frames_.pop_back();
+    return true;
+  }
+  // "Statement[0].Condition": the place the first `count` open containers lead to.
+  std::string Path(size_t count) const {
+    std::string out;
+    for (size_t i = 0; i < count; ++i) {
+      const Frame& frame = frames_[i];
+      if (frame.array) {
+        out += "[" + std::to_string(frame.next_index - 1) + "]";
+      } else {
+        out += (out.empty() ? "" : ".") + frame.current;
+      }
+    }
+    return out;
+  }
+
+  std::vector<Frame> frames_;
+  std::string problem_;
+};
 
 Status Malformed(std::string message) {
   return InvalidArgument("MalformedPolicyDocument: " + std::move(message));
@@ -257,6 +351,11 @@ Result<Statement> ParseStatement(const Json& json, size_t index, PolicyKind kind
 }  // namespace
 
 Result<Policy> ParsePolicy(std::string_view text, PolicyKind kind) {
+  StructureCheck check;
+  if (!Json::sax_parse(text.begin(), text.end(), &check) || !check.problem().empty()) {
+    return Err(
+        Malformed(check.problem().empty() ? "the policy is not valid JSON" : check.problem()));
+  }
   Json json = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded()) return Err(Malformed("the policy is not valid JSON"));
   if (!json.is_object()) return Err(Malformed("the policy must be a JSON object"));

@@ -7,7 +7,7 @@
 namespace st::auth {
 
 enum class PrincipalType {
-  kAnonymous,    // No credentials; matches only "*" principals.
+  kAnonymous,    // No credentials (public routes only); the evaluator never allows it.
   kAccountRoot,  // arn:aws:iam::<account>:root
   kUser,         // arn:aws:iam::<account>:user/<path><name>
   kAssumedRole,  // arn:aws:sts::<account>:assumed-role/<role>/<session>

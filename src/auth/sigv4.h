@@ -125,6 +125,13 @@ struct SigV4VerifierOptions {
   // (§4.4): ':@$&,=' left unescaped in the double-encoded URI, the query
   // string sorted without re-encoding, or verbatim, or with '+' as space.
   bool accept_client_variants = true;
+  // Accept x-amz-content-sha256 values that do not commit to the body
+  // (UNSIGNED-PAYLOAD, STREAMING-*) and the UNSIGNED-PAYLOAD of presigned URLs
+  // with a body. The S3 data plane allows them (as AWS does); the JSON API
+  // endpoint must not, or a captured request replays with another body.
+  // When false, such a request fails with kContentSha256Mismatch, and a
+  // presigned request verifies as UNSIGNED-PAYLOAD only with an empty body.
+  bool allow_unsigned_payload = true;
 };
 
 // Stateless apart from its references; Verify is const and thread-safe when

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 
 #include "auth/sigv4_canonical_internal.h"
 #include "auth/sigv4_parse_internal.h"
@@ -108,7 +109,14 @@ tl::expected<ParsedAuthorization, ParseFailure> ParseHeaderForm(const HttpReques
           SigV4Error::kMalformedAuthorization,
           "the Authorization header component '" + std::string(part) + "' is not Key=Value");
     }
-    fields[std::string(Trim(part.substr(0, eq)))] = std::string(Trim(part.substr(eq + 1)));
+    std::string name(Trim(part.substr(0, eq)));
+    if (!fields.emplace(name, std::string(Trim(part.substr(eq + 1)))).second) {
+      // Two Credential= (or Signature=, ...) parts are ambiguous: which one a
+      // verifier or a proxy in front of it reads differs, so refuse both.
+      return Fail(SigV4Error::kMalformedAuthorization,
+                  "the Authorization header has more than one " + name +
+                      "= component; send each of Credential, SignedHeaders and Signature once");
+    }
   }
   for (const char* required : {"Credential", "SignedHeaders", "Signature"}) {
     if (!fields.count(required)) {
@@ -182,15 +190,44 @@ tl::expected<ParsedAuthorization, ParseFailure> ParseQueryForm(
   return out;
 }
 
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// X-Amz-Algorithm, X-Amz-Credential, ...: compared case-insensitively.
+bool IsAmzParameter(std::string_view name) {
+  constexpr std::string_view kPrefix = "x-amz-";
+  if (name.size() < kPrefix.size()) return false;
+  for (size_t i = 0; i < kPrefix.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(name[i])) != kPrefix[i]) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 tl::expected<ParsedAuthorization, ParseFailure> ParseAuthorization(const HttpRequestView& request) {
   std::map<std::string, std::string, std::less<>> params;
+  // The first X-Amz-* parameter that repeats, in any spelling of its name
+  // (X-Amz-Date and x-amz-date are the same parameter to some readers).
+  std::string duplicate_amz;
+  std::set<std::string> amz_seen;
   for (const auto& [key, value] : SplitRawQuery(request.raw_query)) {
-    params.emplace(PercentDecode(key), PercentDecode(value));
+    std::string name = PercentDecode(key);
+    params.emplace(name, PercentDecode(value));
+    if (duplicate_amz.empty() && IsAmzParameter(name) && !amz_seen.insert(Lower(name)).second) {
+      duplicate_amz = name;
+    }
   }
   auto header = CanonicalHeaderValue(request, "authorization");
   bool query_auth = params.count("X-Amz-Algorithm") > 0 || params.count("X-Amz-Signature") > 0;
+  if (query_auth && !duplicate_amz.empty()) {
+    return Fail(SigV4Error::kMalformedAuthorization,
+                "the presigned query has more than one " + duplicate_amz +
+                    " parameter; send each X-Amz-* parameter once");
+  }
   if (header && query_auth) {
     return Fail(SigV4Error::kMalformedAuthorization,
                 "the request carries both an Authorization header and X-Amz-* query "

@@ -242,6 +242,14 @@ Result<VerifiedRequest> SigV4Verifier::Verify(const HttpRequestView& request,
                         "' is neither a hex SHA-256 nor a supported payload mode (SigV4a is "
                         "not supported)");
     }
+    if (mode != PayloadMode::kSignedHash && !options_.allow_unsigned_payload) {
+      return reject(SigV4Error::kContentSha256Mismatch,
+                    "x-amz-content-sha256 '" + *declared +
+                        "' is not accepted on this endpoint: the signature must cover the body; "
+                        "send the hex SHA-256 of the body in x-amz-content-sha256, or omit the "
+                        "header (UNSIGNED-PAYLOAD and aws-chunked streaming are for the S3 "
+                        "endpoint only)");
+    }
     if (!declared_is_base64_body_hash) payloads.push_back({*declared, mode});
   } else if (!auth.presigned) {
     if (request.body) {
@@ -260,7 +268,10 @@ Result<VerifiedRequest> SigV4Verifier::Verify(const HttpRequestView& request,
   }
   // Presigned URLs sign UNSIGNED-PAYLOAD for S3 even when a client later adds
   // an x-amz-content-sha256 header to the request.
-  if (auth.presigned && (!declared || *declared != "UNSIGNED-PAYLOAD")) {
+  // Where unsigned payloads are refused, that is only safe without a body.
+  const bool unsigned_presign_ok =
+      options_.allow_unsigned_payload || (request.body && request.body->empty());
+  if (auth.presigned && unsigned_presign_ok && (!declared || *declared != "UNSIGNED-PAYLOAD")) {
     payloads.push_back({"UNSIGNED-PAYLOAD", PayloadMode::kUnsigned});
   }
 

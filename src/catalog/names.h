@@ -22,7 +22,10 @@ Status ValidateTableName(std::string_view name);
 Status ValidateAccountId(std::string_view account_id);
 // IAM user and role names: 1–64 characters of [A-Za-z0-9+=,.@_-].
 Status ValidateIamName(std::string_view name);
-// Tags: key 1–128 and value 0–256 characters, not starting with "aws:".
+// Tags: key 1–128 and value 0–256 Unicode characters of AWS's tag set
+// (letters, digits, spaces and _ . : / = + - @; well-formed UTF-8; no NUL or
+// other controls), the key not starting with "aws:". The one validator of
+// every tagging path (S3 Tables, MSK, the store itself).
 Status ValidateTag(std::string_view key, std::string_view value);
 
 inline constexpr int kMaxTagsPerResource = 50;

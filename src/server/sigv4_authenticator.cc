@@ -8,10 +8,14 @@ namespace st::server {
 
 namespace {
 
-auth::SigV4VerifierOptions OptionsFor(std::vector<std::string> services, std::string region) {
+// UNSIGNED-PAYLOAD and STREAMING-* only on the S3 data plane (AWS allows them
+// there); on the API endpoint the signature must cover the body.
+auth::SigV4VerifierOptions OptionsFor(Endpoint endpoint, std::vector<std::string> services,
+                                      std::string region) {
   auth::SigV4VerifierOptions options;
   options.services = std::move(services);
   options.regions = {std::move(region)};
+  options.allow_unsigned_payload = endpoint == Endpoint::kS3;
   return options;
 }
 
@@ -51,24 +55,19 @@ bool IsCatalogPath(const http::Request& request) {
 
 }  // namespace
 
-bool HasSigV4Material(const http::Request& request) {
-  if (request.headers.Has("authorization")) return true;
-  const http::QueryParams& query = request.query();
-  return query.Has("X-Amz-Algorithm") || query.Has("X-Amz-Credential") ||
-         query.Has("X-Amz-Signature");
-}
-
 SigV4Authenticator::SigV4Authenticator(const auth::SecretLookup& secrets, const Clock& clock,
                                        Endpoint endpoint, std::string region)
     : endpoint_(endpoint),
       strict_(secrets, clock,
-              endpoint == Endpoint::kS3 ? OptionsFor({"s3"}, region)
-                                        : OptionsFor({"s3tables", "kafka", "glue"}, region)),
-      catalog_(secrets, clock, OptionsFor({"s3tables", "s3"}, region)) {}
+              endpoint == Endpoint::kS3
+                  ? OptionsFor(endpoint, {"s3"}, region)
+                  : OptionsFor(endpoint, {"s3tables", "kafka", "glue"}, region)),
+      catalog_(secrets, clock, OptionsFor(endpoint, {"s3tables", "s3"}, region)) {}
 
 tl::expected<auth::Principal, http::HttpError> SigV4Authenticator::Authenticate(
     const http::Request& request) const {
-  if (!HasSigV4Material(request)) return auth::Principal{};  // Anonymous.
+  // A request without SigV4 material fails here with kMissingAuthentication:
+  // S3 Tables blocks public access, so there is no anonymous principal.
   auth::HttpRequestView view = ViewOf(request);
   auth::SigV4Rejection rejection;
   const auth::SigV4Verifier& verifier =
@@ -88,9 +87,13 @@ http::HttpError SigV4Authenticator::ApiError(const Status& status,
           Status(StatusCode::kUnauthenticated,
                  "The security token included in the request is invalid: " + message),
           403, "UnrecognizedClientException");
+    case auth::SigV4Error::kMissingAuthentication:
+      // What the AWS front door answers a JSON service request without credentials.
+      return http::HttpError(
+          Status(StatusCode::kUnauthenticated, "Missing Authentication Token: " + message), 403,
+          "MissingAuthenticationTokenException");
     case auth::SigV4Error::kSignatureDoesNotMatch:
     case auth::SigV4Error::kInvalidToken:
-    case auth::SigV4Error::kMissingAuthentication:
       return http::HttpError(Status(StatusCode::kUnauthenticated, message), 403,
                              "InvalidSignatureException");
     case auth::SigV4Error::kRequestTimeTooSkewed:

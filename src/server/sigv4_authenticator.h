@@ -1,18 +1,19 @@
 // The production http::Authenticator: SigV4 (header or presigned query) via
 // auth::SigV4Verifier over the catalog's access keys.
 //
-// A request without any SigV4 material authenticates as the anonymous
-// principal; the authorizer then denies it unless a resource policy allows
-// `Principal: *`. Every failure is 4xx/5xx in the surface's error shape with
-// the wire code its clients expect:
-//   S3 endpoint (XML): InvalidAccessKeyId, SignatureDoesNotMatch (with
+// A request without any SigV4 material is refused (S3 Tables blocks public
+// access; only the router's public routes, /health and /metrics, skip this).
+// Every failure is 4xx/5xx in the surface's error shape with the wire code
+// its clients expect:
+//   S3 endpoint (XML): AccessDenied (unsigned), InvalidAccessKeyId, SignatureDoesNotMatch (with
 //     StringToSign/CanonicalRequest details), RequestTimeTooSkewed,
 //     AccessDenied "Request has expired", AuthorizationHeaderMalformed,
 //     XAmzContentSHA256Mismatch, InvalidToken — all 403 but the malformed ones.
-//   API endpoint (JSON, control plane, Iceberg REST and admin): 403
-//     UnrecognizedClientException (unknown key) or InvalidSignatureException
-//     (bad signature, skew, expiry, token); 400 IncompleteSignatureException
-//     for malformed authorization; 400 XAmzContentSHA256Mismatch.
+//   API endpoint (JSON, control plane, Iceberg REST, admin, MSK, Glue): 403
+//     MissingAuthenticationTokenException (unsigned), UnrecognizedClientException (unknown key) or
+//     InvalidSignatureException (bad signature, skew, expiry, token); 400
+//     IncompleteSignatureException for malformed authorization; 400 XAmzContentSHA256Mismatch (body
+//     hash mismatch, or UNSIGNED-PAYLOAD / STREAMING-*, which only the S3 endpoint accepts).
 #pragma once
 
 #include <string>
@@ -48,9 +49,5 @@ class SigV4Authenticator final : public http::Authenticator {
   // (api-contract.md §4.4).
   auth::SigV4Verifier catalog_;
 };
-
-// Whether `request` carries SigV4 material (an Authorization header or an
-// X-Amz-Algorithm / X-Amz-Credential / X-Amz-Signature query parameter).
-bool HasSigV4Material(const http::Request& request);
 
 }  // namespace st::server

@@ -226,7 +226,7 @@ def test_wire_protocol(server):
     response = requests.post(server.api_url + "/glue/", data="{}",
                              headers={"X-Amz-Target": "AWSGlue.ListRegistries"}, timeout=10)
     assert response.status_code == 403
-    assert response.json()["__type"] == "AccessDeniedException"
+    assert response.json()["__type"] == "MissingAuthenticationTokenException"
 
 
 def test_iam_actions_and_accounts(server):

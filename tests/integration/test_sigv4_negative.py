@@ -160,12 +160,14 @@ def test_iceberg_surface_shape(server):
 
 
 def test_anonymous_request_is_denied(server, before):
+    # Refused by authentication itself (there is no anonymous principal).
     response = requests.put(server.api_url + "/buckets", json={"name": "anon-bucket"}, timeout=30)
     assert response.status_code == 403, response.text
-    assert response.headers["x-amzn-ErrorType"] == "AccessDeniedException"
-    assert "anonymous" in response.json()["message"]
+    assert response.headers["x-amzn-ErrorType"] == "MissingAuthenticationTokenException"
+    assert response.json()["message"].startswith("Missing Authentication Token: ")
     response = requests.get(server.api_url + "/admin/users", timeout=30)
     assert response.status_code == 403
+    assert response.headers["x-amzn-ErrorType"] == "MissingAuthenticationTokenException"
     assert _state(server) == before
 
 

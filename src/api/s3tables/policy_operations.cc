@@ -12,8 +12,9 @@ namespace {
 constexpr size_t kMaxPolicyChars = 20480;
 
 // The `resourcePolicy` member, parsed as a resource policy. Errors:
-// InvalidArgument (missing, too long, MalformedPolicyDocument: ...).
-Result<std::string> ReadPolicy(const Ctx& context) {
+// InvalidArgument (missing, too long, MalformedPolicyDocument: ...),
+// AccessDenied (a public policy).
+Result<std::string> ReadPolicy(const Ctx& context, const char* what) {
   ST_ASSIGN_OR_RETURN(nlohmann::json body, ParseJsonObject(context.request));
   ST_ASSIGN_OR_RETURN(std::string document, RequiredString(body, "resourcePolicy"));
   if (document.empty() || document.size() > kMaxPolicyChars) {
@@ -23,6 +24,14 @@ Result<std::string> ReadPolicy(const Ctx& context) {
   }
   Result<auth::Policy> parsed = auth::ParsePolicy(document, auth::PolicyKind::kResource);
   if (!parsed.has_value()) return Err(InvalidArgument(parsed.error().message()));
+  // S3 Tables blocks public access for good (there is no setting to lift it):
+  // refused like S3's BlockPublicPolicy, as a 403 AccessDeniedException.
+  if (std::optional<std::string> reason = auth::PublicAccessReason(*parsed)) {
+    return Err(Status(StatusCode::kAccessDenied,
+                      std::string("The ") + what + " policy was not stored because public " +
+                          "policies are blocked (S3 Tables blocks public access): " + *reason +
+                          "; name the principals, or add such a condition."));
+  }
   return document;
 }
 
@@ -40,7 +49,7 @@ Reply PolicyResponse(Result<std::string> document, const char* what) {
 
 Reply PutTableBucketPolicy(const S3TablesDeps& deps, Ctx& context) {
   ST_ASSIGN_OR_RETURN(catalog::TableBucket bucket, BucketFromPath(deps, context));
-  ST_ASSIGN_OR_RETURN(std::string document, ReadPolicy(context));
+  ST_ASSIGN_OR_RETURN(std::string document, ReadPolicy(context, "table bucket"));
   ST_TRY(deps.store.PutTableBucketPolicy(bucket.arn, document));
   return http::Response::Empty(200);
 }
@@ -58,7 +67,7 @@ Reply DeleteTableBucketPolicy(const S3TablesDeps& deps, Ctx& context) {
 
 Reply PutTablePolicy(const S3TablesDeps& deps, Ctx& context) {
   ST_ASSIGN_OR_RETURN(catalog::Table table, TableFromPath(deps, context));
-  ST_ASSIGN_OR_RETURN(std::string document, ReadPolicy(context));
+  ST_ASSIGN_OR_RETURN(std::string document, ReadPolicy(context, "table"));
   ST_TRY(deps.store.PutTablePolicy(table.table_id, document));
   return http::Response::Empty(200);
 }

@@ -139,6 +139,36 @@ TEST_F(PolicyCasesTest, MalformedPolicies) {
   }
 }
 
+TEST_F(PolicyCasesTest, PublicPolicies) {
+  for (const Json& c : cases_.at("public")) {
+    const std::string name = c.at("name");
+    auto policy = ParsePolicy(c.at("policy").dump(), PolicyKind::kResource);
+    ASSERT_TRUE(policy.has_value()) << name << ": " << policy.error().ToString();
+    std::optional<std::string> reason = PublicAccessReason(*policy);
+    EXPECT_EQ(reason.has_value(), c.at("public").get<bool>())
+        << name << ": " << reason.value_or("");
+    if (reason) {
+      EXPECT_NE(reason->find("Statement[0]"), std::string::npos) << *reason;
+    }
+  }
+}
+
+TEST(PolicyParse, DuplicateKeysAreRefusedNotLastWins) {
+  // nlohmann alone would read this as Allow.
+  auto policy =
+      ParsePolicy(R"({"Statement":{"Effect":"Deny","Effect":"Allow","Action":"*","Resource":"*"}})",
+                  PolicyKind::kIdentity);
+  ASSERT_FALSE(policy.has_value());
+  EXPECT_EQ(policy.error().message(),
+            "MalformedPolicyDocument: duplicate key \"Effect\" in Statement; each element may "
+            "appear only once");
+  // Equal values in different objects are fine.
+  EXPECT_TRUE(ParsePolicy(R"({"Statement":[{"Effect":"Allow","Action":"*","Resource":"*"},)"
+                          R"({"Effect":"Allow","Action":"*","Resource":"*"}]})",
+                          PolicyKind::kIdentity)
+                  .has_value());
+}
+
 TEST(PolicyParse, ModelOfProductSamplePolicyAndForms) {
   auto policy = ParsePolicy(R"({
     "Version": "2012-10-17", "Id": "p1",

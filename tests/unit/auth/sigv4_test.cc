@@ -442,5 +442,134 @@ TEST_F(SigV4Test, StreamingAndBodylessPayloads) {
   EXPECT_EQ(*result->payload_sha256_to_check, Sha256Hex("payload"));
 }
 
+// Ambiguous authorization: every component and presigned parameter at most once.
+TEST_F(SigV4Test, DuplicateAuthorizationPartsAreRefused) {
+  SigningCredentials creds{std::string(kDocKey), std::string(kDocSecret), ""};
+  Request signed_request = S3TablesRequest();
+  signed_request.Sign(creds, S3TablesOptions("20130524T000000Z"));
+  ASSERT_TRUE(Verify(signed_request).has_value());
+  std::string header, header_name;
+  for (const auto& [name, value] : signed_request.headers) {
+    if (name == "Authorization" || name == "authorization") {
+      header = value;
+      header_name = name;
+    }
+  }
+  ASSERT_FALSE(header.empty());
+  const std::string other_credential =
+      "Credential=AKIAOTHEROTHEROTHER0/20130524/us-east-1/s3tables/aws4_request";
+  struct Case {
+    const char* name;
+    std::string header;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"second Signature", header + ", Signature=" + std::string(64, '0'),
+       "more than one Signature= component"},
+      {"second Credential first", "AWS4-HMAC-SHA256 " + other_credential + ", " + header.substr(17),
+       "more than one Credential= component"},
+      {"second Credential last", header + ", " + other_credential,
+       "more than one Credential= component"},
+      {"second SignedHeaders", header + ",SignedHeaders=host", "more than one SignedHeaders="},
+      {"same Signature twice", header + ", " + header.substr(header.find("Signature=")),
+       "more than one Signature= component"},
+  };
+  for (const Case& c : cases) {
+    Request r = signed_request;
+    r.SetHeader(header_name, c.header);
+    auto result = Verify(r);
+    ASSERT_FALSE(result.has_value()) << c.name;
+    EXPECT_EQ(rejection_.reason, SigV4Error::kMalformedAuthorization) << c.name;
+    EXPECT_NE(result.error().message().find(c.message), std::string::npos)
+        << c.name << ": " << result.error().message();
+  }
+
+  // Presigned: a repeated X-Amz-* parameter (any case), but other repeats are the URL's own.
+  Request presigned;
+  presigned.path = "/b/k";
+  presigned.headers = {{"Host", "localhost:9000"}};
+  SigningOptions options;
+  options.service = "s3";
+  options.time = At("20130524T000000Z");
+  auto query = PresignQuery(presigned.View(), creds, options, std::chrono::seconds(3600));
+  ASSERT_TRUE(query.has_value());
+  presigned.query = *query;
+  ASSERT_TRUE(Verify(presigned).has_value());
+  const std::string repeats[] = {
+      "X-Amz-Signature=" + std::string(64, '0'),
+      "X-Amz-Credential=AKIAOTHEROTHEROTHER0%2F20130524%2Fus-east-1%2Fs3%2Faws4_request",
+      "X-Amz-Date=20130524T000001Z",
+      "X-Amz-Expires=604800",
+      "X-Amz-SignedHeaders=host",
+      "X-Amz-Algorithm=AWS4-HMAC-SHA256",
+      "x-amz-date=20130524T000001Z",
+      "X-AMZ-SIGNATURE=00"};
+  for (const std::string& repeat : repeats) {
+    for (bool first : {true, false}) {
+      Request r = presigned;
+      r.query = first ? std::string(repeat) + "&" + presigned.query
+                      : presigned.query + "&" + std::string(repeat);
+      auto result = Verify(r);
+      ASSERT_FALSE(result.has_value()) << r.query;
+      EXPECT_EQ(rejection_.reason, SigV4Error::kMalformedAuthorization) << r.query;
+      EXPECT_NE(result.error().message().find("the presigned query has more than one "),
+                std::string::npos)
+          << result.error().message();
+    }
+  }
+}
+
+// The API endpoint's verifier: the signature must cover the body.
+TEST_F(SigV4Test, UnsignedPayloadRefusedWhereNotAllowed) {
+  SigningCredentials creds{std::string(kDocKey), std::string(kDocSecret), ""};
+  SigV4VerifierOptions api;
+  api.allow_unsigned_payload = false;
+  for (const char* mode :
+       {"UNSIGNED-PAYLOAD", "STREAMING-AWS4-HMAC-SHA256-PAYLOAD",
+        "STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER", "STREAMING-UNSIGNED-PAYLOAD-TRAILER"}) {
+    Request r = S3TablesRequest();
+    r.headers.emplace_back("x-amz-content-sha256", mode);
+    r.Sign(creds, S3TablesOptions("20130524T000000Z"));
+    ASSERT_TRUE(Verify(r).has_value()) << mode << " (allowed by default, as on the S3 port)";
+    auto refused = Verify(r, api);
+    ASSERT_FALSE(refused.has_value()) << mode;
+    EXPECT_EQ(rejection_.reason, SigV4Error::kContentSha256Mismatch) << mode;
+    EXPECT_EQ(refused.error().code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(refused.error().message().find(std::string("x-amz-content-sha256 '") + mode +
+                                             "' is not accepted on this endpoint"),
+              std::string::npos)
+        << refused.error().message();
+  }
+  // A declared hex hash is checked against the body; an absent one is computed.
+  Request hashed = S3TablesRequest();
+  hashed.headers.emplace_back("x-amz-content-sha256", Sha256Hex(*hashed.body));
+  hashed.Sign(creds, S3TablesOptions("20130524T000000Z"));
+  EXPECT_TRUE(Verify(hashed, api).has_value());
+  Request replayed = hashed;
+  replayed.body = R"({"namespace": ["other"]})";
+  ASSERT_FALSE(Verify(replayed, api).has_value());
+  EXPECT_EQ(rejection_.reason, SigV4Error::kContentSha256Mismatch);
+  Request plain = S3TablesRequest();
+  plain.Sign(creds, S3TablesOptions("20130524T000000Z"));
+  EXPECT_TRUE(Verify(plain, api).has_value());
+
+  // Presigned URLs sign UNSIGNED-PAYLOAD: fine without a body, not with one.
+  Request presigned;
+  presigned.path = "/buckets";
+  presigned.headers = {{"Host", "127.0.0.1:8181"}};
+  presigned.body = "";
+  SigningOptions unsigned_options = S3TablesOptions("20130524T000000Z");
+  unsigned_options.payload = PayloadSigning::kUnsignedPayload;
+  auto query = PresignQuery(presigned.View(), creds, unsigned_options, std::chrono::seconds(600));
+  ASSERT_TRUE(query.has_value());
+  presigned.query = *query;
+  EXPECT_TRUE(Verify(presigned, api).has_value()) << rejection_.canonical_request;
+  Request with_body = presigned;
+  with_body.body = R"({"name":"x"})";
+  EXPECT_TRUE(Verify(with_body).has_value());
+  ASSERT_FALSE(Verify(with_body, api).has_value());
+  EXPECT_EQ(rejection_.reason, SigV4Error::kSignatureDoesNotMatch);
+}
+
 }  // namespace
 }  // namespace st::auth

@@ -66,6 +66,71 @@ TEST(NamesTest, AccountIamAndTags) {
   EXPECT_FALSE(ValidateTag("k", std::string(257, 'v')).ok());
 }
 
+// AWS's tag character set, as one table for every tagging path.
+TEST(NamesTest, TagCharacterSet) {
+  using namespace std::string_literals;
+  struct Case {
+    std::string key;
+    std::string value;
+    const char* error;  // nullptr: valid.
+  };
+  const std::string e_acute = "\xC3\xA9";              // é
+  const std::string cjk = "\xE6\x97\xA5\xE6\x9C\xAC";  // 日本
+  const std::string arabic_digit = "\xD9\xA3";         // ٣
+  const std::string nbsp = "\xC2\xA0";
+  const Case cases[] = {
+      {"team", "", nullptr},
+      {"Team Name_1.a:b/c=d+e-f@g", "Value with spaces _.:/=+-@", nullptr},
+      {"caf" + e_acute, cjk + arabic_digit + nbsp, nullptr},
+      {std::string(128, 'k'), std::string(256, 'v'), nullptr},
+      {std::string(64, 'k') +
+           [&] {
+             std::string s;
+             for (int i = 0; i < 64; ++i) s += e_acute;
+             return s;
+           }(),
+       "", nullptr},  // 128 characters in 192 bytes.
+      {"", "v", "1 to 128 characters"},
+      {std::string(129, 'k'), "v", "1 to 128 characters"},
+      {"k", std::string(257, 'v'), "at most 256 characters"},
+      {"aws:reserved", "v", "prefix 'aws:' is reserved"},
+      {"k\0ey"s, "v", "contains U+0000"},
+      {"k", "v\0"s, "value of tag 'k' contains U+0000"},
+      {"tab\tkey", "v", "contains U+0009"},
+      {"new\nline", "v", "contains U+000A"},
+      {"k", "v\x7F", "contains U+007F"},
+      {"semi;colon", "v", "contains U+003B"},
+      {"k", "a,b", "contains U+002C"},
+      {"star*", "v", "contains U+002A"},
+      {"quote\"", "v", "contains U+0022"},
+      {"k", "<script>", "contains U+003C"},
+      {"k\xC2\x85", "v", "contains U+0085"},              // NEL (C1 control)
+      {"zero\xE2\x80\x8Bwidth", "v", "contains U+200B"},  // Zero-width space (format)
+      {"bidi\xE2\x80\xAE", "v", "contains U+202E"},       // Right-to-left override
+      {"k", "\xEF\xBB\xBF", "contains U+FEFF"},           // BOM
+      {"k", "\xEE\x80\x80", "contains U+E000"},           // Private use
+      {"k", "\xF0\x9F\x98\x80", "contains U+1F600"},      // Emoji
+      {"k", "\xE2\x82\xAC", "contains U+20AC"},           // Euro sign
+      {"bad\xFF", "v", "not valid UTF-8 at byte 3"},
+      {"k", "\xC0\xAF", "not valid UTF-8 at byte 0"},      // Overlong '/'
+      {"k", "\xED\xA0\x80", "not valid UTF-8 at byte 0"},  // Surrogate
+      {"k", "\xE6\x97", "not valid UTF-8 at byte 0"},      // Truncated
+  };
+  for (const Case& c : cases) {
+    Status status = ValidateTag(c.key, c.value);
+    if (c.error == nullptr) {
+      EXPECT_TRUE(status.ok()) << c.key << ": " << status.ToString();
+      continue;
+    }
+    ASSERT_FALSE(status.ok()) << c.key;
+    EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(status.message().find(c.error), std::string::npos) << status.message();
+    // The message shows control bytes escaped, never raw.
+    EXPECT_EQ(status.message().find('\0'), std::string::npos);
+    EXPECT_EQ(status.message().find('\n'), std::string::npos);
+  }
+}
+
 TEST(ArnsTest, BuildAndParse) {
   std::string bucket = TableBucketArn("us-east-1", "111122223333", "analytics");
   EXPECT_EQ(bucket, "arn:aws:s3tables:us-east-1:111122223333:bucket/analytics");

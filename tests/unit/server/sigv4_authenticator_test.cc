@@ -70,11 +70,48 @@ TEST_F(AuthenticatorTest, ValidSignatureGivesThePrincipal) {
   ASSERT_TRUE(s3.has_value()) << s3.error().status.ToString();
 }
 
-TEST_F(AuthenticatorTest, NoCredentialsIsAnonymous) {
-  auto request = http::MakeRequest("GET", "/buckets");
-  auto principal = api_.Authenticate(*request);
-  ASSERT_TRUE(principal.has_value());
-  EXPECT_EQ(principal->type, auth::PrincipalType::kAnonymous);
+TEST_F(AuthenticatorTest, NoCredentialsIsRefused) {
+  // There is no anonymous principal: S3 Tables blocks public access.
+  for (const char* target :
+       {"/buckets", "/iceberg/v1/config?warehouse=x", "/admin/users", "/glue/", "/v1/channels"}) {
+    auto request = http::MakeRequest("GET", target);
+    auto refused = api_.Authenticate(*request);
+    ASSERT_FALSE(refused.has_value()) << target;
+    EXPECT_EQ(refused.error().http_status, 403);
+    EXPECT_EQ(refused.error().wire_code, "MissingAuthenticationTokenException");
+    EXPECT_EQ(refused.error().status.message().rfind("Missing Authentication Token: ", 0), 0u)
+        << refused.error().status.message();
+  }
+  auto request = http::MakeRequest("GET", "/bucket/key");
+  auto refused = s3_.Authenticate(*request);
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().http_status, 403);
+  EXPECT_EQ(refused.error().wire_code, "AccessDenied");
+}
+
+TEST_F(AuthenticatorTest, UnsignedPayloadOnlyOnTheS3Endpoint) {
+  for (const char* mode : {"UNSIGNED-PAYLOAD", "STREAMING-UNSIGNED-PAYLOAD-TRAILER"}) {
+    auto signed_with = [&](std::string target, std::string service) {
+      auto request = http::MakeRequest("PUT", target, R"({"name":"a"})");
+      request->headers.Add("host", "127.0.0.1:8181");
+      request->headers.Add("x-amz-content-sha256", mode);
+      auth::SigningOptions options;
+      options.service = service;
+      options.time = clock_.Now();
+      auto headers = auth::SignRequest(View(*request), {kKey, kSecret, ""}, options);
+      EXPECT_TRUE(headers.has_value());
+      for (auto& [name, value] : *headers) request->headers.Add(name, value);
+      return *request;
+    };
+    auto api = api_.Authenticate(signed_with("/buckets", "s3tables"));
+    ASSERT_FALSE(api.has_value()) << mode;
+    EXPECT_EQ(api.error().http_status, 400);
+    EXPECT_EQ(api.error().wire_code, "XAmzContentSHA256Mismatch");
+    EXPECT_NE(api.error().status.message().find("x-amz-content-sha256"), std::string::npos);
+    // Also for s3-signed catalog requests on the API port.
+    EXPECT_FALSE(api_.Authenticate(signed_with("/iceberg/v1/namespaces", "s3")).has_value());
+    EXPECT_TRUE(s3_.Authenticate(signed_with("/bucket/key", "s3")).has_value()) << mode;
+  }
 }
 
 TEST_F(AuthenticatorTest, ControlPlaneCodes) {
