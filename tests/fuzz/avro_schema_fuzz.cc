@@ -16,7 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view input(reinterpret_cast<const char*>(data), size);
   size_t nul = input.find('\0');
   std::string_view json = input.substr(0, nul);
-  std::string_view values = nul == std::string_view::npos ? std::string_view() : input.substr(nul + 1);
+  std::string_view values =
+      nul == std::string_view::npos ? std::string_view() : input.substr(nul + 1);
   auto schema = st::avro::Schema::Parse(json);
   if (!schema.has_value()) return 0;
   st::avro::DecodeLimits limits;

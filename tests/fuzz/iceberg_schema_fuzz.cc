@@ -49,7 +49,7 @@ void CreateTablePath(nlohmann::json& body) {
     if (!parsed.has_value()) return;
     order = *parsed;
   }
-  (void)ice::NewTableMetadata(*schema, spec, order, "s3://bucket/t", {}, 
+  (void)ice::NewTableMetadata(*schema, spec, order, "s3://bucket/t", {},
                               "0e6b0f3c-3a4e-4a4d-9f7b-1d2c3e4f5a6b", 1764547200000);
 }
 

@@ -33,16 +33,15 @@ std::vector<st::auth::RequestContext> MakeContexts() {
   const std::string table =
       "arn:aws:s3tables:us-east-1:111122223333:bucket/b/table/0e6b0f3c-3a4e-4a4d-9f7b-1d2c3e4f5a6b";
   std::vector<st::auth::RequestContext> contexts;
-  contexts.push_back(st::auth::MakeRequestContext(alice, "s3tables:GetTableData", table, now,
-                                                  "10.1.2.3", false));
+  contexts.push_back(
+      st::auth::MakeRequestContext(alice, "s3tables:GetTableData", table, now, "10.1.2.3", false));
+  contexts.push_back(st::auth::MakeRequestContext(session, "s3tables:PutTableData", table, now,
+                                                  "2001:db8::1", true));
   contexts.push_back(st::auth::MakeRequestContext(
-      session, "s3tables:PutTableData", table, now, "2001:db8::1", true));
+      service, "s3tables:CreateTable", "arn:aws:s3tables:us-east-1:111122223333:bucket/b", now, "",
+      true));
   contexts.push_back(st::auth::MakeRequestContext(
-      service, "s3tables:CreateTable", "arn:aws:s3tables:us-east-1:111122223333:bucket/b", now,
-      "", true));
-  contexts.push_back(st::auth::MakeRequestContext(anonymous, "s3:GetObject",
-                                                  "arn:aws:s3:::b/metadata/x.json", now,
-                                                  "192.168.0.1", false));
+      anonymous, "s3:GetObject", "arn:aws:s3:::b/metadata/x.json", now, "192.168.0.1", false));
   for (auto& context : contexts) {
     context.keys.Set("s3tables:namespace", "ns");
     context.keys.Set("s3tables:tableName", "orders");

@@ -71,9 +71,9 @@ T MustOk(Result<T> result, const char* what) {
 inline ShredSetup MakeShredSetup() {
   auto value_schema =
       MustOk(iceberg::SchemaFromJson(nlohmann::json::parse(kShredSchemaJson)), "value schema");
-  auto table_schema = MustOk(decoding::ChannelTableSchema(decoding::ValueFormat::kJson,
-                                                          value_schema, true, "event_time"),
-                             "table schema");
+  auto table_schema = MustOk(
+      decoding::ChannelTableSchema(decoding::ValueFormat::kJson, value_schema, true, "event_time"),
+      "table schema");
   ShredSetup setup;
   setup.parquet_schema = std::make_unique<parquet::Schema>(
       MustOk(iceberg::ToParquetSchema(table_schema), "parquet schema"));

@@ -54,16 +54,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       break;
     }
     size_t colon = line.find(':');
-    view.headers.emplace_back(line.substr(0, colon),
-                              colon == std::string_view::npos ? std::string_view()
-                                                              : line.substr(colon + 1));
+    view.headers.emplace_back(line.substr(0, colon), colon == std::string_view::npos
+                                                         ? std::string_view()
+                                                         : line.substr(colon + 1));
   }
   (void)st::auth::ParseAuthorization(view);
 
   static const AnyKey secrets;
   // 2013-05-24T00:00:00Z, the date of AWS's documented examples.
-  static const st::ManualClock clock(std::chrono::system_clock::time_point(
-      std::chrono::seconds(1369353600)));
+  static const st::ManualClock clock(
+      std::chrono::system_clock::time_point(std::chrono::seconds(1369353600)));
   static const st::auth::SigV4Verifier verifier(secrets, clock);
   st::auth::SigV4Rejection rejection;
   (void)verifier.Verify(view, &rejection);
