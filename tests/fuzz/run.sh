@@ -100,6 +100,7 @@ printf '%-22s %12s %10s %8s %8s %8s\n' target executions exec/s wall_s corpus cr
 for t in "${TARGETS[@]}"; do
   work="$SCRATCH/$t"
   artifacts="$BUILD/fuzz-artifacts/$t"
+  rm -rf "$artifacts"
   mkdir -p "$work" "$artifacts"
   log="$BUILD/fuzz-artifacts/$t.log"
   start=$(date +%s.%N)
