@@ -6,14 +6,20 @@
 #                                  ASan+UBSan), unit tests under ASan/UBSan
 #                                  (ctest), then integration tests (pytest)
 #   ./test.sh --unit               only build-asan/ + ctest
+#   ./test.sh --fuzz               only build-fuzz/ (clang) + a short run of
+#                                  every fuzz target (tests/fuzz/run.sh)
 #   ./test.sh --integration        only build/ + pytest
 #   ./test.sh --integration -k kafka        pytest's -k EXPR is passed through
 #   ./test.sh --integration -- -x --lf     everything after -- goes to pytest
 #   --no-install                   skip tools/install.sh
 #   --no-build                     skip cmake/ninja (test what is built)
 #
+# The default runs every stage: unit, fuzz (short), integration.
+#
 # Environment: ST_JOBS (ninja -j, default 2), ST_BUILD_DIR / ST_ASAN_BUILD_DIR
-# (default <repo>/build and <repo>/build-asan), ST_VENV_DIR (default <repo>/.venv).
+# / ST_FUZZ_BUILD_DIR (default <repo>/build, build-asan and build-fuzz),
+# ST_VENV_DIR (default <repo>/.venv), ST_FUZZ_RUNS (executions per fuzz
+# target, default that of tests/fuzz/run.sh).
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -23,6 +29,7 @@ VENV="${ST_VENV_DIR:-$REPO/.venv}"
 JOBS="${ST_JOBS:-2}"
 
 RUN_UNIT=1
+RUN_FUZZ=1
 RUN_INTEGRATION=1
 DO_INSTALL=1
 DO_BUILD=1
@@ -30,8 +37,9 @@ PYTEST_ARGS=()
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 while (($#)); do
   case "$1" in
-    --unit) RUN_UNIT=1; RUN_INTEGRATION=0 ;;
-    --integration) RUN_UNIT=0; RUN_INTEGRATION=1 ;;
+    --unit) RUN_UNIT=1; RUN_FUZZ=0; RUN_INTEGRATION=0 ;;
+    --fuzz) RUN_UNIT=0; RUN_FUZZ=1; RUN_INTEGRATION=0 ;;
+    --integration) RUN_UNIT=0; RUN_FUZZ=0; RUN_INTEGRATION=1 ;;
     --no-install) DO_INSTALL=0 ;;
     --no-build) DO_BUILD=0 ;;
     -k)
@@ -100,6 +108,18 @@ if ((RUN_UNIT)); then
     record "unit (ctest, asan)" passed
   else
     record "unit (ctest, asan)" FAILED
+  fi
+fi
+
+if ((RUN_FUZZ)); then
+  banner "fuzz targets, short run (tests/fuzz/run.sh, ST_FUZZ_BUILD_DIR=${ST_FUZZ_BUILD_DIR:-$REPO/build-fuzz})"
+  fuzz_args=()
+  ((DO_BUILD)) || fuzz_args+=(--no-build)
+  [[ -n "${ST_FUZZ_RUNS:-}" ]] && fuzz_args+=(--runs "$ST_FUZZ_RUNS")
+  if ST_JOBS="$JOBS" "$REPO/tests/fuzz/run.sh" "${fuzz_args[@]}"; then
+    record "fuzz (tests/fuzz/run.sh, short)" passed
+  else
+    record "fuzz (tests/fuzz/run.sh, short)" FAILED
   fi
 fi
 

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 
@@ -7,8 +8,6 @@ namespace st::auth {
 namespace {
 
 using std::chrono::days;
-using std::chrono::hours;
-using std::chrono::minutes;
 using std::chrono::seconds;
 
 // Reads exactly `width` decimal digits at `pos`.
@@ -22,14 +21,40 @@ std::optional<int> Digits(std::string_view text, size_t pos, size_t width) {
   return value;
 }
 
-std::optional<TimePoint> FromFields(int year, int month, int day, int hour, int minute,
-                                    int second) {
+// TimePoint counts nanoseconds in 64 bits (years 1677-2262). Times are
+// computed in seconds first and must lie a year inside that range, so that
+// what callers add (skew, X-Amz-Expires) cannot overflow either.
+constexpr int64_t kSecondsPerYear = int64_t{366} * 86400;
+const int64_t kMaxSeconds =
+    std::chrono::duration_cast<seconds>(TimePoint::max().time_since_epoch()).count() -
+    kSecondsPerYear;
+const int64_t kMinSeconds =
+    std::chrono::duration_cast<seconds>(TimePoint::min().time_since_epoch()).count() +
+    kSecondsPerYear;
+
+// Seconds since the epoch; nullopt for an invalid date or time of day.
+std::optional<int64_t> SecondsFromFields(int year, int month, int day, int hour, int minute,
+                                         int second) {
   std::chrono::year_month_day ymd{std::chrono::year(year),
                                   std::chrono::month(static_cast<unsigned>(month)),
                                   std::chrono::day(static_cast<unsigned>(day))};
   if (!ymd.ok() || hour > 23 || minute > 59 || second > 60) return std::nullopt;
-  return TimePoint(std::chrono::sys_days(ymd).time_since_epoch() + hours(hour) + minutes(minute) +
-                   seconds(second));
+  int64_t days_since_epoch = std::chrono::sys_days(ymd).time_since_epoch().count();
+  return days_since_epoch * 86400 + int64_t{hour} * 3600 + int64_t{minute} * 60 + second;
+}
+
+// nullopt outside the representable range (no client signs such a date).
+std::optional<TimePoint> FromFields(int year, int month, int day, int hour, int minute,
+                                    int second) {
+  auto secs = SecondsFromFields(year, month, day, hour, minute, second);
+  if (!secs || *secs < kMinSeconds || *secs > kMaxSeconds) return std::nullopt;
+  return TimePoint(seconds(*secs));
+}
+
+// Clamped into the representable range: an IAM date such as 9999-12-31
+// still compares later than any request time.
+TimePoint ClampedFromSeconds(int64_t secs) {
+  return TimePoint(seconds(std::clamp(secs, kMinSeconds, kMaxSeconds)));
 }
 
 struct Fields {
@@ -96,18 +121,22 @@ std::optional<TimePoint> ParseIamDate(std::string_view text) {
     if (text.size() > 12) return std::nullopt;
     int64_t epoch = 0;
     for (char c : text) epoch = epoch * 10 + (c - '0');
-    return TimePoint(seconds(epoch));
+    return ClampedFromSeconds(epoch);
   }
   auto y = Digits(text, 0, 4), mo = Digits(text, 5, 2), d = Digits(text, 8, 2);
   if (!y || !mo || !d || text[4] != '-' || text[7] != '-') return std::nullopt;
-  if (text.size() == 10) return FromFields(*y, *mo, *d, 0, 0, 0);
+  if (text.size() == 10) {
+    auto date = SecondsFromFields(*y, *mo, *d, 0, 0, 0);
+    if (!date) return std::nullopt;
+    return ClampedFromSeconds(*date);
+  }
   if (text.size() < 19 || (text[10] != 'T' && text[10] != 't') || text[13] != ':' ||
       text[16] != ':') {
     return std::nullopt;
   }
   auto h = Digits(text, 11, 2), mi = Digits(text, 14, 2), s = Digits(text, 17, 2);
   if (!h || !mi || !s) return std::nullopt;
-  auto base = FromFields(*y, *mo, *d, *h, *mi, *s);
+  auto base = SecondsFromFields(*y, *mo, *d, *h, *mi, *s);
   if (!base) return std::nullopt;
   size_t pos = 19;
   if (pos < text.size() && text[pos] == '.') {
@@ -115,12 +144,12 @@ std::optional<TimePoint> ParseIamDate(std::string_view text) {
     while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') ++pos;
   }
   std::string_view zone = text.substr(pos);
-  if (zone == "Z" || zone == "z" || zone.empty()) return base;
+  if (zone == "Z" || zone == "z" || zone.empty()) return ClampedFromSeconds(*base);
   if (zone.size() != 6 || (zone[0] != '+' && zone[0] != '-') || zone[3] != ':') return std::nullopt;
   auto oh = Digits(zone, 1, 2), om = Digits(zone, 4, 2);
   if (!oh || !om) return std::nullopt;
-  auto offset = hours(*oh) + minutes(*om);
-  return zone[0] == '+' ? *base - offset : *base + offset;
+  int64_t offset = int64_t{*oh} * 3600 + int64_t{*om} * 60;
+  return ClampedFromSeconds(zone[0] == '+' ? *base - offset : *base + offset);
 }
 
 }  // namespace st::auth

@@ -50,7 +50,7 @@ Status ContainerWriter::Fail(Status status) {
 Status ContainerWriter::WriteHeader() {
   Random* random = options_.random != nullptr ? options_.random : &DefaultRandom::Default();
   sync_.clear();
-  for (int i = 0; i < 2; ++i) {
+  for (size_t i = 0; i < kSyncSize / 8; ++i) {
     uint64_t r = random->Next64();
     for (int b = 0; b < 8; ++b) sync_.push_back(static_cast<char>((r >> (8 * b)) & 0xFF));
   }

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <limits>
 
 #include "api/s3/object_headers_internal.h"
 
@@ -88,7 +89,12 @@ std::optional<std::chrono::system_clock::time_point> ParseHttpDate(std::string_v
   const char* end = strptime(copy.c_str(), "%a, %d %b %Y %H:%M:%S GMT", &tm);
   if (end == nullptr || *end != '\0') return std::nullopt;
   std::time_t seconds = timegm(&tm);
-  if (seconds == static_cast<std::time_t>(-1)) return std::nullopt;
+  // system_clock counts nanoseconds in 64 bits (years 1678-2261): a date
+  // outside that (year 202, 9999) is not one we can compare with.
+  constexpr std::time_t kLimit = std::numeric_limits<int64_t>::max() / 1000000000 - 366 * 86400;
+  if (seconds == static_cast<std::time_t>(-1) || seconds > kLimit || seconds < -kLimit) {
+    return std::nullopt;
+  }
   return std::chrono::system_clock::from_time_t(seconds);
 }
 

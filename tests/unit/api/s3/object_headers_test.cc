@@ -28,5 +28,14 @@ TEST(ObjectHeadersTest, Dates) {
   EXPECT_FALSE(ParseHttpDate("yesterday").has_value());
 }
 
+// Found by tests/fuzz (s3_range): a year the nanosecond clock cannot hold
+// overflowed from_time_t (UBSan: signed integer overflow).
+TEST(ObjectHeadersTest, DatesOutsideTheClockRangeAreNotDates) {
+  EXPECT_FALSE(ParseHttpDate("Thu, 29 Feb 202  23:59:59 GMT").has_value());
+  EXPECT_FALSE(ParseHttpDate("Fri, 31 Dec 9999 23:59:59 GMT").has_value());
+  EXPECT_EQ(ParseHttpDate("Sat, 01 Jan 2261 00:00:00 GMT"),
+            std::chrono::system_clock::from_time_t(9183110400));
+}
+
 }  // namespace
 }  // namespace st::api::s3
