@@ -70,9 +70,9 @@ class ChannelWorkerFaultTest : public DeliveryFixture {
     auto loaded = commits_->LoadTable(table_id);
     ASSERT_TRUE(loaded.has_value());
     iceberg::FileIO io = catalog::TableFileIO(*objects_, loaded->table, "");
-    auto prefix = io.KeyFor(loaded->metadata->metadata.location + "/data/");
-    ASSERT_TRUE(prefix.has_value());
-    auto files = objects_->List(*prefix);
+    auto probe = io.KeyFor(loaded->metadata->metadata.location + "/data/x");
+    ASSERT_TRUE(probe.has_value()) << probe.error().ToString();
+    auto files = objects_->List(probe->substr(0, probe->size() - 1));
     ASSERT_TRUE(files.has_value());
     for (const storage::ObjectInfo& object : *files) {
       auto uri = io.UriFor(object.key);
