@@ -32,6 +32,26 @@ struct Family {
 
 std::string Int(int64_t v) { return std::to_string(v); }
 
+std::string Seconds(double seconds) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.3f", seconds);
+  return buf;
+}
+
+// Seconds from `since_ms` to `now_ms`; 0 when unset or in the future.
+double Age(int64_t since_ms, int64_t now_ms) {
+  return since_ms <= 0 || now_ms < since_ms ? 0.0 : (now_ms - since_ms) / 1000.0;
+}
+
+std::string Labels(const ChannelMetrics& m) {
+  return "{channel=\"" + Escape(m.channel) + "\",channel_arn=\"" + Escape(m.channel_arn) +
+         "\",cluster=\"" + Escape(m.cluster) + "\",topic=\"" + Escape(m.topic) + "\"";
+}
+
+std::string Header(const char* name, const char* type, const char* help) {
+  return std::string("# HELP ") + name + ' ' + help + "\n# TYPE " + name + ' ' + type + '\n';
+}
+
 }  // namespace
 
 std::string RenderMetrics(const std::vector<std::shared_ptr<const ChannelMetrics>>& channels,
@@ -40,11 +60,7 @@ std::string RenderMetrics(const std::vector<std::shared_ptr<const ChannelMetrics
       {"streamtables_delivery_data_freshness_seconds", "gauge",
        "Seconds since the timestamp of the oldest record not yet committed.",
        [now_ms](const ChannelMetrics& m) {
-         int64_t oldest = m.oldest_uncommitted_ms.load();
-         double seconds = oldest <= 0 || now_ms < oldest ? 0.0 : (now_ms - oldest) / 1000.0;
-         char buf[32];
-         std::snprintf(buf, sizeof(buf), "%.3f", seconds);
-         return std::string(buf);
+         return Seconds(Age(m.oldest_uncommitted_ms.load(), now_ms));
        }},
       {"streamtables_delivery_bytes_in_total", "counter", "Record bytes read from Kafka.",
        [](const ChannelMetrics& m) { return Int(m.bytes_in); }},
@@ -68,27 +84,54 @@ std::string RenderMetrics(const std::vector<std::shared_ptr<const ChannelMetrics
       {"streamtables_delivery_consumer_lag", "gauge",
        "Records between the committed offsets and the partitions' high watermarks.",
        [](const ChannelMetrics& m) { return Int(m.consumer_lag); }},
+      {"streamtables_delivery_stalled", "gauge",
+       "1 while the channel's attempts have failed for longer than its data freshness.",
+       [now_ms](const ChannelMetrics& m) { return Int(m.stalled(now_ms) ? 1 : 0); }},
+      {"streamtables_delivery_failing_seconds", "gauge",
+       "Seconds since the first failed attempt without progress since; 0 while healthy.",
+       [now_ms](const ChannelMetrics& m) {
+         return Seconds(Age(m.failing_since_ms.load(), now_ms));
+       }},
+      {"streamtables_delivery_errors_total", "counter",
+       "Failed attempts (storage, catalog or Kafka errors); each is retried.",
+       [](const ChannelMetrics& m) { return Int(m.errors); }},
+      {"streamtables_delivery_seconds_since_progress", "gauge",
+       "Seconds since the last successful commit (or the worker's start).",
+       [now_ms](const ChannelMetrics& m) {
+         return Seconds(Age(m.last_progress_ms.load(), now_ms));
+       }},
   };
   std::string out;
   for (const Family& family : families) {
-    out += "# HELP ";
-    out += family.name;
-    out += ' ';
-    out += family.help;
-    out += "\n# TYPE ";
-    out += family.name;
-    out += ' ';
-    out += family.type;
-    out += '\n';
+    out += Header(family.name, family.type, family.help);
     for (const auto& m : channels) {
-      out += family.name;
-      out += "{channel=\"" + Escape(m->channel) + "\",channel_arn=\"" + Escape(m->channel_arn) +
-             "\",cluster=\"" + Escape(m->cluster) + "\",topic=\"" + Escape(m->topic) + "\"} ";
-      out += family.value(*m);
-      out += '\n';
+      out += family.name + Labels(*m) + "} " + family.value(*m) + '\n';
     }
   }
+  constexpr const char* kLastError = "streamtables_delivery_last_error_info";
+  out += Header(kLastError, "gauge",
+                "The error of the last failed attempt while the channel has not recovered.");
+  for (const auto& m : channels) {
+    if (m->failing_since_ms.load() <= 0) continue;
+    out += kLastError + Labels(*m) + ",error=\"" + Escape(m->last_error()) + "\"} 1\n";
+  }
   return out;
+}
+
+std::optional<catalog::ChannelStateInfo> StallStateInfo(const ChannelMetrics& m, int64_t now_ms,
+                                                        int64_t max_backoff_ms) {
+  if (!m.stalled(now_ms)) return std::nullopt;
+  char text[160];
+  std::snprintf(text, sizeof(text),
+                "Delivery has made no progress for %.0f s, longer than the channel's data "
+                "freshness of %.0f s: ",
+                Age(m.failing_since_ms.load(), now_ms), m.freshness_ms.load() / 1000.0);
+  char retry[200];
+  std::snprintf(retry, sizeof(retry),
+                ". The channel retries from its committed offsets (backoff from 0.1 s doubling to "
+                "%.1f s) and recovers by itself once the fault is fixed.",
+                max_backoff_ms / 1000.0);
+  return catalog::ChannelStateInfo{"DELIVERY_STALLED", text + m.last_error() + retry};
 }
 
 }  // namespace st::delivery

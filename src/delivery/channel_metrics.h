@@ -5,8 +5,12 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "catalog/channel_records.h"
 
 namespace st::delivery {
 
@@ -28,11 +32,48 @@ struct ChannelMetrics {
   // Timestamp (ms) of the oldest consumed record not yet committed; 0: none.
   std::atomic<int64_t> oldest_uncommitted_ms{0};
   std::atomic<int64_t> consumer_lag{0};  // Records behind the high watermarks.
+
+  // Faults. The channel's data freshness (ms), set by its worker.
+  std::atomic<int64_t> freshness_ms{0};
+  // Failed attempts (storage, catalog or Kafka errors), each retried.
+  std::atomic<int64_t> errors{0};
+  // When the first failed attempt since the last progress happened (ms since
+  // the epoch); 0 while healthy.
+  std::atomic<int64_t> failing_since_ms{0};
+  // The last successful commit, or the worker's start (ms since the epoch).
+  std::atomic<int64_t> last_progress_ms{0};
+
+  void set_last_error(std::string error) {
+    std::lock_guard<std::mutex> lock(error_mu_);
+    last_error_ = std::move(error);
+  }
+  std::string last_error() const {
+    std::lock_guard<std::mutex> lock(error_mu_);
+    return last_error_;
+  }
+  // Failing for at least the data freshness.
+  bool stalled(int64_t now_ms) const {
+    const int64_t since = failing_since_ms.load();
+    return since > 0 && now_ms - since >= freshness_ms.load();
+  }
+
+ private:
+  mutable std::mutex error_mu_;
+  std::string last_error_;
 };
+
+// While `m` is stalled: the ACTIVE channel's stateInfo {DELIVERY_STALLED,
+// message naming how long, the freshness, the last error and the retry
+// schedule up to `max_backoff_ms`}; nullopt otherwise.
+std::optional<catalog::ChannelStateInfo> StallStateInfo(const ChannelMetrics& m, int64_t now_ms,
+                                                        int64_t max_backoff_ms);
 
 // Prometheus text exposition (version 0.0.4): HELP/TYPE once per family, one
 // sample per channel; data freshness = now - oldest_uncommitted_ms (0 when
-// nothing is waiting).
+// nothing is waiting); streamtables_delivery_stalled 0/1,
+// streamtables_delivery_failing_seconds, streamtables_delivery_errors_total,
+// streamtables_delivery_seconds_since_progress and, only for a channel whose
+// last attempt failed, streamtables_delivery_last_error_info{...,error="..."} 1.
 std::string RenderMetrics(const std::vector<std::shared_ptr<const ChannelMetrics>>& channels,
                           int64_t now_ms);
 

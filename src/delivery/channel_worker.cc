@@ -20,7 +20,11 @@ ChannelWorker::ChannelWorker(DeliveryContext& context, WorkerOptions options,
       config_(std::move(config)),
       cluster_(std::move(cluster)),
       topic_(channel_.topic_name),
-      metrics_(std::move(metrics)) {}
+      metrics_(std::move(metrics)) {
+  metrics_->freshness_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(config_.data_freshness).count();
+  metrics_->last_progress_ms = ctx_.clock.NowMillis();
+}
 
 ChannelWorker::~ChannelWorker() { Stop(); }
 
@@ -81,6 +85,7 @@ bool ChannelWorker::RunOnce() {
     }
     ctx_.logger.Log(http::LogLevel::kWarn, "consumer_failed",
                     {{"channel", channel_.arn}, {"error", opened.ToString()}});
+    NoteFailure("creating the Kafka consumer", opened);
     Backoff();
     return !stopping();
   }
@@ -93,6 +98,7 @@ bool ChannelWorker::RunOnce() {
     ctx_.logger.Log(http::LogLevel::kWarn, "consume_failed",
                     {{"channel", channel_.arn}, {"error", polled.error().ToString()}});
     // A fresh consumer rejoins the group and seeks to the catalog offsets.
+    NoteFailure("consuming " + topic_, polled.error());
     DropBatch();
     tracker_.Clear();
     consumer_->Close();
@@ -101,7 +107,11 @@ bool ChannelWorker::RunOnce() {
     Backoff();
     return !stopping();
   }
-  if (polled->has_value()) HandleRecord(std::move(**polled));
+  if (polled->has_value()) {
+    HandleRecord(std::move(**polled));
+  } else if (metrics_->failing_since_ms.load() > 0 && catch_up_.empty() && !tracker_.HasPending()) {
+    NoteProgress();  // Kafka answers again and nothing is left to deliver.
+  }
   if (FlushDue()) Flush();
   if (ctx_.clock.Now() - last_lag_update_ >= kLagInterval) UpdateLag();
   return !stopping();
@@ -142,7 +152,10 @@ Result<catalog::NextOffsets> ChannelWorker::OnAssign(
 
 void ChannelWorker::OnRevoke(const std::vector<catalog::KafkaPartition>& partitions) {
   DropBatch();
-  for (catalog::KafkaPartition p : partitions) tracker_.Remove(p);
+  for (catalog::KafkaPartition p : partitions) {
+    tracker_.Remove(p);
+    catch_up_.erase(p);
+  }
 }
 
 void ChannelWorker::HandleRecord(ConsumedRecord record) {
@@ -159,24 +172,12 @@ void ChannelWorker::HandleRecord(ConsumedRecord record) {
   std::optional<RecordFailure> failure;
   if (!writer_) {
     Result<std::optional<RecordFailure>> opened = EnsureTable(record);
-    if (!opened.has_value()) {
-      ctx_.logger.Log(http::LogLevel::kWarn, "table_open_failed",
-                      {{"channel", channel_.arn}, {"error", opened.error().ToString()}});
-      Rewind();
-      if (!stopping()) Backoff();
-      return;
-    }
+    if (!opened.has_value()) return RetryAfter("table_open_failed", opened.error());
     failure = std::move(*opened);
   }
   if (!failure && writer_) {
     Result<std::optional<RecordFailure>> added = writer_->Add(record);
-    if (!added.has_value()) {
-      ctx_.logger.Log(http::LogLevel::kWarn, "write_failed",
-                      {{"channel", channel_.arn}, {"error", added.error().ToString()}});
-      Rewind();
-      Backoff();
-      return;
-    }
+    if (!added.has_value()) return RetryAfter("write_failed", added.error());
     failure = std::move(*added);
     if (!failure) ++batch_rows_;
   }
@@ -193,8 +194,18 @@ bool ChannelWorker::FlushDue() const {
   const auto lead = std::min<std::chrono::milliseconds>(
       flush_estimate_,
       std::chrono::duration_cast<std::chrono::milliseconds>(config_.data_freshness) / 2);
-  return held >= options_.buffer_budget_bytes ||
+  return held >= options_.buffer_budget_bytes || CaughtUp() ||
          ctx_.clock.Now() >= *first_arrival_ + config_.data_freshness - lead;
+}
+
+bool ChannelWorker::CaughtUp() const {
+  if (catch_up_.empty()) return false;
+  const catalog::NextOffsets next = tracker_.Next();
+  for (const auto& [partition, target] : catch_up_) {
+    auto it = next.find(partition);
+    if (it != next.end() && it->second < target) return false;
+  }
+  return true;
 }
 
 void ChannelWorker::Flush() {
@@ -202,24 +213,20 @@ void ChannelWorker::Flush() {
     // Only failed records so far: the table comes from the channel's schema.
     if (failures_.empty()) return;
     Result<std::optional<RecordFailure>> opened = EnsureTable(failures_.front().first);
-    if (!opened.has_value() || !table_) return;  // Retried at the next record or deadline.
+    if (!opened.has_value()) return RetryAfter("table_open_failed", opened.error());
+    if (!table_) return;  // Faulted.
   }
-  backoff_ = kInitialBackoff;
   const auto flush_started = ctx_.clock.Now();
   std::vector<iceberg::DataFile> files;
   if (writer_) {
     Result<std::vector<iceberg::DataFile>> finished = writer_->Finish();
-    if (!finished.has_value()) {
-      ctx_.logger.Log(http::LogLevel::kWarn, "finish_failed",
-                      {{"channel", channel_.arn}, {"error", finished.error().ToString()}});
-      Rewind();
-      Backoff();
-      return;
-    }
+    if (!finished.has_value()) return RetryAfter("finish_failed", finished.error());
     files = std::move(*finished);
   }
   const catalog::OffsetRanges ranges = tracker_.Pending();
-  CommitOutcome outcome = Commit(files, ranges);
+  Status error;
+  CommitOutcome outcome = Commit(files, ranges, &error);
+  if (outcome == CommitOutcome::kRetry) return RetryAfter("commit_failed", error);
   if (outcome == CommitOutcome::kCommitted) {
     const auto took =
         std::chrono::duration_cast<std::chrono::milliseconds>(ctx_.clock.Now() - flush_started);
@@ -239,11 +246,13 @@ void ChannelWorker::Flush() {
                      {"dlq", static_cast<int64_t>(failures_.size())},
                      {"files", static_cast<int64_t>(files.size())}});
     failures_.clear();
+    dlq_keys_.clear();
     failure_bytes_ = 0;
     batch_bytes_ = 0;
     batch_rows_ = 0;
     first_arrival_.reset();
     metrics_->oldest_uncommitted_ms = 0;
+    NoteProgress();
     catalog::NextOffsets committed;
     for (const auto& [partition, range] : ranges) committed[partition] = range.to;
     if (consumer_) (void)consumer_->CommitGroupOffsets(committed);
@@ -251,12 +260,12 @@ void ChannelWorker::Flush() {
   } else if (outcome == CommitOutcome::kAbandoned) {
     DropBatch();
   }
-  backoff_ = kInitialBackoff;
 }
 
 void ChannelWorker::DropBatch() {
   if (writer_) writer_->Abort();
   failures_.clear();
+  dlq_keys_.clear();
   failure_bytes_ = 0;
   batch_bytes_ = 0;
   batch_rows_ = 0;
@@ -285,6 +294,55 @@ void ChannelWorker::Rewind() {
     }
     tracker_.Start(p, *next);
   }
+}
+
+void ChannelWorker::ResetWriter() {
+  if (writer_) writer_->Abort();
+  writer_.reset();
+}
+
+void ChannelWorker::RetryAfter(const char* event, const Status& error) {
+  ctx_.logger.Log(http::LogLevel::kWarn, event,
+                  {{"channel", channel_.arn},
+                   {"error", error.ToString()},
+                   {"retry_in_ms", static_cast<int64_t>(backoff_.count())}});
+  NoteFailure(event, error);
+  for (const auto& [partition, next] : tracker_.Next()) {
+    catalog::KafkaOffset& target = catch_up_[partition];
+    target = std::max(target, next);
+  }
+  ResetWriter();
+  Rewind();
+  if (!stopping()) Backoff();
+}
+
+void ChannelWorker::NoteFailure(const std::string& what, const Status& error) {
+  const int64_t now_ms = ctx_.clock.NowMillis();
+  metrics_->errors += 1;
+  metrics_->set_last_error(what + ": " + error.ToString());
+  int64_t healthy = 0;
+  metrics_->failing_since_ms.compare_exchange_strong(healthy, now_ms);
+  if (!stall_logged_ && metrics_->stalled(now_ms)) {
+    stall_logged_ = true;
+    ctx_.logger.Log(http::LogLevel::kError, "delivery_stalled",
+                    {{"channel", channel_.arn},
+                     {"failing_ms", now_ms - metrics_->failing_since_ms.load()},
+                     {"error", metrics_->last_error()}});
+  }
+}
+
+void ChannelWorker::NoteProgress() {
+  const int64_t now_ms = ctx_.clock.NowMillis();
+  const int64_t since = metrics_->failing_since_ms.exchange(0);
+  metrics_->last_progress_ms = now_ms;
+  catch_up_.clear();
+  backoff_ = kInitialBackoff;
+  if (since > 0) {
+    ctx_.logger.Log(stall_logged_ ? http::LogLevel::kWarn : http::LogLevel::kInfo,
+                    "delivery_recovered",
+                    {{"channel", channel_.arn}, {"failing_ms", now_ms - since}});
+  }
+  stall_logged_ = false;
 }
 
 void ChannelWorker::UpdateLag() {

@@ -7,6 +7,18 @@
 // group offsets); a commit's ranges start where the catalog says, so a
 // zombie's commit is refused (Conflict) and its work is dropped and re-read;
 // an ambiguous commit is resolved by re-reading the channel's offsets.
+//
+// Faults: any storage or catalog error (opening the table, writing or
+// closing a data file, writing a dead letter, committing) drops the batch and
+// the writer, seeks every partition back to its catalog offset and backs off
+// (100 ms, doubling to max_backoff); the next record gets a fresh writer on
+// freshly loaded table metadata, and once the worker has re-read as far as it
+// had read before the fault, the batch is flushed without waiting for the
+// freshness deadline. Files of a batch that definitely did not commit are
+// deleted (those of an ambiguous commit stay: they may be referenced). While
+// the failures last longer than the channel's data freshness the worker is
+// "stalled" (ChannelMetrics::failing_since_ms, StallStateInfo); the first
+// successful commit ends the stall.
 #pragma once
 
 #include <chrono>
@@ -53,7 +65,9 @@ struct WorkerOptions {
   // consumer's prefetch queue is bounded by a quarter of it besides.
   int64_t buffer_budget_bytes = 64LL << 20;
   std::chrono::milliseconds poll_timeout{100};
-  // Retries of storage/catalog errors back off exponentially up to this.
+  // Retries of storage/catalog errors back off exponentially (from 100 ms,
+  // doubling) up to this: the longest a fault that cleared keeps a channel
+  // waiting before its next attempt.
   std::chrono::milliseconds max_backoff{10000};
 };
 
@@ -86,7 +100,9 @@ class ChannelWorker {
   bool RunOnce();
 
  private:
-  enum class CommitOutcome { kCommitted, kRewound, kAbandoned, kFault };
+  // kRetry: a storage or catalog error; nothing of the batch was committed
+  // (or it is unknown and the catalog offsets tell): retry from the catalog.
+  enum class CommitOutcome { kCommitted, kRewound, kAbandoned, kFault, kRetry };
 
   void Run();
   bool stopping() const;
@@ -104,6 +120,15 @@ class ChannelWorker {
   // at its catalog offset.
   void DropBatch();
   void Rewind();
+  // A storage or catalog error: drops the batch and the writer (a writer that
+  // failed stays failed), rewinds to the catalog offsets and backs off.
+  void RetryAfter(const char* event, const Status& error);
+  // Failure bookkeeping behind the stall report and the metrics.
+  void NoteFailure(const std::string& what, const Status& error);
+  void NoteProgress();
+  void ResetWriter();
+  // Whether the batch has re-read everything read before the last fault.
+  bool CaughtUp() const;
   void UpdateLag();
 
   // worker_table.cc: opens (or on first delivery creates) the channel's table
@@ -112,10 +137,16 @@ class ChannelWorker {
   Status OpenWriter(const catalog::LoadedTable& loaded);
 
   // worker_commit.cc.
+  // Appends the keys of the objects it wrote to dlq_keys_.
   Status WriteDeadLetters();
   Status WriteDeadLetterTopic();
+  // Best-effort delete of the batch's dead-letter objects when the catalog
+  // shows `ranges` uncommitted (the batch is re-read and may be cut
+  // differently, so they would be duplicates).
+  void DeleteDeadLetters(const catalog::OffsetRanges& ranges);
+  // `error` is set for kRetry.
   CommitOutcome Commit(const std::vector<iceberg::DataFile>& files,
-                       const catalog::OffsetRanges& ranges);
+                       const catalog::OffsetRanges& ranges, Status* error);
   Result<catalog::LoadedTable> CommitOnce(const std::vector<iceberg::DataFile>& files,
                                           const catalog::OffsetRanges& ranges);
   Status AuthorizeTableWrite();
@@ -135,6 +166,7 @@ class ChannelWorker {
   std::unique_ptr<iceberg::FileIO> io_;
   std::unique_ptr<BatchWriter> writer_;
   std::vector<std::pair<ConsumedRecord, RecordFailure>> failures_;
+  std::vector<std::string> dlq_keys_;  // Object keys written for this batch.
   int64_t failure_bytes_ = 0;
   int64_t batch_bytes_ = 0;
   int64_t batch_rows_ = 0;
@@ -143,7 +175,10 @@ class ChannelWorker {
   // freshness deadline starts the flush this much early, so a record is
   // visible within the freshness, not freshness + commit time.
   std::chrono::milliseconds flush_estimate_{0};
-  bool dlq_failure_reported_ = false;
+  // Per partition, how far the worker had read when the last fault hit: the
+  // re-read batch is flushed once it gets there again.
+  catalog::NextOffsets catch_up_;
+  bool stall_logged_ = false;
   bool paused_ = false;  // Fetching stopped while the worker backs off.
   std::chrono::milliseconds backoff_{100};
   std::chrono::system_clock::time_point last_lag_update_;

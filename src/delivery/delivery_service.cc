@@ -408,4 +408,16 @@ std::string DeliveryService::MetricsText() const {
   return RenderMetrics(all, impl_->deps.clock.NowMillis());
 }
 
+std::optional<ChannelStateInfo> DeliveryService::LiveStateInfo(
+    const std::string& channel_arn) const {
+  std::shared_ptr<const ChannelMetrics> m;
+  {
+    std::lock_guard<std::mutex> lock(impl_->metrics_mu);
+    auto it = impl_->metrics.find(channel_arn);
+    if (it == impl_->metrics.end()) return std::nullopt;
+    m = it->second;
+  }
+  return StallStateInfo(*m, impl_->deps.clock.NowMillis(), impl_->options.max_backoff.count());
+}
+
 }  // namespace st::delivery

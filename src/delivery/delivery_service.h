@@ -21,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "catalog/metadata_store.h"
@@ -86,9 +87,18 @@ class DeliveryService {
   // Prometheus text format, one sample per channel and metric:
   // streamtables_delivery_{data_freshness_seconds, bytes_in_total,
   // bytes_processed_total, bytes_out_total, rows_total, rows_successful_total,
-  // rows_failed_total, commits_total, dlq_records_total, consumer_lag}.
+  // rows_failed_total, commits_total, dlq_records_total, consumer_lag,
+  // stalled, failing_seconds, errors_total, seconds_since_progress} and
+  // streamtables_delivery_last_error_info (channel_metrics.h).
   // Thread-safe.
   std::string MetricsText() const;
+
+  // What DescribeChannel adds to an ACTIVE channel whose row has no
+  // stateInfo: {DELIVERY_STALLED, message with the last error} while its
+  // worker's attempts have failed for longer than the data freshness (the
+  // worker keeps retrying; the catalog may be the part that fails, so this is
+  // live state, not a row). nullopt otherwise. Thread-safe.
+  std::optional<catalog::ChannelStateInfo> LiveStateInfo(const std::string& channel_arn) const;
 
  private:
   struct Impl;

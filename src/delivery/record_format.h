@@ -31,13 +31,16 @@ class BatchWriter {
  public:
   virtual ~BatchWriter() = default;
   // nullopt: buffered. A RecordFailure: not buffered (the record goes to the
-  // DLQ). An error: storage failed and the writer is broken (Abort it).
+  // DLQ). An error: storage failed; the writer keeps returning it (Abort it
+  // and make a new one).
   virtual Result<std::optional<RecordFailure>> Add(const ConsumedRecord& record) = 0;
   // Memory held now.
   virtual int64_t buffered_bytes() const = 0;
-  // Closes the open files; returns every file since creation or the last Finish.
+  // Closes the open files; returns every file since creation or the last
+  // Finish. An error: as Add.
   virtual Result<std::vector<iceberg::DataFile>> Finish() = 0;
-  // Best-effort delete of the files written since the last Finish.
+  // Best-effort delete of the files written since the last Finish, also of a
+  // writer that failed.
   virtual void Abort() = 0;
 };
 

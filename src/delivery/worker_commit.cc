@@ -48,10 +48,25 @@ Status ChannelWorker::WriteDeadLetters() {
       body += DlqJsonLine(entry->first, entry->second, channel_.arn);
       body += '\n';
     }
-    ST_TRY(ctx_.objects.Put(catalog::GeneralPurposeBucketKeyPrefix(config_.dlq_bucket_name) + key,
-                            body));
+    std::string object = catalog::GeneralPurposeBucketKeyPrefix(config_.dlq_bucket_name) + key;
+    ST_TRY(ctx_.objects.Put(object, body));
+    dlq_keys_.push_back(std::move(object));
   }
   return WriteDeadLetterTopic();
+}
+
+void ChannelWorker::DeleteDeadLetters(const catalog::OffsetRanges& ranges) {
+  // Keys are cut from the records' offsets: only while the catalog shows
+  // nobody committed past `from` can no committed batch own the same key.
+  bool untouched = true;
+  for (const auto& [partition, range] : ranges) {
+    Result<catalog::KafkaOffset> next = ctx_.store.GetChannelOffset(channel_.arn, partition);
+    untouched = untouched && next.has_value() && *next == range.from;
+  }
+  if (untouched) {
+    for (const std::string& key : dlq_keys_) (void)ctx_.objects.Delete(key);
+  }
+  dlq_keys_.clear();
 }
 
 Status ChannelWorker::WriteDeadLetterTopic() {
@@ -109,67 +124,59 @@ Result<catalog::LoadedTable> ChannelWorker::CommitOnce(const std::vector<iceberg
 }
 
 ChannelWorker::CommitOutcome ChannelWorker::Commit(const std::vector<iceberg::DataFile>& files,
-                                                   const catalog::OffsetRanges& ranges) {
+                                                   const catalog::OffsetRanges& ranges,
+                                                   Status* error) {
   using catalog::ChannelStatus;
-  auto delete_files = [&] {
+  bool ambiguous = false;  // A commit may have happened: its files must stay.
+  auto discard = [&] {
+    if (ambiguous) return;
     for (const iceberg::DataFile& f : files) (void)io_->Delete(f.file_path);
+    if (!dlq_keys_.empty()) DeleteDeadLetters(ranges);
   };
-  // Dead letters first: stop advancing (never skip a record) until they are durable.
-  while (true) {
-    if (stopping()) {
-      delete_files();
-      return CommitOutcome::kAbandoned;
-    }
-    Status written = WriteDeadLetters();
-    if (written.ok()) break;
-    if (written.code() == StatusCode::kAccessDenied) {
-      SetFault(ChannelStatus::kFailed, "ACCESS_DENIED", written.message());
-      delete_files();
-      return CommitOutcome::kFault;
-    }
-    ctx_.logger.Log(http::LogLevel::kWarn, "dlq_write_failed",
-                    {{"channel", channel_.arn}, {"error", written.ToString()}});
-    if (!dlq_failure_reported_) {
-      catalog::ChannelChange change;
-      change.expected_status = ChannelStatus::kActive;
-      change.state_info = catalog::ChannelStateInfo{
-          "DLQ_WRITE_FAILED", "Delivery is stopped because the dead-letter queue " +
-                                  config_.dlq_bucket_arn +
-                                  " cannot be written: " + written.message()};
-      dlq_failure_reported_ = ctx_.store.UpdateChannel(channel_.arn, change).has_value();
-    }
-    Backoff();
+  auto fault = [&](ChannelStatus status, const std::string& code, const std::string& message) {
+    SetFault(status, code, message);
+    discard();
+    return CommitOutcome::kFault;
+  };
+  auto retry = [&](Status status) {
+    discard();
+    *error = std::move(status);
+    return CommitOutcome::kRetry;
+  };
+  if (stopping()) {
+    discard();
+    return CommitOutcome::kAbandoned;
   }
-  if (dlq_failure_reported_) {
-    catalog::ChannelChange change;
-    change.expected_status = ChannelStatus::kActive;
-    change.state_info = std::optional<catalog::ChannelStateInfo>();
-    if (ctx_.store.UpdateChannel(channel_.arn, change).has_value()) dlq_failure_reported_ = false;
+  // Dead letters first: a failed record counts as delivered by the commit
+  // that advances past it, so it must be durable before.
+  if (Status written = WriteDeadLetters(); !written.ok()) {
+    if (written.code() == StatusCode::kAccessDenied) {
+      return fault(ChannelStatus::kFailed, "ACCESS_DENIED", written.message());
+    }
+    return retry(written.WithContext("writing dead letters to " + config_.dlq_bucket_arn));
   }
 
-  bool ambiguous = false;  // A commit may have happened: its files must stay.
   while (true) {
     if (stopping()) {
-      if (!ambiguous) delete_files();
+      discard();
       return CommitOutcome::kAbandoned;
     }
     Status allowed = AuthorizeTableWrite();
     if (allowed.code() == StatusCode::kAccessDenied) {
-      SetFault(ChannelStatus::kFailed, "ACCESS_DENIED", allowed.message());
-      delete_files();
-      return CommitOutcome::kFault;
+      return fault(ChannelStatus::kFailed, "ACCESS_DENIED", allowed.message());
     }
-    Result<catalog::LoadedTable> committed =
-        allowed.ok() ? CommitOnce(files, ranges) : Result<catalog::LoadedTable>(Err(allowed));
+    if (!allowed.ok()) return retry(allowed);
+    Result<catalog::LoadedTable> committed = CommitOnce(files, ranges);
     if (committed.has_value()) return CommitOutcome::kCommitted;
-    const Status& error = committed.error();
-    switch (error.code()) {
+    const Status& failed = committed.error();
+    switch (failed.code()) {
       case StatusCode::kConflict:
       case StatusCode::kCommitStateUnknown: {
         // Re-read where the catalog stands: all advanced to `to` → it was
-        // us; all still at `from` → the table moved (or nothing happened):
-        // retry on the new base; anything else → another worker owns a
-        // partition now (we are its zombie): drop the batch, re-read.
+        // us; all still at `from` → the table moved (retry on the new base)
+        // or an ambiguous commit did not happen (retry from the catalog);
+        // anything else → another worker owns a partition now (we are its
+        // zombie): drop the batch, re-read.
         int advanced = 0, untouched = 0;
         bool readable = true;
         for (const auto& [partition, range] : ranges) {
@@ -182,35 +189,36 @@ ChannelWorker::CommitOutcome ChannelWorker::Commit(const std::vector<iceberg::Da
           if (*next == range.from) ++untouched;
         }
         const int n = static_cast<int>(ranges.size());
-        if (error.code() == StatusCode::kCommitStateUnknown) ambiguous = true;
-        if (readable && advanced == n && n > 0 && error.code() == StatusCode::kCommitStateUnknown) {
-          return CommitOutcome::kCommitted;
+        if (failed.code() == StatusCode::kCommitStateUnknown) {
+          ambiguous = true;
+          if (readable && advanced == n && n > 0) return CommitOutcome::kCommitted;
+          // Unknown or not applied: the catalog offsets the rewind reads
+          // decide, so nothing is lost or delivered twice either way.
+          return retry(failed);
         }
-        if (readable && untouched != n) {
+        if (!readable) return retry(failed);
+        if (untouched != n) {
           ctx_.logger.Log(http::LogLevel::kWarn, "commit_fenced",
-                          {{"channel", channel_.arn}, {"error", error.ToString()}});
-          if (!ambiguous) delete_files();
+                          {{"channel", channel_.arn}, {"error", failed.ToString()}});
+          discard();
           Rewind();
           return CommitOutcome::kRewound;
         }
-        break;
+        break;  // The table moved: the same batch on the new base.
       }
       case StatusCode::kNotFound:
-        SetFault(ChannelStatus::kSuspended, "TABLE_DELETED",
-                 "The destination table " + config_.namespace_name + "." + config_.table_name +
-                     " in " + config_.table_bucket_arn +
-                     " was deleted; create a new channel to deliver to a new table.");
-        delete_files();
-        return CommitOutcome::kFault;
+        return fault(ChannelStatus::kSuspended, "TABLE_DELETED",
+                     "The destination table " + config_.namespace_name + "." + config_.table_name +
+                         " in " + config_.table_bucket_arn +
+                         " was deleted; create a new channel to deliver to a new table.");
       case StatusCode::kAccessDenied:
-        SetFault(ChannelStatus::kFailed, "ACCESS_DENIED", error.message());
-        delete_files();
-        return CommitOutcome::kFault;
+        return fault(ChannelStatus::kFailed, "ACCESS_DENIED", failed.message());
       default:
-        break;
+        // I/O, Unavailable, ...: a fresh writer re-reads the batch from the catalog offsets.
+        return retry(failed);
     }
     ctx_.logger.Log(http::LogLevel::kWarn, "commit_retry",
-                    {{"channel", channel_.arn}, {"error", error.ToString()}});
+                    {{"channel", channel_.arn}, {"error", failed.ToString()}});
     Backoff();
   }
 }

@@ -148,7 +148,9 @@ int RunServer(int argc, char** argv) {
     mounted =
         api_router.Mount(api::admin::MakeAdminSurface({store, layout->account_id, config.region}));
   }
-  api::kafka::KafkaDeps kafka_deps{store, authorizer, layout->account_id};
+  api::kafka::KafkaDeps kafka_deps{
+      store, authorizer, layout->account_id,
+      [&delivery](const std::string& arn) { return delivery.LiveStateInfo(arn); }};
   if (mounted.ok()) mounted = api_router.Mount(api::kafka::MakeKafkaSurface(kafka_deps));
   if (mounted.ok()) mounted = api_router.Mount(api::kafka::MakeKafkaOperationsSurface(kafka_deps));
   if (mounted.ok()) {

@@ -8,29 +8,18 @@ ST_CRASH_RECORDS and ST_CRASH_KILLS scale the run (defaults 1,000,000 / 10).
 The kill points come from a seeded RNG (ST_CRASH_SEED) so a failure replays.
 """
 
-import collections
-import json
 import os
 import random
 import threading
 import time
 
 from harness.channels import ChannelSetup
+from harness.exactly_once import SCHEMA, record_value, verify_exactly_once
 
 RECORDS = int(os.environ.get("ST_CRASH_RECORDS", "1000000"))
 KILLS = int(os.environ.get("ST_CRASH_KILLS", "10"))
 SEED = int(os.environ.get("ST_CRASH_SEED", "20261130"))
 PARTITIONS = 4
-
-SCHEMA = {
-    "type": "object",
-    "properties": {
-        "id": {"type": "integer"},
-        "ts": {"type": "string", "format": "date-time"},
-        "payload": {"type": "string"},
-    },
-    "required": ["id", "ts"],
-}
 
 
 def produce_all(kafka, topic: str, done: threading.Event, errors: list) -> None:
@@ -40,11 +29,10 @@ def produce_all(kafka, topic: str, done: threading.Event, errors: list) -> None:
         chunk = max(1, RECORDS // 40)
         for start in range(0, RECORDS, chunk):
             for n in range(start, min(RECORDS, start + chunk)):
-                value = json.dumps({"id": n, "ts": f"2026-11-30T{(n // 60000) % 24:02d}:"
-                                    f"{(n // 1000) % 60:02d}:00Z", "payload": "x" * 40})
+                value = record_value(n)
                 while True:
                     try:
-                        producer.produce(topic, value.encode(), partition=n % PARTITIONS)
+                        producer.produce(topic, value, partition=n % PARTITIONS)
                         break
                     except BufferError:
                         producer.poll(0.05)
@@ -82,14 +70,7 @@ def test_no_gap_no_duplicate_after_repeated_kill_9(fresh_server, kafka, topic_na
     end = kafka.end_offsets(topic_name)
     assert sum(end.values()) == RECORDS
     data = channel.wait_rows(RECORDS, timeout_s=600)
-    meta = data.column("_kafka").to_pylist()
-    seen = collections.Counter((m["partition"], m["offset"]) for m in meta)
-    duplicates = [k for k, c in seen.items() if c > 1]
-    assert not duplicates, f"{len(duplicates)} duplicated offsets, e.g. {duplicates[:5]}"
-    for partition, last in end.items():
-        missing = [o for o in range(last) if (partition, o) not in seen]
-        assert not missing, f"partition {partition}: {len(missing)} offsets missing, " \
-                            f"e.g. {missing[:5]}"
+    print(verify_exactly_once(data, end))
     assert data.num_rows == RECORDS
     ids = data.column("id").to_pylist()
     assert len(set(ids)) == RECORDS

@@ -121,10 +121,11 @@ Reply DescribeChannel(const KafkaDeps& deps, Ctx& context) {
   json out = json::parse(channel->configuration_json, nullptr, /*allow_exceptions=*/false);
   if (!out.is_object()) out = json::object();
   out.update(ChannelInfo(*channel));
-  if (channel->state_info.has_value()) {
-    out["stateInfo"] = {{"code", channel->state_info->code},
-                        {"message", channel->state_info->message}};
+  std::optional<catalog::ChannelStateInfo> info = channel->state_info;
+  if (!info && channel->status == catalog::ChannelStatus::kActive && deps.live_state_info) {
+    info = deps.live_state_info(channel->arn);
   }
+  if (info.has_value()) out["stateInfo"] = {{"code", info->code}, {"message", info->message}};
   out["paused"] = channel->paused;  // Extension; clients ignore unknown members.
   ST_ASSIGN_OR_RETURN(catalog::Tags tags, deps.store.ListTags(channel->arn));
   out["tags"] = json::object();

@@ -17,10 +17,14 @@
 // pass another account's role), and,
 // with tags, kafka:TagResource on the cluster; both are checked with the
 // authorizer inside the handler. Clusters and channels of another account are
-// 404. Errors use the MSK shape (x-amzn-ErrorType, {"message",
+// 404. DescribeChannel of an ACTIVE channel that cannot deliver shows the
+// delivery runtime's live stateInfo (KafkaDeps::live_state_info). Errors use
+// the MSK shape (x-amzn-ErrorType, {"message",
 // "invalidParameter"}).
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
 
 #include "catalog/metadata_store.h"
@@ -35,6 +39,10 @@ struct KafkaDeps {
   const http::Authorizer& authorizer;
   // The account of callers whose principal carries none (test hooks).
   std::string account_id;
+  // Live delivery state of an ACTIVE channel whose row has no stateInfo
+  // (e.g. DELIVERY_STALLED while storage fails); null or nullopt: none.
+  std::function<std::optional<catalog::ChannelStateInfo>(const std::string& channel_arn)>
+      live_state_info;
 };
 
 // The surface "kafka" at prefix "/v1".

@@ -100,6 +100,14 @@ class ManagedProcess:
         """SIGKILL at once: a crash, for recovery tests."""
         return self._signal(signal.SIGKILL, 10.0)
 
+    def pause(self) -> None:
+        """SIGSTOP to the process group: frozen, sockets open, no timers run."""
+        os.killpg(self.proc.pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """SIGCONT after pause()."""
+        os.killpg(self.proc.pid, signal.SIGCONT)
+
     def _signal(self, sig: int, timeout_s: float) -> Optional[int]:
         if self.proc is None:
             return None

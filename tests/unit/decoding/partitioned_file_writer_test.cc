@@ -3,7 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
 #include "decoding_test_fixture.h"
+#include "testing/faulty_object_store.h"
 
 namespace st::decoding {
 namespace {
@@ -147,6 +152,81 @@ TEST_F(PartitionedFileWriterTest, AbortDeletesFilesSinceLastFinish) {
   auto files = writer->Finish();
   ASSERT_TRUE(files.has_value());
   EXPECT_TRUE(files->empty());
+}
+
+// Every regular file under `root`, hidden temp files included.
+std::vector<std::string> FilesUnder(const std::string& root) {
+  std::vector<std::string> out;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    if (entry.is_regular_file()) out.push_back(entry.path().string());
+  }
+  return out;
+}
+
+// The contract the channel worker relies on (issue 9 item 10): a storage
+// error (ENOSPC / EIO) is sticky, Abort removes every file of the failed
+// batch (closed ones and the open temp file), and a fresh writer on the same
+// store works once the fault clears.
+TEST_F(PartitionedFileWriterTest, StorageFaultIsStickyAbortLeavesNothingAndAFreshWriterWorks) {
+  for (int error_number : {ENOSPC, EIO}) {
+    SCOPED_TRACE(std::strerror(error_number));
+    fault_injection::FaultyObjectStore faulty(*store_);
+    iceberg::FileIO io(faulty, "s3://bucket/", "");
+    auto schema = MustSchema({{1, "s", false, Type::String(), ""}});
+    auto options = Options(ValueFormat::kJson, schema);
+    options.batch_flush_bytes = 1;  // Every record reaches the open file.
+    options.row_group_bytes = 1;
+    options.target_file_bytes = 200;  // A few records per file.
+    auto made = PartitionedFileWriter::Make(options, io, random_);
+    ASSERT_TRUE(made.has_value()) << made.error().ToString();
+    auto& writer = **made;
+    int64_t offset = 0;
+    while (store_->List("t/data/")->empty()) {  // One closed file and one open.
+      ASSERT_EQ(AddValue(writer, R"({"s": "before the fault"})", offset++), std::nullopt);
+      ASSERT_LT(offset, 100);
+    }
+    ASSERT_EQ(AddValue(writer, R"({"s": "open"})", offset++), std::nullopt);
+    EXPECT_GE(FilesUnder(root_).size(), 2u);  // The closed file and the open temp file.
+
+    faulty.FailNextWrites(fault_injection::FaultyObjectStore::kForever, error_number);
+    KafkaRecord record;
+    record.topic = "t";
+    record.partition = 3;
+    record.offset = offset++;
+    record.timestamp_ms = 1740832496789;
+    record.value = R"({"s": "during the fault"})";
+    auto failed = writer.Add(record);
+    ASSERT_FALSE(failed.has_value());
+    EXPECT_EQ(failed.error().code(), StatusCode::kIo);
+    EXPECT_NE(failed.error().message().find(std::strerror(error_number)), std::string::npos)
+        << failed.error().ToString();
+    faulty.Heal();
+    // Sticky: the writer never writes again, even once the disk has space.
+    record.value = R"({"s": "after the fault"})";
+    auto again = writer.Add(record);
+    ASSERT_FALSE(again.has_value());
+    EXPECT_EQ(again.error().message(), failed.error().message());
+    auto finished = writer.Finish();
+    ASSERT_FALSE(finished.has_value());
+    EXPECT_EQ(finished.error().message(), failed.error().message());
+
+    // Abort leaves nothing of the batch: no data file, no temp file.
+    writer.Abort();
+    EXPECT_EQ(writer.buffered_bytes(), 0);
+    EXPECT_EQ(FilesUnder(root_), std::vector<std::string>{});
+
+    // A fresh writer on the same store writes again.
+    made->reset();
+    auto fresh = PartitionedFileWriter::Make(options, io, random_);
+    ASSERT_TRUE(fresh.has_value());
+    ASSERT_EQ(AddValue(**fresh, R"({"s": "fresh"})", offset), std::nullopt);
+    auto files = (*fresh)->Finish();
+    ASSERT_TRUE(files.has_value()) << files.error().ToString();
+    ASSERT_EQ(files->size(), 1u);
+    EXPECT_EQ((*files)[0].record_count, 1);
+    EXPECT_EQ(FilesUnder(root_).size(), 1u);
+    for (const auto& f : *files) ASSERT_TRUE(io.Delete(f.file_path).ok());
+  }
 }
 
 TEST_F(PartitionedFileWriterTest, MakeRejectsBadOptions) {

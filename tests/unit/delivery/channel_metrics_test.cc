@@ -38,5 +38,45 @@ TEST(ChannelMetricsTest, PrometheusTextWithLabelsPerChannel) {
             std::string::npos);
 }
 
+TEST(ChannelMetricsTest, StallAfterTheFreshnessWithTheLastError) {
+  auto m = std::make_shared<ChannelMetrics>();
+  m->channel = "orders";
+  m->channel_arn = "arn:x";
+  m->cluster = "local";
+  m->topic = "t";
+  m->freshness_ms = 2'000;
+  m->last_progress_ms = 1'000;
+  const std::string labels = R"({channel="orders",channel_arn="arn:x",cluster="local",topic="t")";
+  std::string text = RenderMetrics({m}, 4'000);
+  EXPECT_NE(text.find("streamtables_delivery_stalled" + labels + "} 0\n"), std::string::npos);
+  EXPECT_NE(text.find("streamtables_delivery_seconds_since_progress" + labels + "} 3.000\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("# TYPE streamtables_delivery_last_error_info gauge\n"), std::string::npos);
+  EXPECT_EQ(text.find("streamtables_delivery_last_error_info{"), std::string::npos);
+  EXPECT_FALSE(StallStateInfo(*m, 4'000, 10'000).has_value());
+
+  m->errors = 3;
+  m->failing_since_ms = 3'000;
+  m->set_last_error("write_failed: I/O error: write 'x': No space left on device \"q\"");
+  EXPECT_FALSE(StallStateInfo(*m, 4'999, 10'000).has_value());  // Under the freshness.
+  text = RenderMetrics({m}, 5'500);
+  EXPECT_NE(text.find("streamtables_delivery_stalled" + labels + "} 1\n"), std::string::npos);
+  EXPECT_NE(text.find("streamtables_delivery_failing_seconds" + labels + "} 2.500\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("streamtables_delivery_errors_total" + labels + "} 3\n"), std::string::npos);
+  EXPECT_NE(
+      text.find("streamtables_delivery_last_error_info" + labels +
+                R"(,error="write_failed: I/O error: write 'x': No space left on device \"q\""} 1)"),
+      std::string::npos)
+      << text;
+  auto info = StallStateInfo(*m, 5'500, 10'000);
+  ASSERT_TRUE(info.has_value());
+  EXPECT_EQ(info->code, "DELIVERY_STALLED");
+  EXPECT_NE(info->message.find("no progress for 2 s"), std::string::npos) << info->message;
+  EXPECT_NE(info->message.find("data freshness of 2 s"), std::string::npos) << info->message;
+  EXPECT_NE(info->message.find("No space left on device"), std::string::npos) << info->message;
+  EXPECT_NE(info->message.find("doubling to 10.0 s"), std::string::npos) << info->message;
+}
+
 }  // namespace
 }  // namespace st::delivery

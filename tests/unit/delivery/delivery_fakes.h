@@ -3,6 +3,7 @@
 // file per batch, and an authorizer that denies chosen actions.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <mutex>
@@ -143,39 +144,62 @@ class FakeKafka final : public KafkaClientFactory {
 };
 
 // Records whose value is "bad" fail with MALFORMED_JSON; the rest become rows
-// counted into one small file per Finish.
+// streamed as "<partition>:<offset>" lines into one file per Finish, written
+// as they arrive (a storage fault shows at Add, as with the real writer).
+// Like the real writer, a storage error is sticky: every later Add/Finish
+// returns it, and Abort only drops the batch.
 class FakeWriter final : public BatchWriter {
  public:
-  FakeWriter(iceberg::FileIO& io, std::string data_location)
-      : io_(io), data_location_(std::move(data_location)) {}
+  FakeWriter(iceberg::FileIO& io, std::string data_location, int id)
+      : io_(io), data_location_(std::move(data_location)), id_(id) {}
   Result<std::optional<RecordFailure>> Add(const ConsumedRecord& record) override {
+    if (!broken_.ok()) return Err(broken_);
     if (record.value == "bad") {
       return std::optional<RecordFailure>(RecordFailure{"MALFORMED_JSON", "not JSON", ""});
     }
+    if (!sink_) {
+      path_ =
+          data_location_ + "/w" + std::to_string(id_) + "-f" + std::to_string(files_++) + ".txt";
+      auto opened = io_.NewWriter(path_);
+      if (!opened.has_value()) return Err(broken_ = opened.error());
+      sink_ = std::move(*opened);
+    }
+    Status written =
+        sink_->Write(std::to_string(record.partition) + ":" + std::to_string(record.offset) + "\n");
+    if (!written.ok()) return Err(broken_ = written);
     ++rows_;
     return std::optional<RecordFailure>();
   }
   int64_t buffered_bytes() const override { return rows_ * 10; }
   Result<std::vector<iceberg::DataFile>> Finish() override {
+    if (!broken_.ok()) return Err(broken_);
     std::vector<iceberg::DataFile> out;
     if (rows_ == 0) return out;
+    if (Status committed = sink_->Commit(); !committed.ok()) return Err(broken_ = committed);
     iceberg::DataFile file;
-    file.file_path = data_location_ + "/f" + std::to_string(files_++) + ".parquet";
-    ST_TRY(io_.Write(file.file_path, "x"));
+    file.file_path = path_;
     file.record_count = rows_;
-    file.file_size_in_bytes = 1;
+    file.file_size_in_bytes = sink_->Position();
     file.partition = Value::MakeStruct({});
     out.push_back(file);
+    sink_.reset();
     rows_ = 0;
     return out;
   }
-  void Abort() override { rows_ = 0; }
+  void Abort() override {
+    sink_.reset();  // Uncommitted: discarded.
+    rows_ = 0;
+  }
 
  private:
   iceberg::FileIO& io_;
   std::string data_location_;
+  int id_;
+  std::unique_ptr<storage::ObjectWriter> sink_;
+  std::string path_;
   int64_t rows_ = 0;
   int files_ = 0;
+  Status broken_;
 };
 
 class FakeFormat final : public RecordFormat {
@@ -192,9 +216,11 @@ class FakeFormat final : public RecordFormat {
                                                  const iceberg::TableMetadata&,
                                                  const std::string& data_location,
                                                  iceberg::FileIO& io, Random&) override {
-    return std::unique_ptr<BatchWriter>(std::make_unique<FakeWriter>(io, data_location));
+    return std::unique_ptr<BatchWriter>(
+        std::make_unique<FakeWriter>(io, data_location, writers_made++));
   }
   Status validate = Status::OK();
+  std::atomic<int> writers_made{0};
 };
 
 class FakeAuthorizer final : public http::Authorizer {

@@ -2,139 +2,12 @@
 // local object store, with fake Kafka, record format and authorizer.
 #include "delivery/delivery_service.h"
 
-#include <gtest/gtest.h>
-#include <stdlib.h>
-
-#include <filesystem>
-#include <nlohmann/json.hpp>
-
-#include "catalog/sqlite_metadata_store.h"
-#include "delivery/channel_worker.h"
-#include "delivery_fakes.h"
-#include "storage/local_object_store.h"
+#include "delivery_test_fixture.h"
 
 namespace st::delivery {
 namespace {
 
-using catalog::ChannelStatus;
-using namespace std::chrono_literals;
-
-constexpr const char* kAccount = "111122223333";
-constexpr const char* kRegion = "us-east-1";
-constexpr const char* kRole = "arn:aws:iam::111122223333:role/channel-role";
-
-class DeliveryServiceTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string pattern = (std::filesystem::temp_directory_path() / "st-delivery-XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-    auto store = catalog::OpenSqliteMetadataStore({dir_ + "/catalog.db"}, clock_, random_);
-    ASSERT_TRUE(store.has_value()) << store.error().ToString();
-    store_ = *std::move(store);
-    std::filesystem::create_directories(dir_ + "/objects");
-    auto objects = storage::OpenLocalObjectStore(dir_ + "/objects");
-    ASSERT_TRUE(objects.has_value());
-    objects_ = *std::move(objects);
-    commits_ = std::make_unique<catalog::TableCommits>(*store_, *objects_, clock_, random_);
-    (void)store_->CreateAccount(kAccount);
-    auto bucket = store_->CreateTableBucket({kAccount, kRegion, "bucket1", {}});
-    ASSERT_TRUE(bucket.has_value()) << bucket.error().ToString();
-    bucket_arn_ = bucket->arn;
-    ASSERT_TRUE(store_->CreateGeneralPurposeBucket(kAccount, kRegion, "dlq").has_value());
-    auto cluster = store_->CreateKafkaCluster({kAccount, kRegion, "local", "127.0.0.1:9", {}});
-    ASSERT_TRUE(cluster.has_value()) << cluster.error().ToString();
-    cluster_ = *cluster;
-  }
-  void TearDown() override {
-    service_.reset();
-    commits_.reset();
-    objects_.reset();
-    store_.reset();
-    std::filesystem::remove_all(dir_);
-  }
-
-  std::string ConfigJson(bool dlq_topic = false) {
-    nlohmann::json iceberg = {
-        {"appendOnly", true},
-        {"serviceExecutionRoleArn", kRole},
-        {"dataFreshnessInSeconds", 1},
-        {"catalog", {{"warehouseLocation", bucket_arn_}}},
-        {"deadLetterQueueS3",
-         {{"bucketArn", "arn:aws:s3:::dlq"}, {"errorOutputPrefix", "errors/"}}},
-        {"destinationTableList",
-         {{{"destinationDatabaseName", "events"},
-           {"destinationTableName", "orders"},
-           {"partitionSpec", {{"partitionStrategy", "TIME_HOUR"}}}}}},
-        {"compressionType", "ZSTD"}};
-    if (dlq_topic) iceberg["deadLetterTopic"] = {{"topicName", "orders-dlq"}};
-    nlohmann::json body = {
-        {"channelName", "orders-ch"},
-        {"topicConfigurationList",
-         {{{"topicArn", "arn:aws:kafka:us-east-1:111122223333:topic/local/u/orders"},
-           {"recordConverter", {{"valueConverter", "JSON"}}},
-           {"recordSchema", {{"gsrArn", "arn:aws:glue:us-east-1:111122223333:schema/r/s"}}}}}},
-        {"icebergDestinationConfiguration", iceberg}};
-    return body.dump();
-  }
-
-  catalog::Channel MakeChannel(bool dlq_topic = false) {
-    auto channel = store_->CreateChannel(
-        {cluster_.arn, kAccount, "orders-ch", "orders", ConfigJson(dlq_topic)});
-    EXPECT_TRUE(channel.has_value()) << channel.error().ToString();
-    return *channel;
-  }
-
-  DeliveryService& Service() {
-    if (!service_) {
-      DeliveryService::Options options;
-      options.poll_timeout = 5ms;
-      options.max_backoff = 50ms;
-      service_ = std::make_unique<DeliveryService>(
-          DeliveryService::Deps{*store_, *commits_, *objects_, nullptr, authorizer_, clock_,
-                                random_, kRegion, "", logger_, &kafka_, &format_},
-          options);
-    }
-    return *service_;
-  }
-
-  catalog::Channel Get(const std::string& arn) {
-    auto channel = store_->GetChannel(arn);
-    EXPECT_TRUE(channel.has_value()) << channel.error().ToString();
-    return *channel;
-  }
-
-  // Polls `done` for up to 15 s.
-  template <typename F>
-  bool WaitFor(F done) {
-    auto deadline = std::chrono::steady_clock::now() + 15s;
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (done()) return true;
-      std::this_thread::sleep_for(20ms);
-    }
-    return false;
-  }
-
-  catalog::NextOffsets Offsets(const std::string& arn) {
-    auto offsets = store_->GetChannelOffsets(arn);
-    return offsets.has_value() ? *offsets : catalog::NextOffsets{};
-  }
-
-  std::string dir_;
-  SystemClock clock_;
-  DefaultRandom random_{7};
-  http::NullLogger logger_;
-  std::unique_ptr<catalog::MetadataStore> store_;
-  std::unique_ptr<storage::ObjectStore> objects_;
-  std::unique_ptr<catalog::TableCommits> commits_;
-  std::string bucket_arn_;
-  catalog::KafkaCluster cluster_;
-  testing::FakeTopic topic_{2};
-  testing::FakeKafka kafka_{topic_};
-  testing::FakeFormat format_;
-  testing::FakeAuthorizer authorizer_;
-  std::unique_ptr<DeliveryService> service_;
-};
+class DeliveryServiceTest : public DeliveryFixture {};
 
 TEST_F(DeliveryServiceTest, ActivatesAtEndOffsetsAndDeliversRowsAndDeadLettersOnce) {
   topic_.Produce(0, "before-1");
@@ -332,8 +205,8 @@ TEST_F(DeliveryServiceTest, ZombieCommitIsFencedAndTheWorkerRereadsFromTheCatalo
   Service().Stop();           // stopped, so the two below race alone.
   Result<ChannelConfig> config = ParseChannelConfig(channel.configuration_json);
   ASSERT_TRUE(config.has_value());
-  DeliveryContext ctx{*store_,     *commits_, *objects_, kafka_, format_,
-                      authorizer_, clock_,    random_,   "",     logger_};
+  DeliveryContext ctx{*store_,     *commits_, *faulty_, kafka_, format_,
+                      authorizer_, clock_,    random_,  "",     logger_};
   WorkerOptions options;
   options.poll_timeout = 1ms;
   options.max_backoff = 20ms;
