@@ -174,11 +174,11 @@ class SqliteMetadataStore final : public MetadataStore {
   const auth::SecretSealer* sealer_;
 };
 
-// Opening a store: seals the plaintext secrets in access_keys with `sealer`
-// in one transaction and checks that the sealed ones unseal; with no sealer,
-// refuses a database that holds sealed secrets. `path` names the database in
-// errors. Errors: FailedPrecondition (wrong or missing master key), Internal
-// (sealing failed), the database's errors.
+// Opening a store: checks that the sealed secrets in access_keys unseal with
+// `sealer` and seals the plaintext ones in one transaction; with no sealer,
+// does nothing. `path` names the database in errors. Errors:
+// FailedPrecondition (another master key), Internal (sealing failed), the
+// database's errors.
 Status PrepareSecretsAtRest(Database& db, const auth::SecretSealer* sealer,
                             const std::string& path);
 

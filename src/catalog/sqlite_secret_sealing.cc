@@ -11,12 +11,6 @@ namespace st::catalog::sqlite {
 
 namespace {
 
-Status NoMasterKey(const std::string& path, int64_t sealed) {
-  return FailedPrecondition("catalog database '" + path + "' holds " + std::to_string(sealed) +
-                            " sealed secret access keys but no master key was given to unseal "
-                            "them; start with the master key that sealed them");
-}
-
 Status WrongMasterKey(const std::string& path, int64_t sealed) {
   return FailedPrecondition(
       "the master key does not unseal any of the " + std::to_string(sealed) +
@@ -96,6 +90,17 @@ Status PrepareSecretsAtRest(Database& db, const auth::SecretSealer* sealer,
 Status SqliteMetadataStore::BindSecret(Statement& stmt, int index, const std::string& access_key_id,
                                        const std::string& secret) const {
   if (sealer_ == nullptr) {
+    // Plaintext only where nothing is sealed yet: never mix in a clear secret.
+    ST_ASSIGN_OR_RETURN(Statement sealed,
+                        db_->Prepare("SELECT 1 FROM access_keys WHERE typeof(secret) = 'blob' "
+                                     "LIMIT 1"));
+    ST_ASSIGN_OR_RETURN(bool any, sealed.Step());
+    if (any) {
+      return FailedPrecondition(
+          "catalog database holds sealed secret access keys and this "
+          "store has no master key; create access key '" +
+          access_key_id + "' through the server");
+    }
     stmt.Bind(index, secret);
     return Status::OK();
   }
@@ -109,7 +114,8 @@ Result<std::string> SqliteMetadataStore::OpenSecret(const std::string& access_ke
   if (!sealed) return stored;
   if (sealer_ == nullptr) {
     return Err(FailedPrecondition("the secret of access key '" + access_key_id +
-                                  "' is sealed and this catalog store has no master key"));
+                                  "' is sealed and this catalog store was opened without the "
+                                  "master key; read it through the server"));
   }
   auto secret = sealer_->Unseal(stored, access_key_id);
   if (!secret.has_value()) {

@@ -40,8 +40,8 @@ Status Tighten(const fs::path& path, ModeRepairs& repairs) {
     if (errno == ENOENT) return Status::OK();  // Removed meanwhile.
     return IoError("cannot stat '" + path.string() + "': " + std::strerror(errno));
   }
-  mode_t want;
-  int64_t* counter;
+  mode_t want = 0;
+  int64_t* counter = nullptr;
   if (S_ISDIR(st.st_mode)) {
     want = kDirMode;
     counter = &repairs.dirs;
