@@ -28,7 +28,7 @@ Status MakeDir(const fs::path& dir) {
 }
 
 std::string ModeText(mode_t mode) {
-  char text[8];
+  char text[16];
   std::snprintf(text, sizeof(text), "%04o", static_cast<unsigned>(mode & 07777));
   return text;
 }

@@ -56,7 +56,7 @@ Result<std::string> ReadAll(const std::string& path, std::string* warning) {
   if (fd < 0) return Err(ErrnoError("open", path));
   struct stat st {};
   if (::fstat(fd, &st) == 0 && (st.st_mode & 077) != 0) {
-    char mode[8];
+    char mode[16];
     std::snprintf(mode, sizeof(mode), "%04o", static_cast<unsigned>(st.st_mode & 07777));
     *warning = "master key file '" + path + "' has mode " + mode +
                ": readable by other users; chmod 600 it";
