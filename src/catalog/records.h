@@ -38,10 +38,8 @@ struct Identity {
 
 enum class AccessKeyStatus { kActive, kInactive };
 
-// A long-term credential. SigV4 needs the secret itself to recompute
-// signatures, so it cannot be hashed: the SQLite store seals it at rest under
-// the server master key (SqliteStoreOptions::secret_sealer); here it is in
-// the clear.
+// A long-term credential. The secret is stored as is because SigV4 needs it
+// to recompute signatures (the store is as sensitive as a key file).
 struct AccessKey {
   std::string access_key_id;  // "AKIA" + 16 characters of [A-Z2-7].
   std::string secret_access_key;

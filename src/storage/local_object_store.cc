@@ -24,7 +24,7 @@ Status ErrnoStatus(const std::string& what, const std::string& path, int err) {
   return IoError(what + " '" + path + "': " + std::strerror(err));
 }
 
-// Objects are table data: owner-only, whatever the umask.
+// Objects are table data: files 0600 and directories 0700, whatever the umask.
 constexpr mode_t kObjectFileMode = 0600;
 constexpr mode_t kObjectDirMode = 0700;
 

@@ -1,7 +1,6 @@
 // An ObjectStore on a local directory: each key is a file under the root.
 // Atomicity comes from writing a hidden temporary file in the same directory,
 // fsyncing it and renaming it over the target (then fsyncing the directory).
-// Files are created 0600 and directories 0700: objects are tenants' data.
 #pragma once
 
 #include <memory>
