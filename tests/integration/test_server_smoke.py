@@ -258,6 +258,7 @@ def test_metrics_are_served_only_on_their_own_listener(server, tmp_path):
 
 def test_metrics_listener_binds_loopback_by_default(tmp_path):
     probe = socket.socket()
+    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # As the server binds.
     try:
         probe.bind(("127.0.0.1", 9464))
     except OSError as e:
@@ -271,11 +272,11 @@ def test_metrics_listener_binds_loopback_by_default(tmp_path):
         r = requests.get(srv.metrics + "/metrics", timeout=10)
         assert r.status_code == 200
         # Bound to 127.0.0.1 alone, not to every interface: /proc/net/tcp lists
-        # the listening socket (state 0A) with local address 0100007F:24E8.
+        # the listening socket (state 0A) with local address 0100007F:24F8.
         listening = [line.split()[1] for line in
                      pathlib.Path("/proc/net/tcp").read_text().splitlines()[1:]
-                     if line.split()[3] == "0A" and line.split()[1].endswith(":24E8")]
-        assert listening == ["0100007F:24E8"], listening
+                     if line.split()[3] == "0A" and line.split()[1].endswith(":24F8")]
+        assert listening == ["0100007F:24F8"], listening
     finally:
         assert srv.stop() == 0
 
