@@ -59,7 +59,8 @@ def start_server(build_dir: pathlib.Path, data_dir: pathlib.Path, log_path: path
     log = open(log_path, "wb")
     proc = subprocess.Popen(
         [str(build_dir / "src/server/streamtables-server"), "--data-dir", str(data_dir),
-         "--listen", "127.0.0.1:0", "--s3-listen", "127.0.0.1:0", "--log-level", "warn"],
+         "--listen", "127.0.0.1:0", "--s3-listen", "127.0.0.1:0", "--metrics-listen", "off",
+         "--log-level", "warn"],
         stdout=subprocess.PIPE, stderr=log, text=True)
     lines = []
 

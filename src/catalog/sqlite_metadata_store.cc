@@ -25,8 +25,9 @@ Result<std::unique_ptr<MetadataStore>> OpenSqliteMetadataStore(const SqliteStore
                       ::st::sqlite::Database::Open(open));
   Status migrated = sqlite::MigrateSchema(*db, clock.NowMillis());
   if (!migrated.ok()) return Err(migrated.WithContext("catalog database '" + options.path + "'"));
+  ST_TRY(sqlite::PrepareSecretsAtRest(*db, options.secret_sealer, options.path));
   return std::unique_ptr<MetadataStore>(
-      new sqlite::SqliteMetadataStore(std::move(db), clock, random));
+      new sqlite::SqliteMetadataStore(std::move(db), clock, random, options.secret_sealer));
 }
 
 int SqliteSchemaVersion() { return sqlite::LatestSchemaVersion(); }
@@ -47,13 +48,21 @@ Identity ReadIdentity(const Statement& stmt) {
   return out;
 }
 
-AccessKey ReadAccessKey(const Statement& stmt) {
-  AccessKey out;
-  out.access_key_id = stmt.Text(0);
-  out.secret_access_key = stmt.Text(1);
-  out.owner_arn = stmt.Text(2);
-  out.status = stmt.Text(3) == "active" ? AccessKeyStatus::kActive : AccessKeyStatus::kInactive;
-  out.created_at = FromMillis(stmt.Int64(4));
+// secret_access_key holds the column as stored (sealed: a BLOB) until
+// OpenSecret turns it into the secret.
+struct StoredAccessKey {
+  AccessKey key;
+  bool sealed = false;
+};
+
+StoredAccessKey ReadAccessKey(const Statement& stmt) {
+  StoredAccessKey out;
+  out.key.access_key_id = stmt.Text(0);
+  out.sealed = stmt.IsBlob(1);
+  out.key.secret_access_key = out.sealed ? stmt.Blob(1) : stmt.Text(1);
+  out.key.owner_arn = stmt.Text(2);
+  out.key.status = stmt.Text(3) == "active" ? AccessKeyStatus::kActive : AccessKeyStatus::kInactive;
+  out.key.created_at = FromMillis(stmt.Int64(4));
   return out;
 }
 
@@ -228,11 +237,8 @@ Result<AccessKey> SqliteMetadataStore::CreateAccessKey(const std::string& owner_
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare(std::string("INSERT INTO access_keys(") + kAccessKeyColumns +
                                    ") VALUES (?, ?, ?, 'active', ?)"));
-  ST_TRY(stmt.Bind(1, key.access_key_id)
-             .Bind(2, key.secret_access_key)
-             .Bind(3, owner_arn)
-             .Bind(4, NowMs())
-             .Run());
+  ST_TRY(BindSecret(stmt, 2, key.access_key_id, key.secret_access_key));
+  ST_TRY(stmt.Bind(1, key.access_key_id).Bind(3, owner_arn).Bind(4, NowMs()).Run());
   ST_TRY(txn.Commit());
   return key;
 }
@@ -243,7 +249,11 @@ Result<AccessKey> SqliteMetadataStore::GetAccessKey(const std::string& access_ke
                                                    " FROM access_keys WHERE access_key_id = ?"));
   ST_ASSIGN_OR_RETURN(bool found, stmt.Bind(1, access_key_id).Step());
   if (!found) return Err(AccessKeyNotFound(access_key_id));
-  return ReadAccessKey(stmt);
+  StoredAccessKey stored = ReadAccessKey(stmt);
+  ST_ASSIGN_OR_RETURN(
+      stored.key.secret_access_key,
+      OpenSecret(stored.key.access_key_id, stored.key.secret_access_key, stored.sealed));
+  return stored.key;
 }
 
 Result<std::vector<AccessKey>> SqliteMetadataStore::ListAccessKeys(const std::string& owner_arn) {
@@ -253,7 +263,16 @@ Result<std::vector<AccessKey>> SqliteMetadataStore::ListAccessKeys(const std::st
                       db_->Prepare(std::string("SELECT ") + kAccessKeyColumns +
                                    " FROM access_keys WHERE owner_arn = ? ORDER BY access_key_id"));
   stmt.Bind(1, owner_arn);
-  return stmt.ReadRows(ReadAccessKey);
+  ST_ASSIGN_OR_RETURN(std::vector<StoredAccessKey> rows, stmt.ReadRows(ReadAccessKey));
+  std::vector<AccessKey> out;
+  out.reserve(rows.size());
+  for (StoredAccessKey& stored : rows) {
+    ST_ASSIGN_OR_RETURN(
+        stored.key.secret_access_key,
+        OpenSecret(stored.key.access_key_id, stored.key.secret_access_key, stored.sealed));
+    out.push_back(std::move(stored.key));
+  }
+  return out;
 }
 
 Status SqliteMetadataStore::SetAccessKeyStatus(const std::string& access_key_id,

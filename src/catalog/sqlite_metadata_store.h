@@ -17,6 +17,10 @@
 #include "common/clock.h"
 #include "common/random.h"
 
+namespace st::auth {
+class SecretSealer;
+}
+
 namespace st::catalog {
 
 struct SqliteStoreOptions {
@@ -29,11 +33,19 @@ struct SqliteStoreOptions {
   // exactly-once delivery relies on. NORMAL is faster and still never
   // corrupts, but may lose the last commits.
   bool durable_commits = true;
+  // Seals secret access keys at rest (must outlive the store). With one,
+  // every secret is written sealed, and opening seals the plaintext secrets
+  // an older release left, all in one transaction (secure_delete on, WAL
+  // checkpointed, so no plaintext copy stays in the files). Null (tools and
+  // tests only) stores secrets in plaintext; in a database that holds sealed
+  // secrets it then refuses to read or add any (FailedPrecondition).
+  const auth::SecretSealer* secret_sealer = nullptr;
 };
 
 // `clock` and `random` must outlive the store. Errors: Io (cannot open or
 // configure the file), Corruption (not a database), FailedPrecondition (the
-// file's schema is newer than this binary).
+// file's schema is newer than this binary; or none of its sealed secrets
+// unseals with `secret_sealer`: another master key sealed them).
 Result<std::unique_ptr<MetadataStore>> OpenSqliteMetadataStore(const SqliteStoreOptions& options,
                                                                const Clock& clock, Random& random);
 

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <string>
 
+#include "auth/secret_sealer.h"
 #include "catalog/metadata_store.h"
 #include "common/clock.h"
 #include "common/random.h"
@@ -22,8 +23,10 @@ using ::st::sqlite::Transaction;
 
 class SqliteMetadataStore final : public MetadataStore {
  public:
-  SqliteMetadataStore(std::unique_ptr<Database> db, const Clock& clock, Random& random)
-      : db_(std::move(db)), clock_(clock), random_(random) {}
+  // `sealer` may be null (secrets in plaintext; see SqliteStoreOptions).
+  SqliteMetadataStore(std::unique_ptr<Database> db, const Clock& clock, Random& random,
+                      const auth::SecretSealer* sealer)
+      : db_(std::move(db)), clock_(clock), random_(random), sealer_(sealer) {}
 
   Status CreateAccount(const std::string& account_id) override;
   Result<bool> AccountExists(const std::string& account_id) override;
@@ -157,11 +160,27 @@ class SqliteMetadataStore final : public MetadataStore {
   Status SetTableText(const std::string& table_id, const char* column,
                       const std::optional<std::string>& value);
 
+  // Secrets at rest (sqlite_secret_sealing.cc): binds the column value for
+  // `secret`, and turns a stored column value back into the secret.
+  Status BindSecret(Statement& stmt, int index, const std::string& access_key_id,
+                    const std::string& secret) const;
+  Result<std::string> OpenSecret(const std::string& access_key_id, const std::string& stored,
+                                 bool sealed) const;
+
   std::mutex mu_;
   std::unique_ptr<Database> db_;
   const Clock& clock_;
   Random& random_;
+  const auth::SecretSealer* sealer_;
 };
+
+// Opening a store: checks that the sealed secrets in access_keys unseal with
+// `sealer` and seals the plaintext ones in one transaction; with no sealer,
+// does nothing. `path` names the database in errors. Errors:
+// FailedPrecondition (another master key), Internal (sealing failed), the
+// database's errors.
+Status PrepareSecretsAtRest(Database& db, const auth::SecretSealer* sealer,
+                            const std::string& path);
 
 // The rows of a listing query run with LIMIT page_limit + 1, as a page: an
 // extra row only says that another page follows, resuming after the last

@@ -16,7 +16,9 @@ namespace st::server {
 std::vector<http::Route> HealthRoutes();
 
 // GET /metrics → 200 Prometheus text (version 0.0.4) from `render`; public,
-// as scrapers carry no SigV4 (it names channels and counts, never data).
+// as scrapers carry no SigV4. It names accounts and channel ARNs, so the
+// server mounts it only on its own metrics listener (--metrics-listen,
+// loopback by default), never on the API port.
 std::vector<http::Route> MetricsRoutes(std::function<std::string()> render);
 
 // GET /v1/config (mounted under /iceberg) → 200 {"defaults":{},"overrides":{}}.

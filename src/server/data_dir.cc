@@ -1,5 +1,12 @@
 #include "server/data_dir.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -9,14 +16,62 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Status MakeDir(const fs::path& dir, bool private_dir) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) return IoError("cannot create directory '" + dir.string() + "': " + ec.message());
-  if (private_dir) {
-    fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace, ec);
-    if (ec) return IoError("cannot restrict '" + dir.string() + "' to mode 0700: " + ec.message());
+constexpr mode_t kDirMode = 0700;
+constexpr mode_t kFileMode = 0600;
+constexpr size_t kMaxExamples = 20;
+
+// Created 0700 at once (mkdir's mode only loses bits to the umask), so a
+// fresh data dir is never readable by others, not even briefly.
+Status MakeDir(const fs::path& dir) {
+  if (::mkdir(dir.c_str(), kDirMode) == 0 || errno == EEXIST) return Status::OK();
+  return IoError("cannot create directory '" + dir.string() + "': " + std::strerror(errno));
+}
+
+std::string ModeText(mode_t mode) {
+  char text[16];
+  std::snprintf(text, sizeof(text), "%04o", static_cast<unsigned>(mode & 07777));
+  return text;
+}
+
+// Sets `path` to `want` unless it is already; lstat so links are left alone.
+Status Tighten(const fs::path& path, ModeRepairs& repairs) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return Status::OK();  // Removed meanwhile.
+    return IoError("cannot stat '" + path.string() + "': " + std::strerror(errno));
   }
+  mode_t want = 0;
+  int64_t* counter = nullptr;
+  if (S_ISDIR(st.st_mode)) {
+    want = kDirMode;
+    counter = &repairs.dirs;
+  } else if (S_ISREG(st.st_mode)) {
+    want = kFileMode;
+    counter = &repairs.files;
+  } else {
+    return Status::OK();
+  }
+  if ((st.st_mode & 07777) == want) return Status::OK();
+  if (::chmod(path.c_str(), want) != 0) {
+    return IoError("cannot restrict '" + path.string() + "' to mode " + ModeText(want) + ": " +
+                   std::strerror(errno) + "; the data dir must belong to the server's user");
+  }
+  ++*counter;
+  if (repairs.examples.size() < kMaxExamples) {
+    repairs.examples.push_back(path.string() + " " + ModeText(st.st_mode));
+  }
+  return Status::OK();
+}
+
+Status TightenTree(const fs::path& root, ModeRepairs& repairs) {
+  ST_TRY(Tighten(root, repairs));
+  std::error_code ec;
+  // Does not follow directory links; Tighten skips the links themselves.
+  fs::recursive_directory_iterator it(root, fs::directory_options::none, ec);
+  for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    ST_TRY(Tighten(it->path(), repairs));
+  }
+  if (ec) return IoError("cannot list '" + root.string() + "': " + ec.message());
   return Status::OK();
 }
 
@@ -24,21 +79,42 @@ bool IsTwelveDigits(const std::string& s) {
   return s.size() == 12 && s.find_first_not_of("0123456789") == std::string::npos;
 }
 
+Status WriteAccountId(const fs::path& id_path, const std::string& id) {
+  fs::path tmp = id_path;
+  tmp += ".tmp";
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, kFileMode);
+  if (fd < 0) return IoError("cannot create '" + tmp.string() + "': " + std::strerror(errno));
+  std::string text = id + "\n";
+  bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  ok = ::fsync(fd) == 0 && ok;
+  ok = ::close(fd) == 0 && ok;
+  if (!ok) return IoError("cannot write '" + tmp.string() + "': " + std::strerror(errno));
+  std::error_code ec;
+  fs::rename(tmp, id_path, ec);
+  if (ec) return IoError("cannot create '" + id_path.string() + "': " + ec.message());
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<DataDirLayout> PrepareDataDir(const std::string& root, const std::string& account_id_flag,
                                      Random& random) {
   fs::path base(root);
-  ST_TRY(MakeDir(base, false));
-  ST_TRY(MakeDir(base / "catalog", false));
-  ST_TRY(MakeDir(base / "objects", false));
-  ST_TRY(MakeDir(base / "keys", true));
+  std::error_code parent_ec;
+  // The parents are not ours to restrict; only the data dir itself is.
+  if (base.has_parent_path()) fs::create_directories(base.parent_path(), parent_ec);
+  ST_TRY(MakeDir(base));
+  ST_TRY(MakeDir(base / "catalog"));
+  ST_TRY(MakeDir(base / "objects"));
+  ST_TRY(MakeDir(base / "keys"));
 
   DataDirLayout layout;
+  ST_TRY(TightenTree(base, layout.repaired));
   layout.root = base.string();
   layout.catalog_db_path = (base / "catalog" / "catalog.db").string();
   layout.objects_dir = (base / "objects").string();
   layout.keys_dir = (base / "keys").string();
+  layout.master_key_path = (base / "keys" / "master.key").string();
 
   fs::path id_path = base / "account-id";
   std::error_code ec;
@@ -69,15 +145,7 @@ Result<DataDirLayout> PrepareDataDir(const std::string& root, const std::string&
       id += static_cast<char>('0' + bits % 10);
     }
   }
-  fs::path tmp = id_path;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << id << "\n";
-    if (!out.flush()) return Err(IoError("cannot write '" + tmp.string() + "'"));
-  }
-  fs::rename(tmp, id_path, ec);
-  if (ec) return Err(IoError("cannot create '" + id_path.string() + "': " + ec.message()));
+  ST_TRY(WriteAccountId(id_path, id));
   layout.account_id = id;
   return layout;
 }

@@ -2,8 +2,10 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <thread>
 
@@ -13,6 +15,7 @@
 #include "api/kafka/kafka_surface.h"
 #include "api/s3/s3_surface.h"
 #include "api/s3tables/s3tables_surface.h"
+#include "auth/secret_sealer.h"
 #include "catalog/bootstrap.h"
 #include "catalog/metadata_store.h"
 #include "catalog/sqlite_metadata_store.h"
@@ -27,6 +30,7 @@
 #include "server/admin_key_file.h"
 #include "server/builtin_routes.h"
 #include "server/data_dir.h"
+#include "server/master_key.h"
 #include "server/policy_authorizer.h"
 #include "server/server_config.h"
 #include "server/sigv4_authenticator.h"
@@ -61,6 +65,9 @@ int RunServer(int argc, char** argv) {
     std::fputs(ServerUsage().c_str(), stdout);
     return 0;
   }
+  // Backstop for the explicit modes every file and directory is created
+  // with: nothing the server writes is readable by other users.
+  ::umask(077);
 
   // Block the stop signals before any thread starts, so they all inherit the
   // mask and only sigwait() below sees the signals.
@@ -81,11 +88,42 @@ int RunServer(int argc, char** argv) {
   // ---- State: data dir, catalog, objects, table engine, admin identity.
   Result<DataDirLayout> layout = PrepareDataDir(config.data_dir, config.account_id, random);
   if (!layout.has_value()) return fail(layout.error());
+  if (layout->repaired.files > 0 || layout->repaired.dirs > 0) {
+    std::string examples;
+    for (const std::string& example : layout->repaired.examples) {
+      examples += (examples.empty() ? "" : ", ") + example;
+    }
+    logger.Log(http::LogLevel::kWarn, "data_dir_modes_tightened",
+               {{"data_dir", layout->root},
+                {"files_set_0600", layout->repaired.files},
+                {"dirs_set_0700", layout->repaired.dirs},
+                {"changed", examples}});
+  }
+  const char* master_key_env = std::getenv(kMasterKeyEnv);
+  Result<MasterKey> master_key = LoadMasterKey(
+      {config.master_key_file, master_key_env ? master_key_env : "", layout->master_key_path});
+  if (!master_key.has_value()) return fail(master_key.error().WithContext("master key"));
+  if (!master_key->warning.empty()) {
+    logger.Log(http::LogLevel::kWarn, "master_key_readable_by_others",
+               {{"warning", master_key->warning}});
+  }
+  Result<std::unique_ptr<auth::AesGcmSecretSealer>> sealer =
+      auth::AesGcmSecretSealer::Make(master_key->bytes);
+  if (!sealer.has_value()) return fail(sealer.error().WithContext("master key"));
   catalog::SqliteStoreOptions store_options;
   store_options.path = layout->catalog_db_path;
+  store_options.secret_sealer = sealer->get();
   Result<std::unique_ptr<catalog::MetadataStore>> store_or =
       catalog::OpenSqliteMetadataStore(store_options, clock, random);
-  if (!store_or.has_value()) return fail(store_or.error().WithContext("catalog database"));
+  if (!store_or.has_value()) {
+    Status error = store_or.error();
+    if (master_key->created && error.code() == StatusCode::kFailedPrecondition) {
+      // The data dir lost its key file: do not leave a new, useless one behind.
+      DiscardCreatedMasterKey(*master_key);
+      error = error.WithContext(master_key->path + " was missing (a new key was made and removed)");
+    }
+    return fail(error.WithContext("catalog database"));
+  }
   catalog::MetadataStore& store = **store_or;
   Result<std::unique_ptr<storage::ObjectStore>> objects_or =
       storage::OpenLocalObjectStore(layout->objects_dir);
@@ -132,14 +170,10 @@ int RunServer(int argc, char** argv) {
   // ---- API endpoint: control plane at /, Iceberg REST at /iceberg, admin at
   // /admin, channels at /v1 and /api/v2, the Glue schema registry at /glue.
   http::Router api_router(api_authenticator, authorizer, logger);
-  std::vector<http::Route> root_extras = HealthRoutes();
-  for (http::Route& route : MetricsRoutes([&delivery] { return delivery.MetricsText(); })) {
-    root_extras.push_back(std::move(route));
-  }
   mounted = api_router.Mount(
       api::s3tables::MakeS3TablesSurface({store, commits, objects, kObjectKeyRoot, config.region,
                                           layout->account_id, clock, &authorizer},
-                                         std::move(root_extras)));
+                                         HealthRoutes()));
   if (mounted.ok()) {
     mounted = api_router.Mount(api::iceberg_rest::MakeIcebergRestSurface(
         {store, commits, objects, kObjectKeyRoot, config.region, s3_url, clock, random}));
@@ -165,6 +199,28 @@ int RunServer(int argc, char** argv) {
   Result<std::unique_ptr<http::Server>> api = http::Server::Make(api_options, api_router, logger);
   if (!api.has_value()) return fail(api.error().WithContext("API endpoint (--listen)"));
 
+  // ---- Metrics endpoint: /metrics alone, unauthenticated, loopback by default.
+  http::Router metrics_router(api_authenticator, authorizer, logger);
+  std::unique_ptr<http::Server> metrics;
+  if (config.metrics_listen.has_value()) {
+    mounted = metrics_router.Mount({"metrics", "", std::make_shared<http::S3TablesErrorWriter>(),
+                                    MetricsRoutes([&delivery] { return delivery.MetricsText(); })});
+    if (!mounted.ok()) return fail(mounted);
+    http::Server::Options metrics_options = s3_options;
+    metrics_options.address = config.metrics_listen->host;
+    metrics_options.port = config.metrics_listen->port;
+    metrics_options.threads = 1;
+    metrics_options.max_body_bytes = 4096;  // GETs only.
+    Result<std::unique_ptr<http::Server>> made =
+        http::Server::Make(metrics_options, metrics_router, logger);
+    if (!made.has_value()) {
+      return fail(
+          made.error().WithContext("metrics endpoint (--metrics-listen; 'off' disables it)"));
+    }
+    metrics = *std::move(made);
+  }
+  const std::string metrics_url = metrics ? Url(*metrics) : "off";
+
   std::string key_file = AdminKeyFilePath(layout->keys_dir);
   Status written =
       WriteAdminKeyFile(key_file, {*admin, config.region, layout->account_id, Url(**api), s3_url});
@@ -180,7 +236,8 @@ int RunServer(int argc, char** argv) {
               {"admin_created", admin->created}});
   // The listening line comes first: scripts read exactly one line to find the ports.
   delivery.Start();
-  std::printf("streamtables: listening api=%s s3=%s\n", Url(**api).c_str(), s3_url.c_str());
+  std::printf("streamtables: listening api=%s s3=%s metrics=%s\n", Url(**api).c_str(),
+              s3_url.c_str(), metrics_url.c_str());
   std::printf("streamtables: admin credentials in %s\n", key_file.c_str());
   std::fflush(stdout);
 
@@ -193,8 +250,12 @@ int RunServer(int argc, char** argv) {
   delivery.Stop();
   // Drain both endpoints at once so the grace period is not spent twice.
   std::thread s3_stop([&] { (*s3)->Shutdown(); });
+  std::thread metrics_stop([&] {
+    if (metrics) metrics->Shutdown();
+  });
   (*api)->Shutdown();
   s3_stop.join();
+  metrics_stop.join();
   logger.Log(
       http::LogLevel::kInfo, "stopped",
       {{"api_requests", (*api)->requests_served()}, {"s3_requests", (*s3)->requests_served()}});

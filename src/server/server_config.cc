@@ -79,6 +79,15 @@ Result<ServerConfig> ParseServerFlags(const std::vector<std::string>& args) {
       ST_ASSIGN_OR_RETURN(config.listen, ParseListenAddress(value));
     } else if (flag == "--s3-listen") {
       ST_ASSIGN_OR_RETURN(config.s3_listen, ParseListenAddress(value));
+    } else if (flag == "--metrics-listen") {
+      if (value == "off") {
+        config.metrics_listen.reset();
+      } else {
+        ST_ASSIGN_OR_RETURN(config.metrics_listen, ParseListenAddress(value));
+      }
+    } else if (flag == "--master-key-file") {
+      if (value.empty()) return Err(InvalidArgument("--master-key-file must not be empty"));
+      config.master_key_file = value;
     } else if (flag == "--region") {
       if (value.empty()) return Err(InvalidArgument("--region must not be empty"));
       config.region = value;
@@ -113,6 +122,11 @@ std::string ServerUsage() {
   --data-dir DIR           state directory (default ./data): catalog, objects, keys
   --listen HOST:PORT       control plane at / and Iceberg REST at /iceberg (default 127.0.0.1:8181)
   --s3-listen HOST:PORT    S3-compatible data endpoint (default 127.0.0.1:9000)
+  --metrics-listen HOST:PORT|off
+                           Prometheus /metrics, unauthenticated (default 127.0.0.1:9464)
+  --master-key-file PATH   key that seals secret access keys in the catalog (default:
+                           $STREAMTABLES_MASTER_KEY_FILE, else DIR/keys/master.key,
+                           created on first start; back it up apart from the data dir)
   --region REGION          region in ARNs and SigV4 scopes (default us-east-1)
   --account-id DIGITS      12-digit account id (default: generated once, kept in the data dir)
   --log-level LEVEL        debug | info | warn | error (default info); JSON lines on stderr
@@ -122,7 +136,9 @@ std::string ServerUsage() {
   --delivery-buffer-mb N   per-channel delivery buffer before a commit is forced (default 48)
 
 Port 0 picks a free port. On start the server prints one line to stdout:
-  streamtables: listening api=http://HOST:PORT s3=http://HOST:PORT
+  streamtables: listening api=http://HOST:PORT s3=http://HOST:PORT metrics=http://HOST:PORT
+(metrics=off when disabled). The data dir is the server user's alone (0700
+directories, 0600 files; an existing one is tightened on start).
 SIGINT/SIGTERM stop it gracefully: in-flight requests finish, exit code 0.
 )";
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,11 @@ struct ServerConfig {
   ListenAddress listen{"127.0.0.1", 8181};
   // S3-compatible data endpoint.
   ListenAddress s3_listen{"127.0.0.1", 9000};
+  // Prometheus /metrics on a listener of its own: it names accounts and
+  // channels, so loopback by default. nullopt: --metrics-listen off.
+  std::optional<ListenAddress> metrics_listen = ListenAddress{"127.0.0.1", 9464};
+  // Empty: $STREAMTABLES_MASTER_KEY_FILE, else <data-dir>/keys/master.key.
+  std::string master_key_file;
   std::string region = "us-east-1";
   std::string account_id;  // Empty: the data dir's, generated on first start.
   http::LogLevel log_level = http::LogLevel::kInfo;

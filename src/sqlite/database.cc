@@ -1,6 +1,11 @@
 #include "sqlite/database.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 namespace st::sqlite {
 
@@ -26,6 +31,18 @@ StatusCode CodeFor(int rc) {
 }  // namespace
 
 Result<std::unique_ptr<Database>> Database::Open(const OpenOptions& options) {
+  // SQLite would create the file with mode 0644 (less the umask) and gives
+  // its -wal and -shm files the database file's mode, so creating it owner-only
+  // first keeps all three private. An existing file keeps its mode.
+  if (options.path != ":memory:" && !options.path.empty()) {
+    int fd = ::open(options.path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) {
+      return Err(IoError("cannot create " + options.label + " '" + options.path +
+                         "': " + std::strerror(errno) +
+                         "; check that the directory exists and is writable"));
+    }
+    ::close(fd);
+  }
   sqlite3* handle = nullptr;
   int rc =
       sqlite3_open_v2(options.path.c_str(), &handle,

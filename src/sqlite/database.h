@@ -19,7 +19,8 @@ struct sqlite3;
 namespace st::sqlite {
 
 struct OpenOptions {
-  // The file, created when missing (its directory must exist). ":memory:" is
+  // The file, created mode 0600 when missing (its directory must exist); the
+  // -wal and -shm files take the database file's mode. ":memory:" is
   // a private in-memory database (no WAL; for tests).
   std::string path;
   // Names the database in every error message ("catalog database"), so that

@@ -23,6 +23,12 @@ Statement& Statement::Bind(int index, std::string_view text) {
   return *this;
 }
 
+Statement& Statement::BindBlob(int index, std::string_view bytes) {
+  KeepBindError(sqlite3_bind_blob(stmt_, index, bytes.data(), static_cast<int>(bytes.size()),
+                                  SQLITE_TRANSIENT));
+  return *this;
+}
+
 Statement& Statement::Bind(int index, int64_t value) {
   KeepBindError(sqlite3_bind_int64(stmt_, index, value));
   return *this;
@@ -76,6 +82,17 @@ std::optional<std::string> Statement::OptionalText(int column) const {
 int64_t Statement::Int64(int column) const { return sqlite3_column_int64(stmt_, column); }
 
 double Statement::Double(int column) const { return sqlite3_column_double(stmt_, column); }
+
+bool Statement::IsBlob(int column) const {
+  return sqlite3_column_type(stmt_, column) == SQLITE_BLOB;
+}
+
+std::string Statement::Blob(int column) const {
+  const void* bytes = sqlite3_column_blob(stmt_, column);
+  if (bytes == nullptr) return "";
+  return std::string(static_cast<const char*>(bytes),
+                     static_cast<size_t>(sqlite3_column_bytes(stmt_, column)));
+}
 
 bool Statement::IsNull(int column) const {
   return sqlite3_column_type(stmt_, column) == SQLITE_NULL;

@@ -32,6 +32,8 @@ class Statement {
   Statement& Bind(int index, std::string_view text);
   Statement& Bind(int index, int64_t value);
   Statement& BindDouble(int index, double value);
+  // Bytes stored as a BLOB (typeof() = 'blob'); copied.
+  Statement& BindBlob(int index, std::string_view bytes);
   Statement& BindNull(int index);
   // nullopt binds NULL.
   Statement& BindOptional(int index, const std::optional<std::string>& text);
@@ -68,6 +70,9 @@ class Statement {
   int64_t Int64(int column) const;
   double Double(int column) const;
   bool IsNull(int column) const;
+  bool IsBlob(int column) const;
+  // The column's bytes (a BLOB as stored; other types as Text reads them).
+  std::string Blob(int column) const;
 
  private:
   friend class Database;

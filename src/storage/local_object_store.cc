@@ -24,6 +24,21 @@ Status ErrnoStatus(const std::string& what, const std::string& path, int err) {
   return IoError(what + " '" + path + "': " + std::strerror(err));
 }
 
+// Objects are table data: files 0600 and directories 0700, whatever the umask.
+constexpr mode_t kObjectFileMode = 0600;
+constexpr mode_t kObjectDirMode = 0700;
+
+// create_directories with mode 0700 for each directory it makes.
+Status MakeDirectories(const fs::path& dir) {
+  if (dir.empty()) return Status::OK();
+  if (::mkdir(dir.c_str(), kObjectDirMode) == 0 || errno == EEXIST) return Status::OK();
+  if (errno != ENOENT)
+    return IoError("create directory '" + dir.string() + "': " + std::strerror(errno));
+  ST_TRY(MakeDirectories(dir.parent_path()));
+  if (::mkdir(dir.c_str(), kObjectDirMode) == 0 || errno == EEXIST) return Status::OK();
+  return IoError("create directory '" + dir.string() + "': " + std::strerror(errno));
+}
+
 Status WriteAll(int fd, const void* data, size_t size, const std::string& path) {
   const char* p = static_cast<const char*>(data);
   while (size > 0) {
@@ -262,14 +277,13 @@ class LocalObjectStore final : public ObjectStore {
   Result<std::unique_ptr<ObjectWriter>> OpenWriter(std::string_view key, bool if_absent) {
     ST_TRY(ValidateObjectKey(key));
     fs::path target = root_ / std::string(key);
-    std::error_code ec;
-    fs::create_directories(target.parent_path(), ec);
-    if (ec) return Err(IoError("create directory for '" + std::string(key) + "': " + ec.message()));
+    Status made = MakeDirectories(target.parent_path());
+    if (!made.ok()) return Err(made.WithContext("object '" + std::string(key) + "'"));
     static std::atomic<uint64_t> counter{0};
     fs::path temp = target.parent_path() /
                     (std::string(kTempMarker) + std::to_string(::getpid()) + "-" +
                      std::to_string(counter.fetch_add(1)) + "-" + target.filename().string());
-    int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, kObjectFileMode);
     if (fd < 0) return Err(ErrnoStatus("create", temp.string(), errno));
     return std::unique_ptr<ObjectWriter>(new LocalObjectWriter(target, temp, fd, if_absent));
   }
@@ -302,9 +316,9 @@ Status ValidateObjectKey(std::string_view key) {
 }
 
 Result<std::unique_ptr<ObjectStore>> OpenLocalObjectStore(const std::string& root_dir) {
+  Status made = MakeDirectories(fs::path(root_dir));
+  if (!made.ok()) return Err(made.WithContext("object store root"));
   std::error_code ec;
-  fs::create_directories(root_dir, ec);
-  if (ec) return Err(IoError("create object store root '" + root_dir + "': " + ec.message()));
   fs::path root = fs::absolute(root_dir, ec);
   if (ec) return Err(IoError("resolve '" + root_dir + "': " + ec.message()));
   return std::unique_ptr<ObjectStore>(new LocalObjectStore(root));

@@ -50,7 +50,8 @@ class Server:
         self.stderr = open(self.log_path, "wb")
         self.proc = subprocess.Popen(
             [str(_binary("src", "server", "streamtables-server")), "--data-dir", str(data_dir),
-             "--listen", "127.0.0.1:0", "--s3-listen", "127.0.0.1:0"],
+             "--listen", "127.0.0.1:0", "--s3-listen", "127.0.0.1:0",
+             "--metrics-listen", "127.0.0.1:0"],
             stdout=subprocess.PIPE, stderr=self.stderr, text=True)
         lines = []
 

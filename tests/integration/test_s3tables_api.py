@@ -74,7 +74,8 @@ class S3TablesServer:
         self.stderr = open(log_path, "ab")
         self.proc = subprocess.Popen(
             [str(server_binary()), "--data-dir", str(data_dir), "--listen", "127.0.0.1:0",
-             "--s3-listen", "127.0.0.1:0", "--region", REGION, *extra],
+             "--s3-listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--region", REGION,
+             *extra],
             stdout=subprocess.PIPE, stderr=self.stderr, text=True)
         got = []
 

@@ -1,5 +1,6 @@
 """The server binary on its own: startup line, health, error shapes, body
-limit, keep-alive and graceful shutdown. Nothing here needs Kafka or engines.
+limit, keep-alive, graceful shutdown and the metrics listener. Nothing here
+needs Kafka or engines.
 
 The binary is $ST_BUILD_DIR/src/server/streamtables-server (ST_BUILD_DIR
 defaults to <repo>/build).
@@ -9,6 +10,7 @@ import os
 import pathlib
 import re
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -18,7 +20,7 @@ import requests
 
 from harness import paths
 
-LISTENING = re.compile(r"streamtables: listening api=(http://\S+) s3=(http://\S+)")
+LISTENING = re.compile(r"streamtables: listening api=(http://\S+) s3=(http://\S+) metrics=(\S+)")
 
 
 def server_binary() -> pathlib.Path:
@@ -30,17 +32,20 @@ def server_binary() -> pathlib.Path:
 
 
 class RunningServer:
-    def __init__(self, data_dir: pathlib.Path, log_path: pathlib.Path, *extra: str):
+    def __init__(self, data_dir: pathlib.Path, log_path: pathlib.Path, *extra: str,
+                 default_metrics: bool = False):
         self.log_path = log_path
         self.stderr = open(log_path, "wb")
+        # An ephemeral metrics port unless the test wants the default one.
+        metrics = [] if default_metrics else ["--metrics-listen", "127.0.0.1:0"]
         self.proc = subprocess.Popen(
             [str(server_binary()), "--data-dir", str(data_dir), "--listen", "127.0.0.1:0",
-             "--s3-listen", "127.0.0.1:0", *extra],
+             "--s3-listen", "127.0.0.1:0", *metrics, *extra],
             stdout=subprocess.PIPE, stderr=self.stderr, text=True)
         line = self._read_listening_line(timeout_s=30)
         match = LISTENING.search(line)
         assert match, f"unexpected startup line {line!r}; log: {self.log()}"
-        self.api, self.s3 = match.group(1), match.group(2)
+        self.api, self.s3, self.metrics = match.group(1), match.group(2), match.group(3)
 
     def _read_listening_line(self, timeout_s: float) -> str:
         result = []
@@ -95,7 +100,7 @@ def test_account_id_persists_across_restarts(tmp_path):
     other = "1" + "0" * 11 if stored != "1" + "0" * 11 else "2" + "0" * 11
     bad = subprocess.run([str(server_binary()), "--data-dir", str(tmp_path / "data"),
                           "--listen", "127.0.0.1:0", "--s3-listen", "127.0.0.1:0",
-                          "--account-id", other], capture_output=True, text=True, timeout=30)
+                          "--metrics-listen", "off", "--account-id", other], capture_output=True, text=True, timeout=30)
     assert bad.returncode == 1
     assert "belongs to account " + stored in bad.stderr
 
@@ -211,3 +216,76 @@ def test_absolute_form_targets_are_served_and_other_forms_refused(server):
         assert b"send a path starting with '/'" in body, (bad, body)
     # The server is still healthy afterwards.
     assert requests.get(server.api + "/health", timeout=10).status_code == 200
+
+
+# ---------------------------------------------------------------- /metrics
+# It names accounts and channel ARNs: served on a listener of its own
+# (loopback by default), no longer on the API port.
+
+def test_metrics_are_served_only_on_their_own_listener(server, tmp_path):
+    assert re.fullmatch(r"http://127\.0\.0\.1:\d+", server.metrics), server.metrics
+    assert server.metrics not in (server.api, server.s3)
+    r = requests.get(server.metrics + "/metrics", timeout=10)
+    assert r.status_code == 200, r.text
+    assert r.headers["Content-Type"].startswith("text/plain; version=0.0.4")
+    assert "# TYPE streamtables_delivery_rows_total counter" in r.text
+    assert "# TYPE streamtables_delivery_data_freshness_seconds gauge" in r.text
+    # Nothing else lives on the metrics listener.
+    r = requests.get(server.metrics + "/health", timeout=10)
+    assert r.status_code == 404
+
+    # Unsigned GET /metrics on the API port: refused in the S3 Tables shape
+    # (404: the route is gone; 403 where unsigned requests are refused first).
+    r = requests.get(server.api + "/metrics", timeout=10)
+    assert r.status_code in (403, 404), r.text
+    assert r.json()["__type"] in ("NotFoundException", "ForbiddenException",
+                                  "AccessDeniedException"), r.text
+    assert "streamtables_delivery" not in r.text
+    # Signed by the admin it is not there either.
+    from botocore.auth import SigV4Auth
+    from botocore.awsrequest import AWSRequest
+    from botocore.credentials import Credentials
+    import json
+    keys = json.loads((tmp_path / "data" / "keys" / "admin.json").read_text())
+    request = AWSRequest(method="GET", url=server.api + "/metrics", data=b"")
+    SigV4Auth(Credentials(keys["access_key_id"], keys["secret_access_key"]), "s3tables",
+              keys["region"]).add_auth(request)
+    prepared = request.prepare()
+    r = requests.get(prepared.url, headers=dict(prepared.headers), timeout=10)
+    assert r.status_code == 404, r.text
+    assert r.json()["__type"] == "NotFoundException"
+
+
+def test_metrics_listener_binds_loopback_by_default(tmp_path):
+    probe = socket.socket()
+    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # As the server binds.
+    try:
+        probe.bind(("127.0.0.1", 9464))
+    except OSError as e:
+        pytest.skip(f"127.0.0.1:9464 is taken on this machine ({e}); the default port "
+                    "cannot be tested here")
+    finally:
+        probe.close()
+    srv = RunningServer(tmp_path / "data", tmp_path / "server.log", default_metrics=True)
+    try:
+        assert srv.metrics == "http://127.0.0.1:9464", srv.metrics
+        r = requests.get(srv.metrics + "/metrics", timeout=10)
+        assert r.status_code == 200
+        # Bound to 127.0.0.1 alone, not to every interface: /proc/net/tcp lists
+        # the listening socket (state 0A) with local address 0100007F:24F8.
+        listening = [line.split()[1] for line in
+                     pathlib.Path("/proc/net/tcp").read_text().splitlines()[1:]
+                     if line.split()[3] == "0A" and line.split()[1].endswith(":24F8")]
+        assert listening == ["0100007F:24F8"], listening
+    finally:
+        assert srv.stop() == 0
+
+
+def test_metrics_listener_can_be_turned_off(tmp_path):
+    srv = RunningServer(tmp_path / "data", tmp_path / "server.log", "--metrics-listen", "off",
+                        default_metrics=True)
+    try:
+        assert srv.metrics == "off"
+        assert requests.get(srv.api + "/health", timeout=10).status_code == 200
+    finally:
+        assert srv.stop() == 0

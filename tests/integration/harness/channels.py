@@ -256,9 +256,7 @@ class ChannelSetup:
         return lines
 
     def metrics_text(self) -> str:
-        import requests
-
-        return requests.get(self.server.api_url + "/metrics", timeout=10).text
+        return self.server.metrics_text()
 
 
 def encoded(arn: str) -> str:

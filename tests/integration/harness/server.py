@@ -2,7 +2,8 @@
 
 StreamtablesServer starts `$ST_BUILD_DIR/src/cli/streamtables server` (or the
 standalone src/server/streamtables-server) with a data dir of its own, parses
-the `streamtables: listening api=... s3=...` line, and reads the admin key
+the `streamtables: listening api=... s3=... metrics=...` line (metrics on a
+loopback port of its own), and reads the admin key
 file the server writes (<data-dir>/keys/admin.json). Its log (stdout+stderr,
 JSON lines) is kept in the test's tmp dir, and conftest attaches its tail to
 any test that fails while it runs (it is a ManagedProcess in REGISTRY).
@@ -30,7 +31,7 @@ import requests
 from . import paths
 from .process import ManagedProcess
 
-LISTENING = re.compile(r"streamtables: listening api=(http://\S+) s3=(http://\S+)")
+LISTENING = re.compile(r"streamtables: listening api=(http://\S+) s3=(http://\S+) metrics=(\S+)")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -80,14 +81,14 @@ class StreamtablesServer:
         self.requested_account_id = account_id
         self.region = region
         self.proc: Optional[ManagedProcess] = None
-        self.api_url = self.s3_url = ""
+        self.api_url = self.s3_url = self.metrics_url = ""
         self.account_id = self.access_key = self.secret_key = self.admin_arn = ""
 
     # ------------------------------------------------------------ lifecycle
     def start(self, timeout_s: float = 60.0) -> "StreamtablesServer":
         argv = [*server_binary(self.build_dir), "--data-dir", str(self.data_dir),
                 "--listen", "127.0.0.1:0", "--s3-listen", "127.0.0.1:0",
-                "--region", self.region, *self.extra_args]
+                "--metrics-listen", "127.0.0.1:0", "--region", self.region, *self.extra_args]
         if self.requested_account_id:
             argv += ["--account-id", self.requested_account_id]
         log_path = self.work_dir / f"{self.name}.log"
@@ -105,6 +106,7 @@ class StreamtablesServer:
 
         self.proc.wait_until(listening, timeout_s, "listening")
         self.api_url, self.s3_url = match[0].group(1), match[0].group(2)
+        self.metrics_url = match[0].group(3)  # "off" with --metrics-listen off
         keys = json.loads((self.data_dir / "keys" / "admin.json").read_text())
         self.account_id = keys["account_id"]
         self.access_key = keys["access_key_id"]
@@ -133,6 +135,13 @@ class StreamtablesServer:
         return self.proc.tail(lines) if self.proc else ""
 
     # ------------------------------------------------------------ endpoints
+    def metrics_text(self) -> str:
+        """GET <metrics listener>/metrics (unsigned, as Prometheus scrapes it)."""
+        assert self.metrics_url.startswith("http://"), f"metrics listener is {self.metrics_url}"
+        response = requests.get(self.metrics_url + "/metrics", timeout=10)
+        response.raise_for_status()
+        return response.text
+
     @property
     def iceberg_url(self) -> str:
         return self.api_url + "/iceberg"

@@ -1,6 +1,7 @@
 #include "storage/local_object_store.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 
@@ -20,6 +21,27 @@ class LocalObjectStoreTest : public ::testing::Test {
   std::filesystem::path root_;
   std::unique_ptr<ObjectStore> store_;
 };
+
+// Objects are tenants' data: owner-only whatever the umask (an older store
+// wrote 0644 files in 0755 folders).
+TEST_F(LocalObjectStoreTest, ObjectsAndTheirFoldersAreOwnerOnly) {
+  std::filesystem::remove_all(root_);
+  mode_t old = ::umask(022);
+  store_ = OpenLocalObjectStore((root_ / "objects").string()).value();
+  Status put = store_->Put("wh/metadata/deep/v1.metadata.json", "{}");
+  ::umask(old);
+  ASSERT_TRUE(put.ok()) << put.ToString();
+  auto mode = [](const std::filesystem::path& p) {
+    struct stat st {};
+    EXPECT_EQ(::stat(p.c_str(), &st), 0) << p;
+    return st.st_mode & 07777;
+  };
+  for (const char* dir :
+       {"", "/objects", "/objects/wh", "/objects/wh/metadata", "/objects/wh/metadata/deep"}) {
+    EXPECT_EQ(mode(root_.string() + dir), 0700u) << dir;
+  }
+  EXPECT_EQ(mode(root_ / "objects/wh/metadata/deep/v1.metadata.json"), 0600u);
+}
 
 TEST_F(LocalObjectStoreTest, ReaderStreamsTheVersionItOpened) {
   ASSERT_TRUE(store_->Put("t/data/a.bin", "hello world").ok());

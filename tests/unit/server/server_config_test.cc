@@ -1,0 +1,37 @@
+// Server flags for the metrics listener and the master key.
+#include "server/server_config.h"
+
+#include <gtest/gtest.h>
+
+namespace st::server {
+namespace {
+
+TEST(ServerConfigTest, MetricsListenDefaultsToLoopbackAndCanBeMovedOrTurnedOff) {
+  auto config = ParseServerFlags({});
+  ASSERT_TRUE(config.has_value());
+  ASSERT_TRUE(config->metrics_listen.has_value());
+  EXPECT_EQ(config->metrics_listen->ToString(), "127.0.0.1:9464");
+
+  config = ParseServerFlags({"--metrics-listen", "127.0.0.1:0"});
+  ASSERT_TRUE(config.has_value());
+  EXPECT_EQ(config->metrics_listen->port, 0);
+
+  config = ParseServerFlags({"--metrics-listen=off"});
+  ASSERT_TRUE(config.has_value());
+  EXPECT_FALSE(config->metrics_listen.has_value());
+
+  config = ParseServerFlags({"--metrics-listen", "9464"});
+  ASSERT_FALSE(config.has_value());
+  EXPECT_NE(config.error().message().find("host:port"), std::string::npos);
+}
+
+TEST(ServerConfigTest, MasterKeyFile) {
+  auto config = ParseServerFlags({"--master-key-file", "/etc/st/master.key"});
+  ASSERT_TRUE(config.has_value());
+  EXPECT_EQ(config->master_key_file, "/etc/st/master.key");
+  EXPECT_TRUE(ParseServerFlags({})->master_key_file.empty());
+  EXPECT_FALSE(ParseServerFlags({"--master-key-file="}).has_value());
+}
+
+}  // namespace
+}  // namespace st::server
