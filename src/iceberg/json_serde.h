@@ -21,7 +21,8 @@ namespace st::iceberg {
 // A type: primitives as their type string, nested types as objects
 // ({"type":"struct","fields":[...]}, {"type":"list","element-id",...},
 // {"type":"map","key-id",...}). Unknown type strings are InvalidArgument
-// naming the string.
+// naming the string; so are nested types deeper than kMaxTypeNesting
+// (types.h), refused before their children are read.
 nlohmann::json TypeToJson(const Type& type);
 Result<TypePtr> TypeFromJson(const nlohmann::json& json);
 
