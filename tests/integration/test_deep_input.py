@@ -181,7 +181,7 @@ def test_glue_deep_request_body_is_400(server):
                  "X-Amz-Target": "AWSGlue.CreateRegistry"})
     assert r.status_code == 400, r.text[:500]
     assert r.json()["__type"].endswith("InvalidInputException"), r.text[:500]
-    assert "deeper than 512 levels" in r.json()["message"]
+    assert "deeper than 512 levels" in r.json()["Message"]
     assert_still_serving(server)
 
 
