@@ -165,8 +165,7 @@ class Schema {
   // Parses Avro JSON schema text. Errors: InvalidArgument for malformed JSON,
   // unknown types, bad names, duplicate field names or named types,
   // unresolved names, unions with duplicate branch types or nested unions,
-  // bad fixed sizes, enum problems, schemas nested deeper than 128 levels
-  // (or JSON text nested deeper than common/json_nesting.h kMaxJsonNesting).
+  // bad fixed sizes, enum problems, schemas nested deeper than 200 levels.
   static Result<Schema> Parse(std::string_view json);
   // Validates a schema built in code (same errors as Parse). The tree is
   // copied; later edits to `root` do not affect the Schema. A node pointer

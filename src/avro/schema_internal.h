@@ -13,7 +13,7 @@ namespace st::avro::internal {
 
 // Deepest schema nesting accepted (parsed or built): every record field,
 // union branch, array items and map values is one level. Real schemas stay
-// far below; Iceberg's own limit (iceberg/types.h kMaxTypeNesting) maps to
+// far below; Iceberg's own limit (iceberg/type_nesting.h kMaxTypeNesting) maps to
 // at most 3 Avro levels per Iceberg type, and the schema's JSON text stays
 // within common/json_nesting.h kMaxJsonNesting.
 inline constexpr int kMaxSchemaDepth = 128;

@@ -87,7 +87,7 @@ class TableCommits {
   // the table's warehouse location and points the table at it (if that
   // fails, the row is removed again). Errors: those of
   // MetadataStore::CreateTable, InvalidArgument (spec/order do not fit the
-  // schema, a write.*.path property outside the table location), Io.
+  // schema), Io.
   Result<LoadedTable> CreateTable(const NewTable& table,
                                   const std::optional<InitialMetadata>& metadata);
 
@@ -96,8 +96,7 @@ class TableCommits {
   // without metadata commits as a create (requirements see no table, so only
   // assert-create holds). Errors: NotFound, Conflict (a requirement failed,
   // or the swap kept losing: REST 409 CommitFailedException), InvalidArgument
-  // (bad updates, a location change, a write.*.path property that fails
-  // iceberg::CheckLocationProperties), AccessDenied (streaming table, not its
+  // (bad updates, a location change), AccessDenied (streaming table, not its
   // channel), Conflict from the offset fence (a zombie delivery worker; never
   // retried), CommitStateUnknown, Io.
   Result<LoadedTable> CommitTable(const std::string& table_id,
@@ -106,9 +105,8 @@ class TableCommits {
                                   const CommitOptions& options);
 
   // S3 Tables UpdateTableMetadataLocation: the same swap, for a file the
-  // client wrote. `location` must lie under the warehouse location as
-  // iceberg::CheckLocationUnder (table_paths.h) defines it (no '..', encoded
-  // or not) and end in .metadata.json or .metadata.json.gz. Errors: InvalidArgument, NotFound,
+  // client wrote. `location` must lie under the warehouse location and end in
+  // .metadata.json or .metadata.json.gz. Errors: InvalidArgument, NotFound,
   // Conflict (stale token), AccessDenied (streaming table), CommitStateUnknown.
   Result<Table> UpdateTableMetadataLocation(const std::string& table_id,
                                             const std::string& version_token,

@@ -6,7 +6,7 @@
 // later walks the model built from it. Checking the text first keeps every
 // one of them within a known stack depth (src/http/server.h sizes the handler
 // stacks for it). Documents nest much less in practice: an Iceberg schema
-// costs at most 3 levels per nested type (iceberg/types.h kMaxTypeNesting),
+// costs at most 3 levels per nested type (iceberg/type_nesting.h kMaxTypeNesting),
 // an Avro schema at most 4 (avro/schema_internal.h kMaxSchemaDepth).
 #pragma once
 

@@ -588,7 +588,8 @@ Result<std::unique_ptr<Server>> Server::Make(Options options, Handler& handler, 
     options.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   }
   if (options.threads < 0 || options.max_header_bytes == 0 || options.idle_timeout.count() <= 0 ||
-      options.header_timeout.count() <= 0 || options.thread_stack_bytes < static_cast<size_t>(PTHREAD_STACK_MIN)) {
+      options.header_timeout.count() <= 0 ||
+      options.thread_stack_bytes < static_cast<size_t>(PTHREAD_STACK_MIN)) {
     return Err(InvalidArgument(
         "server options: threads must be >= 0, max_header_bytes, idle_timeout and header_timeout "
         "> 0, thread_stack_bytes at least PTHREAD_STACK_MIN"));

@@ -4,6 +4,7 @@
 
 #include "common/json_nesting.h"
 #include "iceberg/json_reader_internal.h"
+#include "iceberg/type_nesting.h"
 
 namespace st::iceberg {
 

@@ -21,8 +21,7 @@ namespace st::iceberg {
 // A type: primitives as their type string, nested types as objects
 // ({"type":"struct","fields":[...]}, {"type":"list","element-id",...},
 // {"type":"map","key-id",...}). Unknown type strings are InvalidArgument
-// naming the string; so are nested types deeper than kMaxTypeNesting
-// (types.h), refused before their children are read.
+// naming the string.
 nlohmann::json TypeToJson(const Type& type);
 Result<TypePtr> TypeFromJson(const nlohmann::json& json);
 

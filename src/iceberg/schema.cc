@@ -3,6 +3,8 @@
 #include <functional>
 #include <unordered_set>
 
+#include "iceberg/type_nesting.h"
+
 namespace st::iceberg {
 
 namespace {

@@ -17,10 +17,8 @@ class Schema {
  public:
   // Validates: ids positive, <= 2147483447 and unique across the whole tree
   // (struct fields, list elements, map keys/values); names unique within a
-  // struct and non-empty; identifier fields exist, are required primitives;
-  // nested types at most kMaxTypeNesting (types.h) deep, so code walking a
-  // Schema recursively has a bounded depth. Errors: InvalidArgument naming
-  // the offending id or name.
+  // struct and non-empty; identifier fields exist, are required primitives.
+  // Errors: InvalidArgument naming the offending id or name.
   static Result<Schema> Make(int32_t schema_id, std::vector<NestedField> fields,
                              std::vector<int32_t> identifier_field_ids = {});
 

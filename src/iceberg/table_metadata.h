@@ -73,8 +73,7 @@ struct TableMetadata {
 };
 
 // Parses metadata JSON (v1 or v2; gzip is the caller's concern). Errors:
-// Corruption naming the missing/bad key, or JSON nested deeper than
-// common/json_nesting.h kMaxJsonNesting; Unsupported for format-version > 2.
+// Corruption naming the missing/bad key; Unsupported for format-version > 2.
 Result<TableMetadata> ParseTableMetadata(std::string_view json);
 // Serializes as format v2 JSON (never the v1-only "schema"/"partition-spec"
 // keys); refs.main always agrees with current-snapshot-id.

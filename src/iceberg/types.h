@@ -41,14 +41,6 @@ enum class TypeId {
 class Type;
 using TypePtr = std::shared_ptr<const Type>;
 
-// How deeply nested types may nest: every struct, list or map inside a schema
-// is one level (a top-level struct column is level 1, a list inside it level
-// 2). Real schemas stay well under 20; the bound exists so that parsing,
-// validating, printing, comparing and converting a schema (all recursive)
-// stay within the handler stacks (src/http/server.h). Schema::Make and the
-// JSON parsers (json_serde.h) refuse more with InvalidArgument.
-inline constexpr int kMaxTypeNesting = 100;
-
 // A named, id-carrying field of a struct, or the element/key/value of a list or map.
 struct NestedField {
   int32_t id = 0;

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "iceberg/type_nesting.h"
+
 namespace st::iceberg {
 namespace {
 

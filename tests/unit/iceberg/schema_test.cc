@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "iceberg/type_nesting.h"
+
 namespace st::iceberg {
 namespace {
 
