@@ -324,7 +324,7 @@ TEST_F(ServerTest, HandlersRunOnStacksOfTheConfiguredSize) {
   Start(options);
   Client c(server_->port());
   c.Send("GET /stack HTTP/1.1\r\nHost: x\r\n\r\n");
-  EXPECT_NE(c.ReadUntil("\n\n").find("stack"), std::string::npos);
+  EXPECT_NE(c.ReadUntil("\r\n\r\n").find("200 OK"), std::string::npos);
   std::string body = c.ReadUntil("\n");
   EXPECT_EQ(body, "stack " + std::to_string(3 * 1024 * 1024) + "\n");
 }
