@@ -45,9 +45,10 @@ class Server {
     std::chrono::milliseconds header_timeout{20'000};
     // Stack of each I/O thread, on which handlers run. Every recursive parser
     // of request input is bounded (common/json_nesting.h kMaxJsonNesting,
-    // iceberg/type_nesting.h kMaxTypeNesting, avro kMaxSchemaDepth); the deepest
-    // requests they admit used at most STACK_MEASURED under ASan, so 8 MiB
-    // leaves a wide margin and no longer depends on `ulimit -s`.
+    // iceberg/type_nesting.h kMaxTypeNesting, avro kMaxSchemaDepth); the
+    // deepest requests they admit touched 204 KiB of an I/O thread's stack in
+    // a RelWithDebInfo build (bench/handler_stack_bench.py), so 8 MiB leaves
+    // a wide margin and no longer depends on `ulimit -s`.
     size_t thread_stack_bytes = 8 * 1024 * 1024;
     bool keep_alive = true;
     // Shutdown() waits this long for in-flight requests before closing them.
