@@ -11,8 +11,12 @@
 
 namespace st::avro::internal {
 
-// Deepest schema nesting accepted (parsed or built).
-inline constexpr int kMaxSchemaDepth = 200;
+// Deepest schema nesting accepted (parsed or built): every record field,
+// union branch, array items and map values is one level. Real schemas stay
+// far below; Iceberg's own limit (iceberg/type_nesting.h kMaxTypeNesting) maps to
+// at most 3 Avro levels per Iceberg type, and the schema's JSON text stays
+// within common/json_nesting.h kMaxJsonNesting.
+inline constexpr int kMaxSchemaDepth = 128;
 
 // JSON helpers that keep nlohmann out of schema.cc.
 std::string QuoteJsonString(std::string_view text);

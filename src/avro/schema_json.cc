@@ -2,37 +2,16 @@
 #include <nlohmann/json.hpp>
 
 #include "avro/schema_internal.h"
+#include "common/json_nesting.h"
 
 namespace st::avro {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-// The JSON parser is iterative, but converting and destroying deep trees is
-// not: refuse absurd nesting before parsing.
-constexpr int kMaxJsonDepth = 4 * internal::kMaxSchemaDepth;
-
-bool JsonDepthWithin(std::string_view text, int limit) {
-  int depth = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (in_string) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > limit) return false;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return true;
-}
+// Four JSON levels per schema level at most (a union array, a record
+// object, its "fields" array, a field object).
+static_assert(4 * internal::kMaxSchemaDepth <= kMaxJsonNesting);
 
 std::optional<Type> PrimitiveType(std::string_view name) {
   if (name == "null") return Type::kNull;
@@ -301,17 +280,14 @@ std::optional<std::string> JsonToString(const std::string& json) {
 }
 
 bool IsValidJson(std::string_view json) {
-  if (!JsonDepthWithin(json, kMaxJsonDepth)) return false;
+  if (!CheckJsonNesting(json, "attribute").ok()) return false;
   return Json::accept(json);
 }
 
 }  // namespace internal
 
 Result<Schema> Schema::Parse(std::string_view json) {
-  if (!JsonDepthWithin(json, kMaxJsonDepth)) {
-    return Err(InvalidArgument("avro schema: JSON nested deeper than " +
-                               std::to_string(kMaxJsonDepth) + " levels"));
-  }
+  ST_TRY(CheckJsonNesting(json, "avro schema"));
   Json parsed = Json::parse(json, nullptr, false);
   if (parsed.is_discarded()) {
     return Err(

@@ -5,6 +5,7 @@
 #include "catalog/id_generation.h"
 #include "catalog/table_guard.h"
 #include "common/uuid.h"
+#include "iceberg/table_paths.h"
 
 namespace st::catalog {
 
@@ -65,6 +66,7 @@ Result<LoadedTable> TableCommits::WriteFirstMetadata(const Table& table,
                                                      const InitialMetadata& metadata,
                                                      const TableWriter& writer,
                                                      std::optional<std::string>* written) {
+  ST_TRY(iceberg::CheckLocationProperties(metadata.properties, table.warehouse_location));
   iceberg::FileIO io = TableFileIO(objects_, table, options_.key_root);
   ST_ASSIGN_OR_RETURN(
       iceberg::TableMetadata initial,
@@ -145,6 +147,7 @@ Result<LoadedTable> TableCommits::CommitOnce(
                                " is fixed at its warehouse location " + table.warehouse_location +
                                "; remove the set-location update."));
   }
+  ST_TRY(iceberg::CheckLocationProperties(next.properties, table.warehouse_location));
 
   iceberg::FileIO io = TableFileIO(objects_, table, options_.key_root);
   iceberg::MetadataVersion version;
@@ -202,9 +205,8 @@ Result<Table> TableCommits::UpdateTableMetadataLocation(const std::string& table
                                                         const TableWriter& writer) {
   ST_ASSIGN_OR_RETURN(Table table, store_.GetTableById(table_id));
   ST_TRY(CheckTableWritable(table, writer.acting_channel, "update the metadata location of"));
-  const std::string root = WithoutTrailingSlash(table.warehouse_location) + "/";
-  if (location.substr(0, root.size()) != root ||
-      !(EndsWith(location, ".metadata.json") || EndsWith(location, ".metadata.json.gz"))) {
+  ST_TRY(iceberg::CheckLocationUnder(location, table.warehouse_location, "The metadata location"));
+  if (!(EndsWith(location, ".metadata.json") || EndsWith(location, ".metadata.json.gz"))) {
     return Err(InvalidArgument("The metadata location '" + location +
                                "' is not valid: it must be " +
                                "under the table's warehouse location " + table.warehouse_location +

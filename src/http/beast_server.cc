@@ -13,9 +13,11 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <climits>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -44,6 +46,8 @@ constexpr size_t kSendfileChunkBytes = 8 * 1024 * 1024;
 // before it reads our error response.
 constexpr uint64_t kLingerDrainBytes = 16ull * 1024 * 1024;
 constexpr std::chrono::seconds kLingerTime{2};
+// The read that waits for a request's first bytes; the parser takes the rest.
+constexpr size_t kFirstReadBytes = 4096;
 
 std::string NewRequestId() {
   static constexpr char kHex[] = "0123456789ABCDEF";
@@ -127,9 +131,18 @@ class ServerImpl final : public Server {
     if (ec) return fail("read the bound address of");
 
     asio::co_spawn(acceptor_.get_executor(), AcceptLoop(), asio::detached);
-    for (int i = 0; i < options_.threads; ++i) {
-      threads_.emplace_back([this] { RunIoThread(); });
+    // pthreads rather than std::thread: handlers run on these stacks, and
+    // their size must not depend on the environment (server.h).
+    pthread_attr_t attributes;
+    if (int err = pthread_attr_init(&attributes); err != 0) return ThreadError(err);
+    int err = pthread_attr_setstacksize(&attributes, options_.thread_stack_bytes);
+    for (int i = 0; err == 0 && i < options_.threads; ++i) {
+      pthread_t thread;
+      err = pthread_create(&thread, &attributes, &ServerImpl::IoThreadMain, this);
+      if (err == 0) threads_.push_back(thread);
     }
+    pthread_attr_destroy(&attributes);
+    if (err != 0) return ThreadError(err);
     return Status::OK();
   }
 
@@ -162,7 +175,7 @@ class ServerImpl final : public Server {
     // With the acceptor closed and no connections left, run() returns by
     // itself; stop() is for handlers that never returned.
     if (!drained) ioc_.stop();
-    for (auto& t : threads_) t.join();
+    for (pthread_t t : threads_) pthread_join(t, nullptr);
     threads_.clear();
   }
 
@@ -179,6 +192,19 @@ class ServerImpl final : public Server {
   }
 
  private:
+  Status ThreadError(int err) {
+    // The threads already running exit once the context stops.
+    ioc_.stop();
+    return IoError("cannot start an I/O thread with a " +
+                   std::to_string(options_.thread_stack_bytes) +
+                   "-byte stack: " + std::strerror(err) + "; lower --threads or free memory");
+  }
+
+  static void* IoThreadMain(void* self) {
+    static_cast<ServerImpl*>(self)->RunIoThread();
+    return nullptr;
+  }
+
   void RunIoThread() {
     // sendfile(2) has no MSG_NOSIGNAL: a peer that hung up must give EPIPE,
     // not kill the process. Blocking it on this thread only keeps the
@@ -242,7 +268,7 @@ class ServerImpl final : public Server {
   asio::io_context ioc_;  // Declared before the sockets that use it.
   tcp::acceptor acceptor_;
   tcp::endpoint bound_;
-  std::vector<std::thread> threads_;
+  std::vector<pthread_t> threads_;
   std::atomic<bool> stopping_{false};
   std::atomic<uint64_t> served_{0};
   std::mutex mu_;
@@ -280,7 +306,18 @@ asio::awaitable<void> Connection::Serve() {
     parser.header_limit(static_cast<uint32_t>(options.max_header_bytes));
     parser.body_limit(options.max_body_bytes);
     busy_ = false;
-    stream_.expires_after(options.idle_timeout);
+    if (buffer_.size() == 0) {
+      // Between requests only the idle timeout applies; the head timeout
+      // starts with the request's first byte.
+      stream_.expires_after(options.idle_timeout);
+      size_t got = co_await stream_.async_read_some(buffer_.prepare(kFirstReadBytes),
+                                                    asio::redirect_error(asio::use_awaitable, ec));
+      buffer_.commit(got);
+      if (ec) break;
+    }
+    // One deadline for the whole head: a client dripping a byte at a time
+    // cannot keep the connection past it.
+    stream_.expires_after(options.header_timeout);
     co_await bhttp::async_read_header(stream_, buffer_, parser,
                                       asio::redirect_error(asio::use_awaitable, ec));
     busy_ = true;
@@ -550,9 +587,12 @@ Result<std::unique_ptr<Server>> Server::Make(Options options, Handler& handler, 
   if (options.threads == 0) {
     options.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   }
-  if (options.threads < 0 || options.max_header_bytes == 0 || options.idle_timeout.count() <= 0) {
+  if (options.threads < 0 || options.max_header_bytes == 0 || options.idle_timeout.count() <= 0 ||
+      options.header_timeout.count() <= 0 ||
+      options.thread_stack_bytes < static_cast<size_t>(PTHREAD_STACK_MIN)) {
     return Err(InvalidArgument(
-        "server options: threads must be >= 0, max_header_bytes and idle_timeout > 0"));
+        "server options: threads must be >= 0, max_header_bytes, idle_timeout and header_timeout "
+        "> 0, thread_stack_bytes at least PTHREAD_STACK_MIN"));
   }
   auto server = std::make_unique<ServerImpl>(std::move(options), handler, logger);
   try {

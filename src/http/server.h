@@ -4,7 +4,7 @@
 // Per connection: keep-alive, `Expect: 100-continue` (the interim response is
 // sent only once the headers passed the size checks), chunked request bodies
 // (decoded), header/body size limits answered through Handler::Reject,
-// idle timeouts, and streamed response bodies. Each request gets a request
+// idle and request-head timeouts, and streamed response bodies. Each request gets a request
 // id and one "request" access-log line.
 #pragma once
 
@@ -36,6 +36,20 @@ class Server {
     // A connection with no request in progress is closed after this long, and
     // a request whose bytes stop flowing this long is dropped.
     std::chrono::milliseconds idle_timeout{60'000};
+    // The request line and header fields must be complete this long after
+    // the request's first byte, however slowly they drip in; otherwise the
+    // connection is closed without an answer. 20 s is ample for any client
+    // on any link (a head is at most max_header_bytes) and bounds what a
+    // client holding many half-sent requests costs (a coroutine each, no
+    // thread: other clients are not slowed down).
+    std::chrono::milliseconds header_timeout{20'000};
+    // Stack of each I/O thread, on which handlers run. Every recursive parser
+    // of request input is bounded (common/json_nesting.h kMaxJsonNesting,
+    // iceberg/type_nesting.h kMaxTypeNesting, avro kMaxSchemaDepth); the
+    // deepest requests they admit touched 204 KiB of an I/O thread's stack in
+    // a RelWithDebInfo build (bench/handler_stack_bench.py), so 8 MiB leaves
+    // a wide margin and no longer depends on `ulimit -s`.
+    size_t thread_stack_bytes = 8 * 1024 * 1024;
     bool keep_alive = true;
     // Shutdown() waits this long for in-flight requests before closing them.
     std::chrono::milliseconds shutdown_grace{30'000};
@@ -46,7 +60,7 @@ class Server {
   // Binds, listens and starts the I/O threads; requests go to `handler`.
   // `handler` and `logger` must outlive the server. Errors: kInvalidArgument
   // (bad address or options), kIo (cannot bind/listen, e.g. the port is taken;
-  // the message names the address).
+  // the message names the address; or cannot start an I/O thread).
   static Result<std::unique_ptr<Server>> Make(Options options, Handler& handler, Logger& logger);
 
   // Calls Shutdown().

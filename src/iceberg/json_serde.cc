@@ -2,7 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/json_nesting.h"
 #include "iceberg/json_reader_internal.h"
+#include "iceberg/type_nesting.h"
 
 namespace st::iceberg {
 
@@ -11,9 +13,15 @@ using internal::JsonReader;
 
 namespace {
 
-Result<TypePtr> ParseType(const Json& json, const std::string& what);
+// A struct level costs 3 JSON levels (type object, "fields" array, field
+// object); the envelope around a schema (a REST body, a metadata file, a
+// table update) stays under 16. So a JSON document that passed
+// CheckJsonNesting always reaches the type limit first, with its clearer message.
+static_assert(3 * kMaxTypeNesting + 16 <= kMaxJsonNesting);
 
-Result<NestedField> ParseField(const Json& json, const std::string& what) {
+Result<TypePtr> ParseType(const Json& json, const std::string& what, int depth);
+
+Result<NestedField> ParseField(const Json& json, const std::string& what, int depth) {
   JsonReader r(json, what);
   ST_TRY(r.CheckObject());
   NestedField f;
@@ -21,49 +29,55 @@ Result<NestedField> ParseField(const Json& json, const std::string& what) {
   ST_ASSIGN_OR_RETURN(f.name, r.String("name"));
   ST_ASSIGN_OR_RETURN(f.required, r.Bool("required"));
   ST_ASSIGN_OR_RETURN(const Json* type, r.Required("type"));
-  ST_ASSIGN_OR_RETURN(f.type, ParseType(*type, "type of field '" + f.name + "'"));
+  ST_ASSIGN_OR_RETURN(f.type, ParseType(*type, "type of field '" + f.name + "'", depth));
   ST_ASSIGN_OR_RETURN(auto doc, r.OptionalString("doc"));
   f.doc = doc.value_or("");
   return f;
 }
 
-Result<std::vector<NestedField>> ParseFields(const JsonReader& r) {
+// `depth`: the nesting level of the fields' own types (top-level fields: 1).
+Result<std::vector<NestedField>> ParseFields(const JsonReader& r, int depth) {
   ST_ASSIGN_OR_RETURN(const Json* fields, r.Array("fields"));
   std::vector<NestedField> out;
   for (size_t i = 0; i < fields->size(); ++i) {
     ST_ASSIGN_OR_RETURN(NestedField f,
-                        ParseField((*fields)[i], r.what() + " field #" + std::to_string(i)));
+                        ParseField((*fields)[i], r.what() + " field #" + std::to_string(i), depth));
     out.push_back(std::move(f));
   }
   return out;
 }
 
-Result<TypePtr> ParseType(const Json& json, const std::string& what) {
+Result<TypePtr> ParseType(const Json& json, const std::string& what, int depth) {
   if (json.is_string()) return Type::ParsePrimitive(json.get<std::string>());
   if (!json.is_object()) {
     return Err(InvalidArgument(what + " must be a type string or a JSON object"));
   }
+  if (depth > kMaxTypeNesting) {
+    return Err(InvalidArgument(what + ": nested types go deeper than " +
+                               std::to_string(kMaxTypeNesting) +
+                               " levels (struct, list and map each add one); flatten the schema"));
+  }
   JsonReader r(json, what);
   ST_ASSIGN_OR_RETURN(std::string kind, r.String("type"));
   if (kind == "struct") {
-    ST_ASSIGN_OR_RETURN(auto fields, ParseFields(r));
+    ST_ASSIGN_OR_RETURN(auto fields, ParseFields(r, depth + 1));
     return Type::Struct(std::move(fields));
   }
   if (kind == "list") {
     ST_ASSIGN_OR_RETURN(int32_t element_id, r.Int32("element-id"));
     ST_ASSIGN_OR_RETURN(bool element_required, r.Bool("element-required"));
     ST_ASSIGN_OR_RETURN(const Json* element, r.Required("element"));
-    ST_ASSIGN_OR_RETURN(TypePtr element_type, ParseType(*element, what + " element"));
+    ST_ASSIGN_OR_RETURN(TypePtr element_type, ParseType(*element, what + " element", depth + 1));
     return Type::List(element_id, element_required, std::move(element_type));
   }
   if (kind == "map") {
     ST_ASSIGN_OR_RETURN(int32_t key_id, r.Int32("key-id"));
     ST_ASSIGN_OR_RETURN(const Json* key, r.Required("key"));
-    ST_ASSIGN_OR_RETURN(TypePtr key_type, ParseType(*key, what + " key"));
+    ST_ASSIGN_OR_RETURN(TypePtr key_type, ParseType(*key, what + " key", depth + 1));
     ST_ASSIGN_OR_RETURN(int32_t value_id, r.Int32("value-id"));
     ST_ASSIGN_OR_RETURN(bool value_required, r.Bool("value-required"));
     ST_ASSIGN_OR_RETURN(const Json* value, r.Required("value"));
-    ST_ASSIGN_OR_RETURN(TypePtr value_type, ParseType(*value, what + " value"));
+    ST_ASSIGN_OR_RETURN(TypePtr value_type, ParseType(*value, what + " value", depth + 1));
     return Type::Map(key_id, std::move(key_type), value_id, value_required, std::move(value_type));
   }
   return Err(InvalidArgument(what + ": unknown Iceberg type '" + kind + "'"));
@@ -107,7 +121,7 @@ Json TypeToJson(const Type& type) {
   }
 }
 
-Result<TypePtr> TypeFromJson(const Json& json) { return ParseType(json, "type"); }
+Result<TypePtr> TypeFromJson(const Json& json) { return ParseType(json, "type", 1); }
 
 Json SchemaToJson(const Schema& schema) {
   Json j = TypeToJson(*schema.AsStruct());
@@ -128,7 +142,7 @@ Result<Schema> SchemaFromJson(const Json& json) {
   if (r.Has("identifier-field-ids")) {
     ST_ASSIGN_OR_RETURN(identifier_ids, r.Int32List("identifier-field-ids"));
   }
-  ST_ASSIGN_OR_RETURN(auto fields, ParseFields(r));
+  ST_ASSIGN_OR_RETURN(auto fields, ParseFields(r, 1));
   return Schema::Make(schema_id.value_or(0), std::move(fields), std::move(identifier_ids));
 }
 

@@ -3,13 +3,16 @@
 #include <functional>
 #include <unordered_set>
 
+#include "iceberg/type_nesting.h"
+
 namespace st::iceberg {
 
 namespace {
 constexpr int64_t kMaxFieldId = 2147483447;
 
+// `depth`: the nesting level a nested type among `fields` would have.
 Status ValidateFields(const std::vector<NestedField>& fields, bool check_names,
-                      std::unordered_set<int32_t>& seen) {
+                      std::unordered_set<int32_t>& seen, int depth) {
   std::unordered_set<std::string> names;
   for (const auto& f : fields) {
     if (f.id <= 0 || f.id > kMaxFieldId) {
@@ -29,7 +32,12 @@ Status ValidateFields(const std::vector<NestedField>& fields, bool check_names,
       }
     }
     if (f.type->is_nested()) {
-      ST_TRY(ValidateFields(f.type->fields(), f.type->id() == TypeId::kStruct, seen));
+      if (depth > kMaxTypeNesting) {
+        return InvalidArgument("field '" + f.name + "' (id " + std::to_string(f.id) +
+                               ") nests types deeper than " + std::to_string(kMaxTypeNesting) +
+                               " levels (struct, list and map each add one); flatten the schema");
+      }
+      ST_TRY(ValidateFields(f.type->fields(), f.type->id() == TypeId::kStruct, seen, depth + 1));
     }
   }
   return Status::OK();
@@ -39,7 +47,7 @@ Status ValidateFields(const std::vector<NestedField>& fields, bool check_names,
 Result<Schema> Schema::Make(int32_t schema_id, std::vector<NestedField> fields,
                             std::vector<int32_t> identifier_field_ids) {
   std::unordered_set<int32_t> seen;
-  ST_TRY(ValidateFields(fields, true, seen));
+  ST_TRY(ValidateFields(fields, true, seen, 1));
   Schema schema;
   schema.schema_id_ = schema_id;
   schema.struct_type_ = Type::Struct(std::move(fields));

@@ -1,6 +1,7 @@
 // ParseTableMetadata / SerializeTableMetadata (spec "Table Metadata Fields").
 #include <nlohmann/json.hpp>
 
+#include "common/json_nesting.h"
 #include "iceberg/json_reader_internal.h"
 #include "iceberg/json_serde.h"
 #include "iceberg/table_metadata.h"
@@ -201,6 +202,8 @@ Result<TableMetadata> ParseDocument(const Json& doc) {
 }  // namespace
 
 Result<TableMetadata> ParseTableMetadata(std::string_view text) {
+  Status nesting = CheckJsonNesting(text, "table metadata");
+  if (!nesting.ok()) return Err(AsCorruption(nesting));
   Json doc = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) return Err(Corruption("table metadata is not valid JSON"));
   try {

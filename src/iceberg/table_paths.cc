@@ -1,6 +1,7 @@
 #include "iceberg/table_paths.h"
 
 #include <cstdio>
+#include <map>
 
 namespace st::iceberg {
 
@@ -14,7 +15,73 @@ std::string PropertyOr(const TableMetadata& metadata, const std::string& key,
   auto it = metadata.properties.find(key);
   return Trimmed(it != metadata.properties.end() && !it->second.empty() ? it->second : fallback);
 }
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Why `rest` (the path below the root) is not plain, or nullptr.
+const char* PathProblem(std::string_view rest) {
+  if (rest.empty()) return "it names the root itself, not a file under it";
+  size_t start = 0;
+  while (start <= rest.size()) {
+    size_t end = rest.find('/', start);
+    if (end == std::string_view::npos) end = rest.size();
+    std::string_view segment = rest.substr(start, end - start);
+    if (segment.empty()) return "it has an empty path segment ('//' or a trailing '/')";
+    if (segment == "." || segment == "..") return "it has a '.' or '..' path segment";
+    for (size_t i = 0; i < segment.size(); ++i) {
+      const unsigned char c = static_cast<unsigned char>(segment[i]);
+      if (c == '\\') return "it contains a backslash";
+      if (c < 0x20 || c == 0x7f) return "it contains a control character";
+      if (c == '%' && i + 2 < segment.size() && HexValue(segment[i + 1]) >= 0 &&
+          HexValue(segment[i + 2]) >= 0) {
+        const int decoded = HexValue(segment[i + 1]) * 16 + HexValue(segment[i + 2]);
+        if (decoded == '.' || decoded == '/' || decoded == '\\' || decoded == '%' ||
+            decoded < 0x20 || decoded == 0x7f) {
+          return "it contains a percent-encoded '.', '/', '\\', '%' or control character";
+        }
+      }
+    }
+    start = end + 1;
+  }
+  return nullptr;
+}
+
+constexpr const char* kLocationProperties[] = {"write.metadata.path", "write.data.path",
+                                               "write.object-storage.path",
+                                               "write.folder-storage.path"};
+
 }  // namespace
+
+Status CheckLocationUnder(std::string_view location, std::string_view root, std::string_view what) {
+  while (!root.empty() && root.back() == '/') root.remove_suffix(1);
+  const char* problem = nullptr;
+  if (location.size() <= root.size() || location.substr(0, root.size()) != root ||
+      location[root.size()] != '/') {
+    problem = "it is not under the table location";
+  } else {
+    problem = PathProblem(location.substr(root.size() + 1));
+  }
+  if (problem == nullptr) return Status::OK();
+  return InvalidArgument(std::string(what) + " '" + std::string(location) + "' is not valid: " +
+                         problem + "; it must be a plain path under " + std::string(root) + "/");
+}
+
+Status CheckLocationProperties(const std::map<std::string, std::string>& properties,
+                               std::string_view root) {
+  for (const char* name : kLocationProperties) {
+    auto it = properties.find(name);
+    if (it == properties.end() || it->second.empty()) continue;
+    std::string_view directory = it->second;
+    while (directory.size() > 1 && directory.back() == '/') directory.remove_suffix(1);
+    ST_TRY(CheckLocationUnder(directory, root, std::string("table property ") + name));
+  }
+  return Status::OK();
+}
 
 std::string MetadataDirectory(const TableMetadata& metadata) {
   return PropertyOr(metadata, "write.metadata.path", Trimmed(metadata.location) + "/metadata");

@@ -1,5 +1,6 @@
 #include <nlohmann/json.hpp>
 
+#include "common/json_nesting.h"
 #include "registry/definition_key_internal.h"
 
 namespace st::registry::internal {
@@ -10,6 +11,8 @@ Result<std::string> DefinitionKey(const std::string& data_format, const std::str
     return Err(InvalidArgument("data format '" + data_format +
                                "' is not supported; use JSON, AVRO or PROTOBUF"));
   }
+  // dump() recurses once per level.
+  ST_TRY(CheckJsonNesting(definition, "Schema definition of " + data_format + " data format"));
   // nlohmann::json keeps object members in a sorted map, so dump() is canonical.
   nlohmann::json document = nlohmann::json::parse(definition, nullptr, /*allow_exceptions=*/false);
   if (document.is_discarded()) {

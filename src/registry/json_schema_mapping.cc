@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "common/json_nesting.h"
+
 namespace st::registry {
 
 namespace {
@@ -104,7 +106,9 @@ class Mapper {
     return node;
   }
 
-  Result<Shape> Classify(const Json& start, const std::string& start_path) const {
+  // `unions`: how many oneOf/anyOf led here. Without a bound, a $ref from a
+  // union branch back to the union would recurse forever.
+  Result<Shape> Classify(const Json& start, const std::string& start_path, int unions = 0) const {
     const Json* node = &start;
     std::string path = start_path;
     for (int hops = 0; node->is_object() && node->contains("$ref"); ++hops) {
@@ -120,7 +124,13 @@ class Mapper {
     }
     const Json& schema = *node;
     for (const char* combinator : {"oneOf", "anyOf"}) {
-      if (schema.contains(combinator)) return ClassifyUnion(schema, path, combinator);
+      if (!schema.contains(combinator)) continue;
+      if (unions == kMaxJsonSchemaNesting) {
+        return Err(Bad(path, std::string(combinator) + " nests deeper than " +
+                                 std::to_string(kMaxJsonSchemaNesting) +
+                                 " levels or forms a $ref cycle; flatten the schema"));
+      }
+      return ClassifyUnion(schema, path, combinator, unions + 1);
     }
     if (schema.contains("allOf")) {
       return Err(Bad(path, "\"allOf\" is not supported; merge the subschemas into one"));
@@ -175,8 +185,8 @@ class Mapper {
     return shape;
   }
 
-  Result<Shape> ClassifyUnion(const Json& schema, const std::string& path,
-                              const char* combinator) const {
+  Result<Shape> ClassifyUnion(const Json& schema, const std::string& path, const char* combinator,
+                              int unions) const {
     const Json& branches = schema[combinator];
     if (!branches.is_array()) return Err(Bad(path, std::string(combinator) + " must be an array"));
     bool nullable = false;
@@ -192,7 +202,7 @@ class Mapper {
         return Err(Bad(path, std::string(combinator) +
                                  " with more than one non-null branch is not supported"));
       }
-      ST_ASSIGN_OR_RETURN(value, Classify(branch, branch_path));
+      ST_ASSIGN_OR_RETURN(value, Classify(branch, branch_path, unions));
     }
     if (!value.has_value()) return Err(Bad(path, "a column cannot be only \"null\""));
     value->nullable = value->nullable || nullable;
@@ -231,6 +241,7 @@ class Mapper {
     // Iceberg Java's fresh-id order: every field of this struct, then their children.
     std::vector<iceberg::NestedField> fields;
     for (Pending& p : pending) {
+      ST_TRY(CountFields(shape.path, 1));
       iceberg::NestedField field;
       field.id = ++next_id_;
       field.name = p.name;
@@ -280,6 +291,7 @@ class Mapper {
                                        " levels is not supported; flatten the schema"));
       }
       ST_ASSIGN_OR_RETURN(Shape element, Classify(schema["items"], shape.path + "/items"));
+      ST_TRY(CountFields(shape.path, 1));
       int32_t element_id = ++next_id_;
       ST_ASSIGN_OR_RETURN(iceberg::TypePtr element_type, Convert(element, depth + 1));
       return iceberg::Type::List(element_id, !element.nullable, std::move(element_type));
@@ -296,6 +308,7 @@ class Mapper {
     }
     ST_ASSIGN_OR_RETURN(Shape value, Classify((*shape.node)["additionalProperties"],
                                               shape.path + "/additionalProperties"));
+    ST_TRY(CountFields(shape.path, 2));
     int32_t key_id = ++next_id_;
     int32_t value_id = ++next_id_;
     ST_ASSIGN_OR_RETURN(iceberg::TypePtr value_type, Convert(value, depth + 1));
@@ -362,6 +375,14 @@ class Mapper {
                    "column cannot hold it"));
   }
 
+  // A $ref used several times is expanded each time: a definition that
+  // refers to itself twice doubles the field count per level.
+  Status CountFields(const std::string& path, int more) const {
+    if (next_id_ + more <= kMaxJsonSchemaFields) return Status::OK();
+    return Bad(path, "the schema maps to more than " + std::to_string(kMaxJsonSchemaFields) +
+                         " Iceberg fields (each use of a $ref counts its fields again)");
+  }
+
   const Json& root_;
   int32_t next_id_ = 0;
 };
@@ -369,6 +390,7 @@ class Mapper {
 }  // namespace
 
 Result<iceberg::Schema> JsonSchemaToIceberg(std::string_view json_schema_document) {
+  ST_TRY(CheckJsonNesting(json_schema_document, "the JSON schema"));
   Json root = Json::parse(json_schema_document, nullptr, /*allow_exceptions=*/false);
   if (root.is_discarded()) {
     return Err(InvalidArgument("the JSON schema is not a JSON document; check its syntax"));

@@ -26,7 +26,11 @@
 // Field ids start at 1: all top-level fields first in document order, then
 // each nested type's fields in the same breadth-per-struct order Iceberg Java
 // uses for fresh ids. Top-level fields are at depth 1 and every struct, list
-// or map adds one level; a field deeper than 16 levels is refused.
+// or map adds one level; a field deeper than 16 levels is refused, and so
+// are oneOf/anyOf nested deeper than 16 (also what a $ref cycle through a
+// union becomes) and schemas that map to more than 10,000 Iceberg fields
+// (what a definition that uses its own $ref several times becomes). The
+// document's JSON nesting is checked first (common/json_nesting.h).
 #pragma once
 
 #include <string_view>
@@ -37,6 +41,10 @@
 namespace st::registry {
 
 inline constexpr int kMaxJsonSchemaNesting = 16;
+// Iceberg fields (struct fields, list elements, map keys and values) one
+// JSON schema may map to. A definition is at most 170,000 bytes, so only
+// repeated $refs can come near it.
+inline constexpr int kMaxJsonSchemaFields = 10'000;
 
 // Errors: InvalidArgument naming the JSON pointer of the offending schema
 // node (e.g. "/properties/items/items") and what to change: not JSON, the
@@ -44,7 +52,8 @@ inline constexpr int kMaxJsonSchemaNesting = 16;
 // union of several non-null types, a non-local or dangling $ref, an object
 // with neither properties nor an additionalProperties schema, an array
 // without one items schema, multipleOf not > 0 or with more than 38
-// fractional digits, nesting deeper than kMaxJsonSchemaNesting.
+// fractional digits, nesting deeper than kMaxJsonSchemaNesting, more than
+// kMaxJsonSchemaFields fields, JSON nested deeper than kMaxJsonNesting.
 Result<iceberg::Schema> JsonSchemaToIceberg(std::string_view json_schema_document);
 
 }  // namespace st::registry

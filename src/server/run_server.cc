@@ -158,6 +158,7 @@ int RunServer(int argc, char** argv) {
   s3_options.port = config.s3_listen.port;
   s3_options.threads = config.threads;
   s3_options.max_body_bytes = config.s3_max_body_bytes;
+  s3_options.header_timeout = std::chrono::milliseconds(config.header_timeout_ms);
   Result<std::unique_ptr<http::Server>> s3 = http::Server::Make(s3_options, s3_router, logger);
   if (!s3.has_value()) return fail(s3.error().WithContext("S3 endpoint (--s3-listen)"));
   const std::string s3_url = Url(**s3);

@@ -107,6 +107,11 @@ Result<ServerConfig> ParseServerFlags(const std::vector<std::string>& args) {
       ST_ASSIGN_OR_RETURN(uint64_t mb, ParseUnsigned(flag, value, 65536));
       if (mb == 0) return Err(InvalidArgument("--delivery-buffer-mb must be at least 1"));
       config.delivery_buffer_bytes = mb * 1024 * 1024;
+    } else if (flag == "--header-timeout-ms") {
+      ST_ASSIGN_OR_RETURN(config.header_timeout_ms, ParseUnsigned(flag, value, 3'600'000));
+      if (config.header_timeout_ms == 0) {
+        return Err(InvalidArgument("--header-timeout-ms must be at least 1"));
+      }
     } else if (flag == "--s3-max-body-bytes") {
       ST_ASSIGN_OR_RETURN(config.s3_max_body_bytes, ParseUnsigned(flag, value, UINT64_MAX));
     } else {
@@ -134,6 +139,8 @@ std::string ServerUsage() {
   --max-body-bytes N       API request body limit (default 1048576)
   --s3-max-body-bytes N    S3 request body limit (default 67108864)
   --delivery-buffer-mb N   per-channel delivery buffer before a commit is forced (default 48)
+  --header-timeout-ms N    a request's line and headers must arrive within N ms of its first
+                           byte, or the connection is closed (default 20000)
 
 Port 0 picks a free port. On start the server prints one line to stdout:
   streamtables: listening api=http://HOST:PORT s3=http://HOST:PORT metrics=http://HOST:PORT

@@ -4,6 +4,7 @@
 
 #include "api/admin/admin_operations_internal.h"
 #include "catalog/arns.h"
+#include "common/json_nesting.h"
 
 namespace st::api::admin {
 
@@ -49,6 +50,7 @@ Result<std::string> TargetIdentityArn(const http::Request& request, const http::
 }
 
 Result<nlohmann::json> JsonObjectBody(const http::Request& request) {
+  ST_TRY(CheckJsonNesting(request.body, "The request body"));
   nlohmann::json body = nlohmann::json::parse(request.body, nullptr, /*allow_exceptions=*/false);
   if (body.is_discarded()) {
     return Err(InvalidArgument("The request body is not valid JSON; send a JSON object."));

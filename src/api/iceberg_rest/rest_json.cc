@@ -1,4 +1,5 @@
 #include "api/iceberg_rest/rest_json_internal.h"
+#include "common/json_nesting.h"
 
 namespace st::api::iceberg_rest {
 
@@ -18,6 +19,7 @@ const nlohmann::json* Member(const nlohmann::json& object, std::string_view key)
 }  // namespace
 
 Result<nlohmann::json> ParseJsonObject(std::string_view body, std::string_view what) {
+  ST_TRY(CheckJsonNesting(body, "Malformed " + std::string(what) + ": the request body"));
   nlohmann::json json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded()) {
     return Err(InvalidArgument("Malformed " + std::string(what) +

@@ -8,6 +8,7 @@
 #include "api/kafka/kafka_errors_internal.h"
 #include "api/kafka/operations_internal.h"
 #include "api/kafka/resource_lookup_internal.h"
+#include "common/json_nesting.h"
 #include "common/utc_time.h"
 
 namespace st::api::kafka {
@@ -55,6 +56,7 @@ Reply CreateChannel(const KafkaDeps& deps, Ctx& context) {
   if (!cluster) return context.Fail(cluster.error());
   auto parts = catalog::ParseKafkaClusterArn(cluster->arn);
   if (!parts) return Err(parts.error());
+  ST_TRY(CheckJsonNesting(context.request.body, "The request body"));
   json body = json::parse(context.request.body, nullptr, /*allow_exceptions=*/false);
   if (!body.is_object()) {
     return Err(InvalidArgument("The request body must be a JSON object."));
@@ -171,6 +173,7 @@ Reply ListChannels(const KafkaDeps& deps, Ctx& context) {
 Reply UpdateChannel(const KafkaDeps& deps, Ctx& context) {
   auto channel = ChannelFromPath(deps, context);
   if (!channel) return context.Fail(channel.error());
+  ST_TRY(CheckJsonNesting(context.request.body, "The request body"));
   json body = json::parse(context.request.body, nullptr, /*allow_exceptions=*/false);
   if (!body.is_object()) return Err(InvalidArgument("The request body must be a JSON object."));
   auto freshness = ValidateUpdateChannel(body);

@@ -4,6 +4,7 @@
 #include "api/kafka/kafka_errors_internal.h"
 #include "api/kafka/operations_internal.h"
 #include "catalog/names.h"
+#include "common/json_nesting.h"
 #include "common/utc_time.h"
 
 namespace st::api::kafka {
@@ -58,6 +59,7 @@ http::Response JsonResponse(const json& body, int status) {
 Reply TagResource(const KafkaDeps& deps, Ctx& context) {
   auto arn = OwnedResource(deps, context);
   if (!arn) return context.Fail(arn.error());
+  ST_TRY(CheckJsonNesting(context.request.body, "The request body"));
   json body = json::parse(context.request.body, nullptr, /*allow_exceptions=*/false);
   if (!body.is_object() || !body.contains("tags") || !body["tags"].is_object()) {
     return context.Fail(BadParameter("tags", "The required member 'tags' (an object) is missing."));

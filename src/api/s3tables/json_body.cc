@@ -1,4 +1,5 @@
 #include "api/s3tables/json_body_internal.h"
+#include "common/json_nesting.h"
 
 namespace st::api::s3tables {
 
@@ -40,6 +41,7 @@ Result<nlohmann::json> ParseJsonObject(const http::Request& request) {
                                std::to_string(kMaxJsonBodyBytes) + " bytes."));
   }
   if (request.body.empty()) return nlohmann::json::object();
+  ST_TRY(CheckJsonNesting(request.body, "The request body"));
   nlohmann::json parsed = nlohmann::json::parse(request.body, nullptr, /*allow_exceptions=*/false);
   if (parsed.is_discarded()) {
     return Err(InvalidArgument("The request body is not valid JSON; send a JSON object."));

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "avro/schema_internal.h"
 #include "golden_data.h"
 
 namespace st::avro {
@@ -185,6 +186,27 @@ TEST(SchemaTest, RejectsAbsurdNesting) {
   auto schema = Schema::Parse(json);
   ASSERT_FALSE(schema.has_value());
   EXPECT_NE(schema.error().message().find("nested deeper"), std::string::npos);
+}
+
+TEST(SchemaTest, NestingAtTheLimitParsesAndOneMoreIsRefused) {
+  auto arrays = [](int levels) {
+    std::string json;
+    for (int i = 0; i < levels; ++i) json += R"({"type":"array","items":)";
+    return json + "\"int\"" + std::string(static_cast<size_t>(levels), '}');
+  };
+  // The root is level 0, so 128 arrays put "int" at level 128.
+  auto at_limit = Schema::Parse(arrays(internal::kMaxSchemaDepth));
+  ASSERT_TRUE(at_limit.has_value()) << at_limit.error().ToString();
+  auto deeper = Schema::Parse(arrays(internal::kMaxSchemaDepth + 1));
+  ASSERT_FALSE(deeper.has_value());
+  EXPECT_NE(deeper.error().message().find("nested deeper than 128"), std::string::npos)
+      << deeper.error().message();
+  // Raw JSON deeper than kMaxJsonNesting is refused before parsing.
+  auto raw = Schema::Parse(std::string(513, '[') + std::string(513, ']'));
+  ASSERT_FALSE(raw.has_value());
+  EXPECT_NE(raw.error().message().find("avro schema nests JSON arrays/objects deeper than 512"),
+            std::string::npos)
+      << raw.error().message();
 }
 
 TEST(SchemaTest, RejectsInvalidAttributeJsonInBuiltSchemas) {

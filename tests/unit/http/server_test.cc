@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -49,6 +50,15 @@ class TestHandler final : public Handler {
       r.stream = MakeFdRangeSource(::open(file_path.c_str(), O_RDONLY), offset, length);
       r.stream_length = length;
       return r;
+    }
+    if (request.raw_path() == "/stack") {
+      pthread_attr_t attributes;
+      size_t stack_bytes = 0;
+      if (pthread_getattr_np(pthread_self(), &attributes) == 0) {
+        pthread_attr_getstacksize(&attributes, &stack_bytes);
+        pthread_attr_destroy(&attributes);
+      }
+      return Response::Text(200, "stack " + std::to_string(stack_bytes) + "\n");
     }
     if (request.raw_path() == "/object") {
       Response r;
@@ -123,7 +133,7 @@ class Client {
 class ServerTest : public ::testing::Test {
  protected:
   void Start(Server::Options options = {}) {
-    options.threads = 2;
+    if (options.threads == 4) options.threads = 2;
     auto server = Server::Make(options, handler_, logger_);
     ASSERT_TRUE(server.has_value()) << server.error().ToString();
     server_ = std::move(server).value();
@@ -305,6 +315,76 @@ TEST_F(ServerTest, BindConflictIsAnIoErrorNamingTheAddress) {
   ASSERT_FALSE(second.has_value());
   EXPECT_EQ(second.error().code(), StatusCode::kIo);
   EXPECT_NE(second.error().message().find(std::to_string(server_->port())), std::string::npos);
+}
+
+TEST_F(ServerTest, HandlersRunOnStacksOfTheConfiguredSize) {
+  Server::Options options;
+  options.threads = 1;
+  options.thread_stack_bytes = 3 * 1024 * 1024;
+  Start(options);
+  Client c(server_->port());
+  c.Send("GET /stack HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_NE(c.ReadUntil("\r\n\r\n").find("200 OK"), std::string::npos);
+  // At least what was asked: glibc may hand out a larger cached stack.
+  std::string body = c.ReadUntil("\n");
+  ASSERT_EQ(body.rfind("stack ", 0), 0u) << body;
+  EXPECT_GE(std::stoull(body.substr(6)), 3u * 1024 * 1024) << body;
+}
+
+TEST_F(ServerTest, TheDefaultStackIsEightMebibytesWhateverUlimitSays) {
+  EXPECT_EQ(Server::Options{}.thread_stack_bytes, 8u * 1024 * 1024);
+  Start();
+  Client c(server_->port());
+  c.Send("GET /stack HTTP/1.1\r\nHost: x\r\n\r\n");
+  c.ReadUntil("\r\n\r\n");
+  std::string body = c.ReadUntil("\n");
+  ASSERT_EQ(body.rfind("stack ", 0), 0u) << body;
+  EXPECT_GE(std::stoull(body.substr(6)), 8u * 1024 * 1024) << body;
+}
+
+TEST_F(ServerTest, ADrippingRequestHeadIsClosedAtTheHeaderTimeout) {
+  Server::Options options;
+  options.header_timeout = std::chrono::milliseconds(600);
+  Start(options);
+  Client c(server_->port());
+  const std::string head = "GET /a HTTP/1.1\r\nHost: x\r\nX-Slow: ";
+  std::atomic<bool> stop{false};
+  auto start = std::chrono::steady_clock::now();
+  std::thread dripper([&] {
+    for (size_t i = 0; !stop && i < 100; ++i) {  // One byte every 50 ms, never a full head.
+      c.Send(head.substr(i % head.size(), 1));
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  });
+  EXPECT_EQ(c.ReadAll(), "");  // The server hung up without an answer...
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  stop = true;
+  dripper.join();
+  EXPECT_GE(elapsed, std::chrono::milliseconds(550));   // ...at the head timeout,
+  EXPECT_LT(elapsed, std::chrono::milliseconds(2500));  // not at the 60 s idle timeout.
+  EXPECT_EQ(server_->requests_served(), 0u);
+}
+
+TEST_F(ServerTest, TheHeaderTimeoutStartsWithTheFirstByteNotAtIdle) {
+  Server::Options options;
+  options.header_timeout = std::chrono::milliseconds(300);
+  Start(options);
+  Client c(server_->port());
+  c.Send("GET /a HTTP/1.1\r\nHost: x\r\n\r\n");
+  c.ReadUntil("GET 1 0 ");
+  // Idle on keep-alive for longer than the head timeout: still open.
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  c.Send("GET /b/c HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_NE(c.ReadUntil("GET 2 0 ").find("200 OK"), std::string::npos);
+}
+
+TEST_F(ServerTest, ZeroHeaderTimeoutOrTinyStackIsRefused) {
+  Server::Options options;
+  options.header_timeout = std::chrono::milliseconds(0);
+  EXPECT_EQ(Server::Make(options, handler_, logger_).error().code(), StatusCode::kInvalidArgument);
+  options = {};
+  options.thread_stack_bytes = 1024;
+  EXPECT_EQ(Server::Make(options, handler_, logger_).error().code(), StatusCode::kInvalidArgument);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "iceberg/type_nesting.h"
+
 namespace st::iceberg {
 namespace {
 
@@ -119,6 +121,53 @@ TEST(JsonSerdeTest, SnapshotAndRef) {
   EXPECT_EQ(ref->type, SnapshotRefType::kTag);
   EXPECT_EQ(SnapshotRefToJson(*ref), ref_json);
   EXPECT_FALSE(SnapshotRefFromJson(json::parse(R"({"snapshot-id":5,"type":"leaf"})")).has_value());
+}
+
+// A schema whose top-level field nests `levels` struct types, as JSON text.
+std::string NestedStructSchemaJson(int levels) {
+  std::string text = R"({"type":"struct","schema-id":0,"identifier-field-ids":[],"fields":[)";
+  int id = 1;
+  for (int i = 0; i < levels; ++i) {
+    text += R"({"id":)" + std::to_string(id++) +
+            R"(,"name":"s","required":false,"type":{"type":"struct","fields":[)";
+  }
+  text += R"({"id":)" + std::to_string(id) + R"(,"name":"leaf","required":false,"type":"int"})";
+  for (int i = 0; i < levels; ++i) text += "]}}";
+  return text + "]}";
+}
+
+TEST(JsonSerdeTest, SchemaNestingUpToTheLimitParsesAndOneMoreIsRefused) {
+  auto at_limit = SchemaFromJson(json::parse(NestedStructSchemaJson(kMaxTypeNesting)));
+  ASSERT_TRUE(at_limit.has_value()) << at_limit.error().ToString();
+  EXPECT_EQ(SchemaToJson(*at_limit), json::parse(NestedStructSchemaJson(kMaxTypeNesting)));
+  auto deeper = SchemaFromJson(json::parse(NestedStructSchemaJson(kMaxTypeNesting + 1)));
+  ASSERT_FALSE(deeper.has_value());
+  EXPECT_EQ(deeper.error().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(deeper.error().message().find("nested types go deeper than 100 levels"),
+            std::string::npos)
+      << deeper.error().message();
+}
+
+TEST(JsonSerdeTest, AnAbsurdlyDeepSchemaIsRefusedWithoutRecursingIntoIt) {
+  // The review's 8,000-deep createTable schema; nlohmann parses it iteratively.
+  auto deep = SchemaFromJson(json::parse(NestedStructSchemaJson(8000)));
+  ASSERT_FALSE(deep.has_value());
+  EXPECT_NE(deep.error().message().find("deeper than 100"), std::string::npos);
+}
+
+TEST(JsonSerdeTest, NestedListTypesAtTheLimit) {
+  auto lists = [](int levels) {
+    std::string text;
+    for (int i = 0; i < levels; ++i) {
+      text += R"({"type":"list","element-id":)" + std::to_string(i + 1) +
+              R"(,"element-required":false,"element":)";
+    }
+    return text + "\"int\"" + std::string(static_cast<size_t>(levels), '}');
+  };
+  EXPECT_TRUE(TypeFromJson(json::parse(lists(kMaxTypeNesting))).has_value());
+  auto deeper = TypeFromJson(json::parse(lists(kMaxTypeNesting + 1)));
+  ASSERT_FALSE(deeper.has_value());
+  EXPECT_NE(deeper.error().message().find("deeper than 100"), std::string::npos);
 }
 
 }  // namespace

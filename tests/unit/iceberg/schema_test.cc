@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "iceberg/type_nesting.h"
+
 namespace st::iceberg {
 namespace {
 
@@ -34,6 +36,39 @@ TEST(TypeTest, ParsesPrimitiveStrings) {
   EXPECT_EQ(Type::ParsePrimitive("timestamptz").value()->id(), TypeId::kTimestampTz);
   EXPECT_FALSE(Type::ParsePrimitive("decimal(39,1)").has_value());
   EXPECT_FALSE(Type::ParsePrimitive("varchar").has_value());
+}
+
+// A top-level field whose type nests `levels` structs (level 1 = its own type).
+Result<Schema> NestedStructs(int levels) {
+  int32_t id = levels + 1;
+  TypePtr type = Type::Struct({{id, "leaf", false, Type::Int(), ""}});
+  for (int level = levels; level > 1; --level) {
+    type = Type::Struct({{--id, "s", false, type, ""}});
+  }
+  return Schema::Make(0, {{--id, "top", false, type, ""}});
+}
+
+TEST(SchemaTest, NestingUpToTheLimitIsAcceptedAndOneMoreRefused) {
+  auto at_limit = NestedStructs(kMaxTypeNesting);
+  ASSERT_TRUE(at_limit.has_value()) << at_limit.error().ToString();
+  EXPECT_EQ(at_limit->HighestFieldId(), kMaxTypeNesting + 1);
+  auto deeper = NestedStructs(kMaxTypeNesting + 1);
+  ASSERT_FALSE(deeper.has_value());
+  EXPECT_EQ(deeper.error().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(deeper.error().message().find("deeper than 100 levels"), std::string::npos)
+      << deeper.error().message();
+}
+
+TEST(SchemaTest, ListsAndMapsCountAsLevels) {
+  TypePtr type = Type::Int();
+  int32_t id = 1000;
+  for (int level = 0; level < kMaxTypeNesting; ++level) {
+    type = level % 2 == 0 ? Type::List(++id, false, type)
+                          : Type::Map(++id, Type::String(), ++id, false, type);
+  }
+  EXPECT_TRUE(Schema::Make(0, {{1, "x", false, type, ""}}).has_value());
+  type = Type::List(++id, false, type);
+  EXPECT_FALSE(Schema::Make(0, {{1, "x", false, type, ""}}).has_value());
 }
 
 }  // namespace

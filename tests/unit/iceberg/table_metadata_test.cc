@@ -173,5 +173,15 @@ TEST(TableMetadataTest, StrictErrors) {
   EXPECT_EQ(ParseTableMetadata("[]").error().code(), StatusCode::kCorruption);
 }
 
+TEST(TableMetadataTest, DeeplyNestedJsonIsCorruptionNotACrash) {
+  std::string text = R"({"format-version":2,"properties":)";
+  text += std::string(100000, '[') + std::string(100000, ']') + "}";
+  auto parsed = ParseTableMetadata(text);
+  ASSERT_FALSE(parsed.has_value());
+  EXPECT_EQ(parsed.error().code(), StatusCode::kCorruption);
+  EXPECT_NE(parsed.error().message().find("deeper than 512"), std::string::npos)
+      << parsed.error().message();
+}
+
 }  // namespace
 }  // namespace st::iceberg

@@ -193,6 +193,55 @@ TEST(JsonSchemaMapping, RecursiveRefStopsAtTheNestingLimit) {
   EXPECT_NE(error.message().find("deeper than 16"), std::string::npos) << error.message();
 }
 
+TEST(JsonSchemaMapping, RefCycleThroughAUnionStops) {
+  // Before the union bound this recursed until the stack ran out.
+  Status error = MapError(R"({"type":"object","properties":{"a":{"$ref":"#/definitions/u"}},
+      "definitions":{"u":{"oneOf":[{"type":"null"},{"$ref":"#/definitions/u"}]}}})");
+  EXPECT_EQ(error.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(error.message().find("oneOf nests deeper than 16 levels or forms a $ref cycle"),
+            std::string::npos)
+      << error.message();
+}
+
+TEST(JsonSchemaMapping, UnionNestingAtTheLimitAndOneMore) {
+  auto unions = [](int levels) {
+    std::string inner = R"({"type":"string"})";
+    for (int i = 0; i < levels; ++i) inner = R"({"anyOf":[{"type":"null"},)" + inner + "]}";
+    return R"({"type":"object","properties":{"f":)" + inner + "}}";
+  };
+  auto at_limit = JsonSchemaToIceberg(unions(kMaxJsonSchemaNesting));
+  ASSERT_TRUE(at_limit.has_value()) << at_limit.error().message();
+  EXPECT_FALSE(at_limit->fields().at(0).required);
+  Status deeper = MapError(unions(kMaxJsonSchemaNesting + 1));
+  EXPECT_NE(deeper.message().find("anyOf nests deeper"), std::string::npos) << deeper.message();
+}
+
+TEST(JsonSchemaMapping, RefsThatMultiplyFieldsStopAtTheFieldLimit) {
+  // Each level refers to the next one 8 times: 8^6 fields without the bound.
+  std::string doc = R"({"$ref":"#/definitions/d0","definitions":{)";
+  for (int level = 0; level < 6; ++level) {
+    doc += "\"d" + std::to_string(level) + R"(":{"type":"object","properties":{)";
+    for (int i = 0; i < 8; ++i) {
+      doc += (i ? "," : "") + std::string("\"p") + std::to_string(i) +
+             R"(":{"$ref":"#/definitions/d)" + std::to_string(level + 1) + "\"}";
+    }
+    doc += "}},";
+  }
+  doc += R"("d6":{"type":"string"}}})";
+  Status error = MapError(doc);
+  EXPECT_NE(error.message().find("more than 10000 Iceberg fields"), std::string::npos)
+      << error.message();
+}
+
+TEST(JsonSchemaMapping, DeepRawJsonIsRefusedBeforeParsing) {
+  std::string doc = R"({"type":"object","properties":{"f":{"type":"string","x":)" +
+                    std::string(100000, '[') + std::string(100000, ']') + "}}}";
+  Status error = MapError(doc);
+  EXPECT_NE(error.message().find("the JSON schema nests JSON arrays/objects deeper than 512"),
+            std::string::npos)
+      << error.message();
+}
+
 TEST(JsonSchemaMapping, BadDocumentsNameThePath) {
   struct Case {
     const char* document;
