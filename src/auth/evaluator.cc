@@ -6,15 +6,10 @@
 #include "auth/condition_internal.h"
 #include "auth/time_format_internal.h"
 #include "auth/wildcard_internal.h"
+#include "common/ascii.h"
 
 namespace st::auth {
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // How a resource policy's Principal element relates to the caller. A grant
 // to the caller's whole account is delegated: the account's own identity
@@ -101,14 +96,14 @@ bool Substitutes(const Policy& policy) { return policy.version == "2012-10-17"; 
 }  // namespace
 
 void ConditionKeys::Set(std::string_view key, std::string value) {
-  values_[Lower(key)] = {std::move(value)};
+  values_[AsciiLower(key)] = {std::move(value)};
 }
 void ConditionKeys::Set(std::string_view key, std::vector<std::string> values) {
-  values_[Lower(key)] = std::move(values);
+  values_[AsciiLower(key)] = std::move(values);
 }
-void ConditionKeys::Erase(std::string_view key) { values_.erase(Lower(key)); }
+void ConditionKeys::Erase(std::string_view key) { values_.erase(AsciiLower(key)); }
 const std::vector<std::string>* ConditionKeys::Find(std::string_view key) const {
-  auto it = values_.find(Lower(key));
+  auto it = values_.find(AsciiLower(key));
   return it == values_.end() ? nullptr : &it->second;
 }
 

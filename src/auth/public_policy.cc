@@ -8,15 +8,10 @@
 #include <cstdlib>
 
 #include "auth/policy.h"
+#include "common/ascii.h"
 
 namespace st::auth {
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // Keys that, fixed, limit a grant to known accounts, principals, networks or
 // services.
@@ -59,7 +54,7 @@ bool IsNarrowCidr(const std::string& cidr) {
 // Whether `condition` pins the request to fixed values of a restricting key.
 bool Restricts(const Condition& condition) {
   if (condition.if_exists || condition.qualifier == SetQualifier::kForAllValues) return false;
-  const std::string key = Lower(condition.key);
+  const std::string key = AsciiLower(condition.key);
   if (key == "aws:sourceip") {
     return condition.op == ConditionOperator::kIpAddress &&
            std::all_of(condition.values.begin(), condition.values.end(), IsNarrowCidr);

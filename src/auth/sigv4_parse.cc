@@ -5,6 +5,7 @@
 
 #include "auth/sigv4_canonical_internal.h"
 #include "auth/sigv4_parse_internal.h"
+#include "common/ascii.h"
 
 namespace st::auth {
 namespace {
@@ -190,12 +191,6 @@ tl::expected<ParsedAuthorization, ParseFailure> ParseQueryForm(
   return out;
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // X-Amz-Algorithm, X-Amz-Credential, ...: compared case-insensitively.
 bool IsAmzParameter(std::string_view name) {
   constexpr std::string_view kPrefix = "x-amz-";
@@ -217,7 +212,8 @@ tl::expected<ParsedAuthorization, ParseFailure> ParseAuthorization(const HttpReq
   for (const auto& [key, value] : SplitRawQuery(request.raw_query)) {
     std::string name = PercentDecode(key);
     params.emplace(name, PercentDecode(value));
-    if (duplicate_amz.empty() && IsAmzParameter(name) && !amz_seen.insert(Lower(name)).second) {
+    if (duplicate_amz.empty() && IsAmzParameter(name) &&
+        !amz_seen.insert(AsciiLower(name)).second) {
       duplicate_amz = name;
     }
   }

@@ -7,6 +7,7 @@
 #include "auth/digest_internal.h"
 #include "auth/sigv4_canonical_internal.h"
 #include "auth/time_format_internal.h"
+#include "common/ascii.h"
 
 namespace st::auth {
 namespace {
@@ -25,12 +26,6 @@ const std::set<std::string, std::less<>> kUnsignedHeaders = {"authorization",
                                                              "user-agent",
                                                              "x-amzn-trace-id"};
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 Status CheckInputs(const HttpRequestView& request, const SigningCredentials& credentials) {
   if (credentials.access_key_id.empty() || credentials.secret_access_key.empty()) {
     return InvalidArgument("SigV4 signing needs an access key id and a secret access key");
@@ -45,7 +40,7 @@ Status CheckInputs(const HttpRequestView& request, const SigningCredentials& cre
 std::vector<std::string> NamesToSign(const HttpRequestView& request) {
   std::set<std::string> names;
   for (const auto& [name, value] : request.headers) {
-    std::string lower = Lower(name);
+    std::string lower = AsciiLower(name);
     if (!kUnsignedHeaders.count(lower)) names.insert(lower);
   }
   return {names.begin(), names.end()};

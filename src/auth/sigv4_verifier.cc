@@ -11,6 +11,7 @@
 #include "auth/sigv4_canonical_internal.h"
 #include "auth/sigv4_parse_internal.h"
 #include "auth/time_format_internal.h"
+#include "common/ascii.h"
 
 namespace st::auth {
 namespace {
@@ -39,12 +40,6 @@ bool IsHex64(std::string_view s) {
   return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {
            return std::isxdigit(static_cast<unsigned char>(c));
          });
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 StatusCode CodeFor(SigV4Error error) {
@@ -255,7 +250,7 @@ Result<VerifiedRequest> SigV4Verifier::Verify(const HttpRequestView& request,
     if (request.body) {
       payloads.push_back({Sha256Hex(*request.body), PayloadMode::kSignedHash});
     } else if (request.body_sha256_hex) {
-      payloads.push_back({Lower(*request.body_sha256_hex), PayloadMode::kSignedHash});
+      payloads.push_back({AsciiLower(*request.body_sha256_hex), PayloadMode::kSignedHash});
     } else {
       return reject(SigV4Error::kInternalError,
                     Status(StatusCode::kInternal,
@@ -311,7 +306,7 @@ Result<VerifiedRequest> SigV4Verifier::Verify(const HttpRequestView& request,
         }
         tried.push_back(std::move(canonical));
         if (ConstantTimeEquals(HexEncode(HmacSha256(signing_key, to_sign)),
-                               Lower(auth.signature))) {
+                               AsciiLower(auth.signature))) {
           matched = true;
           break;
         }
@@ -330,12 +325,12 @@ Result<VerifiedRequest> SigV4Verifier::Verify(const HttpRequestView& request,
   // 7. The body against the hash it was signed with.
   VerifiedRequest verified;
   if (payload_mode == PayloadMode::kSignedHash && declared && !declared_is_base64_body_hash) {
-    std::string expected = Lower(*declared);
+    std::string expected = AsciiLower(*declared);
     std::optional<std::string> actual;
     if (request.body) {
       actual = Sha256Hex(*request.body);
     } else if (request.body_sha256_hex) {
-      actual = Lower(*request.body_sha256_hex);
+      actual = AsciiLower(*request.body_sha256_hex);
     }
     if (actual && *actual != expected) {
       return reject(SigV4Error::kContentSha256Mismatch,
@@ -353,7 +348,7 @@ Result<VerifiedRequest> SigV4Verifier::Verify(const HttpRequestView& request,
   verified.presigned = auth.presigned;
   verified.session_token = auth.session_token;
   verified.payload_mode = payload_mode;
-  verified.seed_signature = Lower(auth.signature);
+  verified.seed_signature = AsciiLower(auth.signature);
   verified.signing_key = signing_key;
   return verified;
 }

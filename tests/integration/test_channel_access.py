@@ -17,6 +17,7 @@ import pyarrow as pa
 import pytest
 
 from harness.channels import ChannelSetup, register_cluster
+from harness.channels import bucket_writer_role_policy as role_policy
 from test_iceberg_rest_engines import spark_catalog
 
 SCHEMA = {
@@ -30,16 +31,6 @@ SCHEMA = {
 def rows(n, start=0):
     return [json.dumps({"id": i, "ts": f"2026-11-30T10:{i % 60:02d}:00Z", "name": f"n{i}"})
             .encode() for i in range(start, start + n)]
-
-
-def role_policy(region, bucket_arn, dlq_bucket, account_id):
-    return {"Version": "2012-10-17", "Statement": [
-        {"Effect": "Allow", "Action": "s3tables:*",
-         "Resource": [bucket_arn, bucket_arn + "/table/*"]},
-        {"Effect": "Allow", "Action": "s3:PutObject",
-         "Resource": f"arn:aws:s3:::{dlq_bucket}/*"},
-        {"Effect": "Allow", "Action": "glue:GetSchemaVersion",
-         "Resource": f"arn:aws:glue:{region}:{account_id}:schema/*"}]}
 
 
 def test_cross_account_delivery_needs_the_bucket_policy(fresh_server, kafka, topic_name):

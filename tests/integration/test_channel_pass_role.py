@@ -13,17 +13,7 @@ import uuid
 import botocore.exceptions
 import pytest
 
-from harness.channels import topic_arn
-
-
-def role_policy(region, bucket_arn, dlq_bucket, account_id):
-    return {"Version": "2012-10-17", "Statement": [
-        {"Effect": "Allow", "Action": "s3tables:*",
-         "Resource": [bucket_arn, bucket_arn + "/table/*"]},
-        {"Effect": "Allow", "Action": "s3:PutObject",
-         "Resource": f"arn:aws:s3:::{dlq_bucket}/*"},
-        {"Effect": "Allow", "Action": "glue:GetSchemaVersion",
-         "Resource": f"arn:aws:glue:{region}:{account_id}:schema/*"}]}
+from harness.channels import bucket_writer_role_policy as role_policy, topic_arn
 
 
 ALLOW_ALL = {"Version": "2012-10-17",

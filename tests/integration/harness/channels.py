@@ -59,6 +59,18 @@ def service_role_policy(region: str, account_id: str, bucket_name: str, dlq_buck
     }
 
 
+def bucket_writer_role_policy(region: str, bucket_arn: str, dlq_bucket: str, account_id: str) -> dict:
+    """A service role policy naming a table bucket by ARN (which may be another
+    account's): s3tables:* on it, the DLQ bucket and the role account's schemas."""
+    return {"Version": "2012-10-17", "Statement": [
+        {"Effect": "Allow", "Action": "s3tables:*",
+         "Resource": [bucket_arn, bucket_arn + "/table/*"]},
+        {"Effect": "Allow", "Action": "s3:PutObject",
+         "Resource": f"arn:aws:s3:::{dlq_bucket}/*"},
+        {"Effect": "Allow", "Action": "glue:GetSchemaVersion",
+         "Resource": f"arn:aws:glue:{region}:{account_id}:schema/*"}]}
+
+
 def glue_client(server, creds=None):
     import boto3
     from botocore.config import Config
