@@ -63,8 +63,13 @@ TEST(SchemaTest, ListsAndMapsCountAsLevels) {
   TypePtr type = Type::Int();
   int32_t id = 1000;
   for (int level = 0; level < kMaxTypeNesting; ++level) {
-    type = level % 2 == 0 ? Type::List(++id, false, type)
-                          : Type::Map(++id, Type::String(), ++id, false, type);
+    if (level % 2 == 0) {
+      type = Type::List(++id, false, type);
+    } else {
+      const int32_t key_id = ++id;
+      const int32_t value_id = ++id;
+      type = Type::Map(key_id, Type::String(), value_id, false, type);
+    }
   }
   EXPECT_TRUE(Schema::Make(0, {{1, "x", false, type, ""}}).has_value());
   type = Type::List(++id, false, type);
