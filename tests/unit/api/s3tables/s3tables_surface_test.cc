@@ -236,7 +236,16 @@ TEST_F(SurfaceTest, PolicyDocumentsAreValidated) {
   Reply malformed = Call("PUT", path, R"({"resourcePolicy":"{\"Statement\":[{\"Effect\":1}]}"})");
   EXPECT_EQ(malformed.status, 400);
   EXPECT_NE(malformed.body.value("message", "").find("MalformedPolicyDocument"), std::string::npos);
-  std::string policy = R"({"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*",)"
+  // A policy that grants "*" is public, and S3 Tables blocks public access.
+  std::string public_policy =
+      R"({"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*",)"
+      R"("Action":"s3tables:GetTable","Resource":")" +
+      arn + R"(/table/*"}]})";
+  EXPECT_EQ(Call("PUT", path, nlohmann::json{{"resourcePolicy", public_policy}}.dump()).status,
+            403);
+  EXPECT_EQ(Call("GET", path).status, 404);
+  std::string policy = R"({"Version":"2012-10-17","Statement":[{"Effect":"Allow",)"
+                       R"("Principal":{"AWS":"arn:aws:iam::111122223333:root"},)"
                        R"("Action":"s3tables:GetTable","Resource":")" +
                        arn + R"(/table/*"}]})";
   EXPECT_EQ(Call("PUT", path, nlohmann::json{{"resourcePolicy", policy}}.dump()).status, 200);
