@@ -48,18 +48,6 @@ Result<std::optional<int64_t>> OptionalInt(const nlohmann::json& object,
   return std::optional<int64_t>(object[member].get<int64_t>());
 }
 
-std::string ArnAccount(const std::string& arn) {
-  size_t at = 0;
-  for (int field = 0; field < 4; ++field) {
-    at = arn.find(':', at);
-    if (at == std::string::npos) return "";
-    ++at;
-  }
-  size_t end = arn.find(':', at);
-  if (end == std::string::npos) return "";
-  return arn.substr(at, end - at);
-}
-
 Result<registry::SchemaRef> ReadSchemaId(const nlohmann::json& body, const std::string& member,
                                          const std::string& account_id, const std::string& region) {
   if (!body.contains(member) || !body[member].is_object()) {
