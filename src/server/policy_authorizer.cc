@@ -3,6 +3,7 @@
 #include <string_view>
 #include <vector>
 
+#include "auth/arn.h"
 #include "auth/policy.h"
 #include "catalog/arns.h"
 
@@ -13,19 +14,6 @@ namespace {
 // Enough for every distinct policy of a busy server; past it the cache
 // starts over rather than tracking recency.
 constexpr size_t kMaxCachedPolicies = 4096;
-
-// Field 4 of arn:partition:service:region:account:resource, or "".
-std::string ArnAccount(const std::string& arn) {
-  if (arn.rfind("arn:", 0) != 0) return "";
-  size_t pos = 0;
-  for (int i = 0; i < 4; ++i) {
-    pos = arn.find(':', pos);
-    if (pos == std::string::npos) return "";
-    ++pos;
-  }
-  size_t end = arn.find(':', pos);
-  return end == std::string::npos ? "" : arn.substr(pos, end - pos);
-}
 
 bool IsIamArn(const std::string& arn) {
   return arn.rfind("arn:", 0) == 0 && arn.find(":iam::") != std::string::npos;
@@ -86,11 +74,11 @@ std::string PolicyAuthorizer::ResourceOwner(const auth::Principal& principal,
   // A passed role belongs to its own account (IAM never lets a role of
   // another account be passed); other IAM resources are the operator's,
   // whose admin API manages every account's identities.
-  if (IsIamArn(resource) && action == "iam:PassRole" && !ArnAccount(resource).empty()) {
-    return ArnAccount(resource);
+  if (IsIamArn(resource) && action == "iam:PassRole" && !auth::ArnAccount(resource).empty()) {
+    return auth::ArnAccount(resource);
   }
   if (IsIamArn(resource)) return operator_account_id_;
-  std::string account = ArnAccount(resource);
+  std::string account = auth::ArnAccount(resource);
   if (!account.empty()) return account;
   // S3 ARNs carry no account: a general-purpose bucket's owner is in the
   // catalog, so a role of another account (a channel's DLQ writer) is judged
