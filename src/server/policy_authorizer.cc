@@ -41,9 +41,9 @@ Result<std::optional<std::string>> Optional(Result<std::string> document) {
 
 }  // namespace
 
-PolicyAuthorizer::PolicyAuthorizer(catalog::MetadataStore& store, const Clock& clock,
-                                   http::Logger& logger, std::string operator_account_id)
-    : store_(store),
+PolicyAuthorizer::PolicyAuthorizer(PolicySources sources, const Clock& clock, http::Logger& logger,
+                                   std::string operator_account_id)
+    : sources_(sources),
       clock_(clock),
       logger_(logger),
       operator_account_id_(std::move(operator_account_id)) {}
@@ -88,7 +88,8 @@ std::string PolicyAuthorizer::ResourceOwner(const auth::Principal& principal,
   if (resource.rfind(kS3Arn, 0) == 0 && action != "s3:CreateBucket") {
     std::string bucket = resource.substr(kS3Arn.size());
     bucket = bucket.substr(0, bucket.find('/'));
-    Result<catalog::GeneralPurposeBucket> found = store_.GetGeneralPurposeBucket(bucket);
+    Result<catalog::GeneralPurposeBucket> found =
+        sources_.gp_buckets.GetGeneralPurposeBucket(bucket);
     if (found.has_value()) return found->owner_account_id;
   }
   return principal.account_id.empty() ? operator_account_id_ : principal.account_id;
@@ -109,7 +110,7 @@ Result<auth::EvaluationResult> PolicyAuthorizer::Evaluate(const auth::Principal&
 
   std::string identity_arn = IdentityArn(principal);
   if (!identity_arn.empty()) {
-    auto policies = store_.ListIdentityPolicies(identity_arn);
+    auto policies = sources_.identities.ListIdentityPolicies(identity_arn);
     if (!policies.has_value() && policies.error().code() != StatusCode::kNotFound) {
       return Err(policies.error());
     }
@@ -142,13 +143,13 @@ Result<auth::EvaluationResult> PolicyAuthorizer::Evaluate(const auth::Principal&
     return Status::OK();
   };
   if (auto table = catalog::ParseTableArn(access.resource); table.has_value()) {
-    ST_TRY(add_resource_policy(store_.GetTableBucketPolicy(table->bucket_arn),
+    ST_TRY(add_resource_policy(sources_.table_buckets.GetTableBucketPolicy(table->bucket_arn),
                                "table bucket policy", table->bucket.account_id));
-    ST_TRY(add_resource_policy(store_.GetTablePolicy(table->table_id), "table policy",
+    ST_TRY(add_resource_policy(sources_.tables.GetTablePolicy(table->table_id), "table policy",
                                table->bucket.account_id));
   } else if (auto bucket = catalog::ParseTableBucketArn(access.resource); bucket.has_value()) {
-    ST_TRY(add_resource_policy(store_.GetTableBucketPolicy(access.resource), "table bucket policy",
-                               bucket->account_id));
+    ST_TRY(add_resource_policy(sources_.table_buckets.GetTableBucketPolicy(access.resource),
+                               "table bucket policy", bucket->account_id));
   }
   return auth::Evaluate(context, input);
 }
