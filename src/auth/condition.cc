@@ -94,7 +94,11 @@ std::optional<Cidr> ParseCidr(std::string_view text, bool allow_prefix) {
   if (size_t slash = address.find('/'); slash != std::string::npos) {
     if (!allow_prefix) return std::nullopt;
     auto bits = ParseNumber(std::string_view(address).substr(slash + 1));
-    if (!bits || *bits != static_cast<int>(*bits)) return std::nullopt;
+    // Range first: casting a double outside int's range is undefined (the
+    // policy fuzzer found "10.0.0.0/8111122223333"); NaN fails the range too.
+    if (!bits || !(*bits >= 0 && *bits <= 128) || *bits != static_cast<int>(*bits)) {
+      return std::nullopt;
+    }
     prefix = static_cast<int>(*bits);
     address.resize(slash);
   }

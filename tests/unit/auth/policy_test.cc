@@ -169,6 +169,19 @@ TEST(PolicyParse, DuplicateKeysAreRefusedNotLastWins) {
                   .has_value());
 }
 
+TEST(PolicyParse, CidrPrefixOutsideIntRangeIsMalformedNotUndefined) {
+  // Found by the policy fuzzer: the prefix was cast to int before its range
+  // was checked (UBSan: 8.11112e+12 is outside the range of int).
+  for (const char* value : {"10.0.0.0/8111122223333", "10.0.0.0/-1", "10.0.0.0/1e300",
+                            "10.0.0.0/nan", "10.0.0.0/33", "::1/129", "10.0.0.0/8.5"}) {
+    EXPECT_TRUE(ValidateConditionValue(ConditionOperator::kIpAddress, value).has_value()) << value;
+    EXPECT_TRUE(ValidateConditionValue(ConditionOperator::kNotIpAddress, value).has_value())
+        << value;
+  }
+  EXPECT_FALSE(ValidateConditionValue(ConditionOperator::kIpAddress, "10.0.0.0/8").has_value());
+  EXPECT_FALSE(ValidateConditionValue(ConditionOperator::kIpAddress, "::1/128").has_value());
+}
+
 TEST(PolicyParse, ModelOfProductSamplePolicyAndForms) {
   auto policy = ParsePolicy(R"({
     "Version": "2012-10-17", "Id": "p1",
