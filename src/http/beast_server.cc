@@ -14,15 +14,14 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <climits>
-#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
-#include <mutex>
 #include <thread>
 #include <utility>
 
+#include "common/mutex.h"
 #include "common/random.h"
 #include "http/server.h"
 
@@ -135,6 +134,7 @@ class ServerImpl final : public Server {
     // their size must not depend on the environment (server.h).
     pthread_attr_t attributes;
     if (int err = pthread_attr_init(&attributes); err != 0) return ThreadError(err);
+    common::MutexLock lock(shutdown_mu_);  // threads_ is Shutdown's.
     int err = pthread_attr_setstacksize(&attributes, options_.thread_stack_bytes);
     for (int i = 0; err == 0 && i < options_.threads; ++i) {
       pthread_t thread;
@@ -154,8 +154,8 @@ class ServerImpl final : public Server {
   }
   uint64_t requests_served() const override { return served_.load(); }
 
-  void Shutdown() override {
-    std::lock_guard<std::mutex> once(shutdown_mu_);
+  void Shutdown() override EXCLUDES(shutdown_mu_, mu_) {
+    common::MutexLock once(shutdown_mu_);
     if (shut_down_) return;
     shut_down_ = true;
     stopping_ = true;
@@ -185,10 +185,10 @@ class ServerImpl final : public Server {
   Logger& logger() { return logger_; }
   bool stopping() const { return stopping_.load(); }
   void CountRequest() { served_.fetch_add(1); }
-  void Unregister(Connection* c) {
-    std::lock_guard<std::mutex> lock(mu_);
+  void Unregister(Connection* c) EXCLUDES(mu_) {
+    common::MutexLock lock(mu_);
     connections_.erase(c);
-    cv_.notify_all();
+    cv_.NotifyAll();
   }
 
  private:
@@ -239,7 +239,7 @@ class ServerImpl final : public Server {
       }
       auto connection = std::make_shared<Connection>(std::move(socket), *this);
       {
-        std::lock_guard<std::mutex> lock(mu_);
+        common::MutexLock lock(mu_);
         connections_[connection.get()] = connection;
       }
       asio::co_spawn(connection->executor(), RunConnection(connection), asio::detached);
@@ -250,16 +250,21 @@ class ServerImpl final : public Server {
     co_await connection->Serve();
   }
 
-  void ForEachConnection(void (*action)(const std::shared_ptr<Connection>&)) {
-    std::lock_guard<std::mutex> lock(mu_);
+  void ForEachConnection(void (*action)(const std::shared_ptr<Connection>&)) EXCLUDES(mu_) {
+    common::MutexLock lock(mu_);
     for (auto& [ptr, weak] : connections_) {
       if (auto c = weak.lock()) asio::post(c->executor(), [c, action] { action(c); });
     }
   }
 
-  bool WaitForConnections(std::chrono::milliseconds timeout) {
-    std::unique_lock<std::mutex> lock(mu_);
-    return cv_.wait_for(lock, timeout, [this] { return connections_.empty(); });
+  // True when every connection unregistered within `timeout`.
+  bool WaitForConnections(std::chrono::milliseconds timeout) EXCLUDES(mu_) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    common::MutexLock lock(mu_);
+    while (!connections_.empty()) {
+      if (!cv_.WaitUntil(mu_, deadline)) return connections_.empty();
+    }
+    return true;
   }
 
   Options options_;
@@ -268,14 +273,15 @@ class ServerImpl final : public Server {
   asio::io_context ioc_;  // Declared before the sockets that use it.
   tcp::acceptor acceptor_;
   tcp::endpoint bound_;
-  std::vector<pthread_t> threads_;
+  std::vector<pthread_t> threads_ GUARDED_BY(shutdown_mu_);
   std::atomic<bool> stopping_{false};
   std::atomic<uint64_t> served_{0};
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::map<Connection*, std::weak_ptr<Connection>> connections_;
-  std::mutex shutdown_mu_;
-  bool shut_down_ = false;
+  common::Mutex mu_;
+  common::CondVar cv_;  // Signalled when a connection unregisters.
+  std::map<Connection*, std::weak_ptr<Connection>> connections_ GUARDED_BY(mu_);
+  // Taken before mu_ when both are held (Shutdown waits for the connections).
+  common::Mutex shutdown_mu_;
+  bool shut_down_ GUARDED_BY(shutdown_mu_) = false;
 };
 
 void Connection::FillRequest(const bhttp::request_parser<bhttp::string_body>& parser,
