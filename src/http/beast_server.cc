@@ -32,7 +32,7 @@ namespace {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace bhttp = boost::beast::http;
-using tcp = asio::ip::tcp;
+using Tcp = asio::ip::tcp;
 
 // Larger chunks mean fewer coroutine suspensions and syscalls per byte; 1 MiB
 // stays well inside any cache-friendly working set per connection.
@@ -67,7 +67,7 @@ class ServerImpl;
 
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(tcp::socket socket, ServerImpl& server)
+  Connection(Tcp::socket socket, ServerImpl& server)
       : stream_(std::move(socket)), server_(server) {}
 
   asio::any_io_executor executor() { return stream_.get_executor(); }
@@ -79,7 +79,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
   void Close() {
     beast::error_code ec;
-    stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
+    stream_.socket().shutdown(Tcp::socket::shutdown_both, ec);
     stream_.close();
   }
 
@@ -116,7 +116,7 @@ class ServerImpl final : public Server {
       return InvalidArgument("listen address '" + options_.address +
                              "' is not an IP address; use e.g. 127.0.0.1 or 0.0.0.0");
     }
-    tcp::endpoint endpoint(address, options_.port);
+    Tcp::endpoint endpoint(address, options_.port);
     auto fail = [&](const char* what) {
       return IoError(std::string("cannot ") + what + " " + options_.address + ":" +
                      std::to_string(options_.port) + ": " + ec.message() +
@@ -227,7 +227,7 @@ class ServerImpl final : public Server {
   asio::awaitable<void> AcceptLoop() {
     while (!stopping_) {
       beast::error_code ec;
-      tcp::socket socket = co_await acceptor_.async_accept(
+      Tcp::socket socket = co_await acceptor_.async_accept(
           asio::make_strand(ioc_), asio::redirect_error(asio::use_awaitable, ec));
       if (stopping_ || ec == asio::error::operation_aborted) co_return;
       if (ec) {
@@ -271,8 +271,8 @@ class ServerImpl final : public Server {
   Handler& handler_;
   Logger& logger_;
   asio::io_context ioc_;  // Declared before the sockets that use it.
-  tcp::acceptor acceptor_;
-  tcp::endpoint bound_;
+  Tcp::acceptor acceptor_;
+  Tcp::endpoint bound_;
   std::vector<pthread_t> threads_ GUARDED_BY(shutdown_mu_);
   std::atomic<bool> stopping_{false};
   std::atomic<uint64_t> served_{0};
@@ -303,7 +303,7 @@ asio::awaitable<void> Connection::Serve() {
   auto self = shared_from_this();
   const Server::Options& options = server_.options();
   beast::error_code ec;
-  tcp::endpoint remote = stream_.socket().remote_endpoint(ec);
+  Tcp::endpoint remote = stream_.socket().remote_endpoint(ec);
   std::string remote_address = ec ? "" : remote.address().to_string();
   uint16_t remote_port = ec ? 0 : remote.port();
 
@@ -527,7 +527,7 @@ asio::awaitable<beast::error_code> Connection::WriteResponse(const Request& requ
 
 asio::awaitable<beast::error_code> Connection::SendFileSpan(const Request& request,
                                                             const FileSpan& span) {
-  tcp::socket& socket = stream_.socket();
+  Tcp::socket& socket = stream_.socket();
   beast::error_code ec;
   socket.native_non_blocking(true, ec);
   if (ec) co_return ec;
@@ -563,7 +563,7 @@ asio::awaitable<beast::error_code> Connection::SendFileSpan(const Request& reque
     idle.async_wait([self](const beast::error_code& timer_ec) {
       if (!timer_ec) self->Close();
     });
-    co_await socket.async_wait(tcp::socket::wait_write,
+    co_await socket.async_wait(Tcp::socket::wait_write,
                                asio::redirect_error(asio::use_awaitable, ec));
     idle.cancel();
     if (ec) co_return ec;
@@ -573,7 +573,7 @@ asio::awaitable<beast::error_code> Connection::SendFileSpan(const Request& reque
 
 asio::awaitable<void> Connection::LingerAndClose() {
   beast::error_code ec;
-  stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+  stream_.socket().shutdown(Tcp::socket::shutdown_send, ec);
   uint64_t drained = 0;
   std::vector<char> sink(64 * 1024);
   auto deadline = std::chrono::steady_clock::now() + kLingerTime;
