@@ -329,8 +329,8 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
     return info;
   }
 
-  Result<RegistryInfo> LoadRegistry(const std::string& account_id,
-                                    const std::string& registry_name) REQUIRES(mu_) {
+  Result<RegistryInfo> LoadRegistry(const std::string& account_id, const std::string& registry_name)
+      REQUIRES(mu_) {
     ST_ASSIGN_OR_RETURN(Statement query,
                         db_->Prepare("SELECT registry_name, description, created_at_ms, "
                                      "updated_at_ms FROM registry_registries WHERE account_id = ? "
@@ -412,7 +412,8 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
         {ref.account_id, RegistryOf(ref), ref.schema_name}, number);
   }
 
-  Result<SchemaVersion> LoadVersionByKey(const SchemaRef& ref, const std::string& key) REQUIRES(mu_) {
+  Result<SchemaVersion> LoadVersionByKey(const SchemaRef& ref, const std::string& key)
+      REQUIRES(mu_) {
     return LoadVersionWhere(
         "v.account_id = ? AND v.registry_name = ? AND v.schema_name = ? AND v.definition_key = ? "
         "ORDER BY v.version_number LIMIT 1",
