@@ -57,7 +57,7 @@ Result<Table> SqliteMetadataStore::SwapMetadataLocation(const std::string& table
                                                         const TableWriter& writer) {
   ST_TRY(ValidateLocation(new_metadata_location));
   ST_TRY(ValidateAccountId(writer.account_id));
-  std::lock_guard<std::mutex> lock(mu_);
+  common::MutexLock lock(mu_);
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_ASSIGN_OR_RETURN(Table table,
@@ -87,7 +87,7 @@ Result<Table> SqliteMetadataStore::CommitWithOffsets(const std::string& table_id
                                  std::to_string(partition) + " is not valid."));
     }
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  common::MutexLock lock(mu_);
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_ASSIGN_OR_RETURN(Table table, LoadTable(table_id));
@@ -148,7 +148,7 @@ Status SqliteMetadataStore::InitChannelOffsets(const std::string& channel_arn,
                              std::to_string(partition) + " is not valid.");
     }
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  common::MutexLock lock(mu_);
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_ASSIGN_OR_RETURN(Statement start,
@@ -171,7 +171,7 @@ Status SqliteMetadataStore::InitChannelOffsets(const std::string& channel_arn,
 }
 
 Result<NextOffsets> SqliteMetadataStore::GetChannelOffsets(const std::string& channel_arn) {
-  std::lock_guard<std::mutex> lock(mu_);
+  common::MutexLock lock(mu_);
   ST_ASSIGN_OR_RETURN(Statement start, db_->Prepare("SELECT 1 FROM channel_offset_starts WHERE "
                                                     "channel_arn = ?"));
   ST_ASSIGN_OR_RETURN(bool initialised, start.Bind(1, channel_arn).Step());
@@ -189,7 +189,7 @@ Result<NextOffsets> SqliteMetadataStore::GetChannelOffsets(const std::string& ch
 
 Result<KafkaOffset> SqliteMetadataStore::GetChannelOffset(const std::string& channel_arn,
                                                           KafkaPartition partition) {
-  std::lock_guard<std::mutex> lock(mu_);
+  common::MutexLock lock(mu_);
   ST_ASSIGN_OR_RETURN(
       Statement stmt,
       db_->Prepare("SELECT s.default_start_offset, o.next_offset FROM channel_offset_starts s "
@@ -203,7 +203,7 @@ Result<KafkaOffset> SqliteMetadataStore::GetChannelOffset(const std::string& cha
 }
 
 Status SqliteMetadataStore::DeleteChannelOffsets(const std::string& channel_arn) {
-  std::lock_guard<std::mutex> lock(mu_);
+  common::MutexLock lock(mu_);
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare("DELETE FROM channel_offset_starts WHERE channel_arn = ?"));
   return stmt.Bind(1, channel_arn).Run();

@@ -4,12 +4,12 @@
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "auth/secret_sealer.h"
 #include "catalog/metadata_store.h"
 #include "common/clock.h"
+#include "common/mutex.h"
 #include "common/random.h"
 #include "sqlite/database.h"
 #include "sqlite/statement.h"
@@ -141,34 +141,38 @@ class SqliteMetadataStore final : public MetadataStore {
  private:
   // Helpers below run under mu_ (inside or outside a transaction).
   int64_t NowMs() const { return clock_.NowMillis(); }
-  Result<TableBucket> LoadBucket(const std::string& bucket_arn);
-  Result<Namespace> LoadNamespace(const std::string& bucket_arn, const std::string& name);
-  Result<Table> LoadTable(const std::string& table_id);
-  Status RequireIdentity(const std::string& arn);
-  Status CheckBucketRowChanged();
-  Status RequireTaggable(const std::string& resource_arn);
-  Result<KafkaCluster> LoadCluster(const std::string& cluster_arn);
-  Result<Channel> LoadChannel(const std::string& channel_arn);
+  Result<TableBucket> LoadBucket(const std::string& bucket_arn) REQUIRES(mu_);
+  Result<Namespace> LoadNamespace(const std::string& bucket_arn, const std::string& name)
+      REQUIRES(mu_);
+  Result<Table> LoadTable(const std::string& table_id) REQUIRES(mu_);
+  Status RequireIdentity(const std::string& arn) REQUIRES(mu_);
+  Status CheckBucketRowChanged() REQUIRES(mu_);
+  Status RequireTaggable(const std::string& resource_arn) REQUIRES(mu_);
+  Result<KafkaCluster> LoadCluster(const std::string& cluster_arn) REQUIRES(mu_);
+  Result<Channel> LoadChannel(const std::string& channel_arn) REQUIRES(mu_);
   // Channel operations (sqlite_channel_operations.cc); inside the caller's
   // transaction, with mu_ held.
-  Status StartChannelOperation(const Channel& channel);
-  Status EndChannelOperation(const std::string& operation_arn, const Channel& channel);
+  Status StartChannelOperation(const Channel& channel) REQUIRES(mu_);
+  Status EndChannelOperation(const std::string& operation_arn, const Channel& channel)
+      REQUIRES(mu_);
   // The column-update shared by the two pointer swaps; checks token and channel.
   Result<Table> SwapLocked(const std::string& table_id, const std::string& expected_version_token,
-                           const std::string& new_metadata_location, const TableWriter& writer);
-  Result<std::optional<std::string>> GetTableText(const std::string& table_id, const char* column);
+                           const std::string& new_metadata_location, const TableWriter& writer)
+      REQUIRES(mu_);
+  Result<std::optional<std::string>> GetTableText(const std::string& table_id, const char* column)
+      REQUIRES(mu_);
   Status SetTableText(const std::string& table_id, const char* column,
-                      const std::optional<std::string>& value);
+                      const std::optional<std::string>& value) REQUIRES(mu_);
 
   // Secrets at rest (sqlite_secret_sealing.cc): binds the column value for
   // `secret`, and turns a stored column value back into the secret.
   Status BindSecret(Statement& stmt, int index, const std::string& access_key_id,
-                    const std::string& secret) const;
+                    const std::string& secret) const REQUIRES(mu_);
   Result<std::string> OpenSecret(const std::string& access_key_id, const std::string& stored,
-                                 bool sealed) const;
+                                 bool sealed) const REQUIRES(mu_);
 
-  std::mutex mu_;
-  std::unique_ptr<Database> db_;
+  common::Mutex mu_;
+  std::unique_ptr<Database> db_ PT_GUARDED_BY(mu_);  // One connection: statements take turns.
   const Clock& clock_;
   Random& random_;
   const auth::SecretSealer* sealer_;
