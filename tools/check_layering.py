@@ -63,7 +63,12 @@ class Target:
 
 
 def read_graph():
-    """Returns ({module dir: module target}, {target name: Target})."""
+    """Returns ({module dir: primary module target}, {target name: Target}).
+
+    A directory may declare more than one module (src/common has st_common
+    and st_common_json); its primary one is the first, and a header belongs
+    to the module whose SOURCES hold the .cc of the same name, else to the
+    primary one."""
     modules, targets = {}, {}
     for root, _, files in os.walk(SRC):
         if "CMakeLists.txt" not in files:
@@ -84,7 +89,7 @@ def read_graph():
         for cmd, args in parse_commands(os.path.join(root, "CMakeLists.txt"), variables):
             if cmd == "st_module" and args:
                 t = target("st_" + args[0])
-                modules[module_dir] = t
+                modules.setdefault(module_dir, t)
                 section = None
                 for a in args[1:]:
                     if a in ("SOURCES", "DEPS", "PRIVATE_DEPS"):
@@ -130,11 +135,20 @@ def main(argv):
         print(f"check_layering.py: unknown argument {argv[1]}", file=sys.stderr)
         return 2
 
-    owners = {}  # file -> target that compiles it, when not the module library
+    owners = {}  # file -> target that compiles it, when not the primary module
     for t in targets.values():
         for s in t.sources:
             if t is not modules.get(t.module_dir):
                 owners[s] = t
+    libraries = {t.name for t in modules.values()} | {
+        t.name for t in targets.values() if t.name.startswith("st_") and t.module_dir in modules}
+
+    def provider(included, other_dir):
+        """The module target that provides header `included` of src/<other_dir>/."""
+        t = owners.get(os.path.splitext(included)[0] + ".cc")
+        if t is not None and t.name in libraries:
+            return t.name
+        return modules[other_dir].name
 
     violations = []
     files = tracked_sources()
@@ -153,7 +167,7 @@ def main(argv):
                 other_dir = module_of(included, modules)
                 if other_dir is None or other_dir == own_dir:
                     continue
-                other = modules[other_dir].name
+                other = provider(included, other_dir)
                 where = f"src/{path}:{lineno}"
                 if included.endswith("_internal.h"):
                     violations.append(f'{where}: includes "{included}", a private header of '

@@ -1,4 +1,4 @@
-// AWS Signature Version 4 verification (api-contract.md §4.4): the
+// AWS Signature Version 4 verification (docs/api-contract-notes.md §4.4): the
 // Authorization-header form and the presigned-query form, for the `s3` data
 // plane and the `s3tables` control plane / Iceberg REST endpoint.
 //

@@ -3,13 +3,10 @@
 
 #include "auth/digest_internal.h"
 #include "auth/sigv4_canonical_internal.h"
+#include "common/percent_encoding.h"
 
 namespace st::auth {
 namespace {
-
-bool IsUnreserved(unsigned char c) {
-  return std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~';
-}
 
 int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -68,22 +65,6 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-std::string UriEncode(std::string_view bytes, std::string_view also_safe) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(bytes.size() * 3);
-  for (unsigned char c : bytes) {
-    if (IsUnreserved(c) || also_safe.find(static_cast<char>(c)) != std::string_view::npos) {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 0xF];
-    }
-  }
-  return out;
-}
-
 std::string PercentDecode(std::string_view text, bool plus_as_space) {
   std::string out;
   out.reserve(text.size());
@@ -127,9 +108,9 @@ std::string CanonicalUri(std::string_view raw_path, UriStyle style) {
     case UriStyle::kRawPath:
       return raw_path.empty() ? "/" : std::string(raw_path);
     case UriStyle::kDoubleEncoded:
-      return UriEncode(NormalizePath(raw_path), "/");
+      return PercentEncode(NormalizePath(raw_path), "/");
     case UriStyle::kDoubleEncodedKeepSubDelims:
-      return UriEncode(NormalizePath(raw_path), "/:@$&,=");
+      return PercentEncode(NormalizePath(raw_path), "/:@$&,=");
   }
   return std::string(raw_path);
 }
@@ -157,8 +138,8 @@ std::string CanonicalQuery(std::string_view raw_query, QueryStyle style, bool dr
       pairs.emplace_back(key, value);
     } else {
       bool plus = style == QueryStyle::kPlusAsSpaceSorted;
-      pairs.emplace_back(UriEncode(PercentDecode(key, plus)),
-                         UriEncode(PercentDecode(value, plus)));
+      pairs.emplace_back(PercentEncode(PercentDecode(key, plus)),
+                         PercentEncode(PercentDecode(value, plus)));
     }
   }
   std::sort(pairs.begin(), pairs.end());

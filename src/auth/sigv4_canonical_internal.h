@@ -26,9 +26,6 @@ enum class QueryStyle {
   kPlusAsSpaceSorted,  // Like kDecodedSorted but '+' decoded as a space (form-style clients).
 };
 
-// Percent-encodes every byte except RFC 3986 unreserved characters and those
-// in `also_safe`, with upper-case hex.
-std::string UriEncode(std::string_view bytes, std::string_view also_safe = "");
 // Decodes %XX (a malformed escape is kept literally); '+' becomes ' ' only if asked.
 std::string PercentDecode(std::string_view text, bool plus_as_space = false);
 

@@ -13,9 +13,20 @@ namespace {
 constexpr std::string_view kAlgorithm = "AWS4-HMAC-SHA256";
 constexpr std::chrono::seconds kMaxPresignExpiry{7 * 24 * 3600};
 
-tl::unexpected<ParseFailure> Fail(SigV4Error reason, std::string message) {
-  return tl::unexpected<ParseFailure>(ParseFailure{reason, std::move(message)});
-}
+// Records the reason of the first failure; the Status says it in words.
+class Failures {
+ public:
+  explicit Failures(SigV4Rejection* out) : out_(out != nullptr ? out : &local_) {}
+  // Converts to a Status or to any Result<T>.
+  internal::ErrorReturn operator()(SigV4Error reason, const std::string& message) {
+    out_->reason = reason;
+    return {Status(SigV4StatusCode(reason), std::string(SigV4ErrorCode(reason)) + ": " + message)};
+  }
+
+ private:
+  SigV4Rejection local_;
+  SigV4Rejection* out_;
+};
 
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -38,34 +49,32 @@ std::vector<std::string_view> Split(std::string_view s, char sep) {
 }
 
 // "<AKID>/<date>/<region>/<service>/aws4_request"
-tl::expected<void, ParseFailure> ParseCredential(std::string_view credential,
-                                                 ParsedAuthorization& out) {
+Status ParseCredential(std::string_view credential, ParsedAuthorization& out, Failures& fail) {
   auto parts = Split(credential, '/');
   if (parts.size() != 5 || parts[0].empty() || parts[1].size() != 8 || parts[2].empty() ||
       parts[3].empty()) {
-    return Fail(SigV4Error::kMalformedAuthorization,
+    return fail(SigV4Error::kMalformedAuthorization,
                 "the Credential '" + std::string(credential) +
                     "' is not <access key>/<YYYYMMDD>/<region>/<service>/aws4_request");
   }
   if (parts[4] != "aws4_request") {
-    return Fail(
+    return fail(
         SigV4Error::kCredentialScopeMismatch,
         "the credential scope must end in aws4_request, not '" + std::string(parts[4]) + "'");
   }
   out.access_key_id = parts[0];
   out.scope = CredentialScope{std::string(parts[1]), std::string(parts[2]), std::string(parts[3])};
-  return {};
+  return Status::OK();
 }
 
-tl::expected<void, ParseFailure> ParseSignedHeaders(std::string_view text,
-                                                    ParsedAuthorization& out) {
+Status ParseSignedHeaders(std::string_view text, ParsedAuthorization& out, Failures& fail) {
   out.signed_headers_text = text;
   for (std::string_view name : Split(text, ';')) {
     bool lower = !name.empty() && std::none_of(name.begin(), name.end(), [](char c) {
       return std::isupper(static_cast<unsigned char>(c)) || c == ' ';
     });
     if (!lower) {
-      return Fail(SigV4Error::kMalformedAuthorization,
+      return fail(SigV4Error::kMalformedAuthorization,
                   "SignedHeaders '" + std::string(text) +
                       "' must be lower-case header names separated by ';'");
     }
@@ -73,30 +82,30 @@ tl::expected<void, ParseFailure> ParseSignedHeaders(std::string_view text,
   }
   if (std::find(out.signed_headers.begin(), out.signed_headers.end(), "host") ==
       out.signed_headers.end()) {
-    return Fail(SigV4Error::kMalformedAuthorization,
+    return fail(SigV4Error::kMalformedAuthorization,
                 "SignedHeaders '" + std::string(text) + "' must include host");
   }
-  return {};
+  return Status::OK();
 }
 
-tl::expected<void, ParseFailure> ParseDate(std::string_view amz_date, ParsedAuthorization& out) {
+Status ParseDate(std::string_view amz_date, ParsedAuthorization& out, Failures& fail) {
   auto time = ParseAmzDate(amz_date);
   if (!time) {
-    return Fail(SigV4Error::kMalformedAuthorization,
+    return fail(SigV4Error::kMalformedAuthorization,
                 "X-Amz-Date '" + std::string(amz_date) + "' is not YYYYMMDDTHHMMSSZ");
   }
   out.amz_date = amz_date;
   out.request_time = *time;
-  return {};
+  return Status::OK();
 }
 
-tl::expected<ParsedAuthorization, ParseFailure> ParseHeaderForm(const HttpRequestView& request,
-                                                                std::string_view header) {
+Result<ParsedAuthorization> ParseHeaderForm(const HttpRequestView& request, std::string_view header,
+                                            Failures& fail) {
   ParsedAuthorization out;
   std::string_view rest = Trim(header);
   if (rest.substr(0, kAlgorithm.size()) != kAlgorithm ||
       (rest.size() > kAlgorithm.size() && rest[kAlgorithm.size()] != ' ')) {
-    return Fail(SigV4Error::kUnsupportedAlgorithm,
+    return fail(SigV4Error::kUnsupportedAlgorithm,
                 "the authorization mechanism '" + std::string(rest.substr(0, rest.find(' '))) +
                     "' is not supported; sign with AWS4-HMAC-SHA256 (SigV4)");
   }
@@ -106,7 +115,7 @@ tl::expected<ParsedAuthorization, ParseFailure> ParseHeaderForm(const HttpReques
     part = Trim(part);
     size_t eq = part.find('=');
     if (eq == std::string_view::npos) {
-      return Fail(
+      return fail(
           SigV4Error::kMalformedAuthorization,
           "the Authorization header component '" + std::string(part) + "' is not Key=Value");
     }
@@ -114,65 +123,59 @@ tl::expected<ParsedAuthorization, ParseFailure> ParseHeaderForm(const HttpReques
     if (!fields.emplace(name, std::string(Trim(part.substr(eq + 1)))).second) {
       // Two Credential= (or Signature=, ...) parts are ambiguous: which one a
       // verifier or a proxy in front of it reads differs, so refuse both.
-      return Fail(SigV4Error::kMalformedAuthorization,
+      return fail(SigV4Error::kMalformedAuthorization,
                   "the Authorization header has more than one " + name +
                       "= component; send each of Credential, SignedHeaders and Signature once");
     }
   }
   for (const char* required : {"Credential", "SignedHeaders", "Signature"}) {
     if (!fields.count(required)) {
-      return Fail(SigV4Error::kMalformedAuthorization,
+      return fail(SigV4Error::kMalformedAuthorization,
                   std::string("the Authorization header lacks ") + required +
                       "=; send Credential, SignedHeaders and Signature");
     }
   }
-  if (auto ok = ParseCredential(fields["Credential"], out); !ok) return tl::unexpected(ok.error());
-  if (auto ok = ParseSignedHeaders(fields["SignedHeaders"], out); !ok) {
-    return tl::unexpected(ok.error());
-  }
+  ST_TRY(ParseCredential(fields["Credential"], out, fail));
+  ST_TRY(ParseSignedHeaders(fields["SignedHeaders"], out, fail));
   out.signature = fields["Signature"];
   if (auto date = CanonicalHeaderValue(request, "x-amz-date")) {
-    if (auto ok = ParseDate(*date, out); !ok) return tl::unexpected(ok.error());
+    ST_TRY(ParseDate(*date, out, fail));
   } else if (auto http_date = CanonicalHeaderValue(request, "date")) {
     auto time = ParseHttpDate(*http_date);
     if (!time) {
-      return Fail(SigV4Error::kMalformedAuthorization,
+      return fail(SigV4Error::kMalformedAuthorization,
                   "the Date header '" + *http_date + "' is not an RFC 1123 date; send X-Amz-Date");
     }
     out.request_time = *time;
     out.amz_date = FormatAmzDate(*time);
   } else {
-    return Fail(SigV4Error::kMalformedAuthorization,
+    return fail(SigV4Error::kMalformedAuthorization,
                 "AWS authentication requires a valid Date or X-Amz-Date header");
   }
   out.session_token = CanonicalHeaderValue(request, "x-amz-security-token").value_or("");
   return out;
 }
 
-tl::expected<ParsedAuthorization, ParseFailure> ParseQueryForm(
-    const std::map<std::string, std::string, std::less<>>& params) {
+Result<ParsedAuthorization> ParseQueryForm(
+    const std::map<std::string, std::string, std::less<>>& params, Failures& fail) {
   ParsedAuthorization out;
   out.presigned = true;
   for (const char* required : {"X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Date", "X-Amz-Expires",
                                "X-Amz-SignedHeaders", "X-Amz-Signature"}) {
     if (!params.count(required)) {
-      return Fail(SigV4Error::kMalformedAuthorization,
+      return fail(SigV4Error::kMalformedAuthorization,
                   std::string("the presigned query lacks ") + required +
                       "; presign with SigV4 (AWS4-HMAC-SHA256)");
     }
   }
   if (params.at("X-Amz-Algorithm") != kAlgorithm) {
-    return Fail(SigV4Error::kUnsupportedAlgorithm, "X-Amz-Algorithm '" +
+    return fail(SigV4Error::kUnsupportedAlgorithm, "X-Amz-Algorithm '" +
                                                        params.at("X-Amz-Algorithm") +
                                                        "' is not supported; use AWS4-HMAC-SHA256");
   }
-  if (auto ok = ParseCredential(params.at("X-Amz-Credential"), out); !ok) {
-    return tl::unexpected(ok.error());
-  }
-  if (auto ok = ParseSignedHeaders(params.at("X-Amz-SignedHeaders"), out); !ok) {
-    return tl::unexpected(ok.error());
-  }
-  if (auto ok = ParseDate(params.at("X-Amz-Date"), out); !ok) return tl::unexpected(ok.error());
+  ST_TRY(ParseCredential(params.at("X-Amz-Credential"), out, fail));
+  ST_TRY(ParseSignedHeaders(params.at("X-Amz-SignedHeaders"), out, fail));
+  ST_TRY(ParseDate(params.at("X-Amz-Date"), out, fail));
   const std::string& expires = params.at("X-Amz-Expires");
   long long seconds = 0;
   bool digits =
@@ -180,7 +183,7 @@ tl::expected<ParsedAuthorization, ParseFailure> ParseQueryForm(
       std::all_of(expires.begin(), expires.end(), [](char c) { return c >= '0' && c <= '9'; });
   if (digits) seconds = std::stoll(expires);
   if (!digits || seconds < 1 || std::chrono::seconds(seconds) > kMaxPresignExpiry) {
-    return Fail(SigV4Error::kMalformedAuthorization,
+    return fail(SigV4Error::kMalformedAuthorization,
                 "X-Amz-Expires '" + expires + "' must be between 1 and 604800 seconds");
   }
   out.expires = std::chrono::seconds(seconds);
@@ -203,7 +206,23 @@ bool IsAmzParameter(std::string_view name) {
 
 }  // namespace
 
-tl::expected<ParsedAuthorization, ParseFailure> ParseAuthorization(const HttpRequestView& request) {
+StatusCode SigV4StatusCode(SigV4Error reason) {
+  switch (reason) {
+    case SigV4Error::kUnsupportedAlgorithm:
+    case SigV4Error::kMalformedAuthorization:
+    case SigV4Error::kCredentialScopeMismatch:
+    case SigV4Error::kContentSha256Mismatch:
+      return StatusCode::kInvalidArgument;
+    case SigV4Error::kInternalError:
+      return StatusCode::kInternal;
+    default:
+      return StatusCode::kUnauthenticated;
+  }
+}
+
+Result<ParsedAuthorization> ParseAuthorization(const HttpRequestView& request,
+                                               SigV4Rejection* rejection) {
+  Failures fail(rejection);
   std::map<std::string, std::string, std::less<>> params;
   // The first X-Amz-* parameter that repeats, in any spelling of its name
   // (X-Amz-Date and x-amz-date are the same parameter to some readers).
@@ -220,22 +239,22 @@ tl::expected<ParsedAuthorization, ParseFailure> ParseAuthorization(const HttpReq
   auto header = CanonicalHeaderValue(request, "authorization");
   bool query_auth = params.count("X-Amz-Algorithm") > 0 || params.count("X-Amz-Signature") > 0;
   if (query_auth && !duplicate_amz.empty()) {
-    return Fail(SigV4Error::kMalformedAuthorization,
+    return fail(SigV4Error::kMalformedAuthorization,
                 "the presigned query has more than one " + duplicate_amz +
                     " parameter; send each X-Amz-* parameter once");
   }
   if (header && query_auth) {
-    return Fail(SigV4Error::kMalformedAuthorization,
+    return fail(SigV4Error::kMalformedAuthorization,
                 "the request carries both an Authorization header and X-Amz-* query "
                 "authentication; send only one");
   }
-  if (header) return ParseHeaderForm(request, *header);
-  if (query_auth) return ParseQueryForm(params);
+  if (header) return ParseHeaderForm(request, *header, fail);
+  if (query_auth) return ParseQueryForm(params, fail);
   if (params.count("AWSAccessKeyId") && params.count("Signature")) {
-    return Fail(SigV4Error::kUnsupportedAlgorithm,
+    return fail(SigV4Error::kUnsupportedAlgorithm,
                 "SigV2 presigned URLs are not supported; presign with signature_version='s3v4'");
   }
-  return Fail(SigV4Error::kMissingAuthentication,
+  return fail(SigV4Error::kMissingAuthentication,
               "the request is not signed; send SigV4 credentials (Authorization header or "
               "presigned X-Amz-* query)");
 }

@@ -4,12 +4,12 @@
 
 #include <chrono>
 #include <string>
-#include <tl/expected.hpp>
 #include <vector>
 
 #include "auth/http_request_view.h"
 #include "auth/sigv4.h"
 #include "auth/time_format_internal.h"
+#include "common/status.h"
 
 namespace st::auth {
 
@@ -26,13 +26,17 @@ struct ParsedAuthorization {
   std::string session_token;
 };
 
-struct ParseFailure {
-  SigV4Error reason;
-  std::string message;
-};
+// The StatusCode of a SigV4 failure (SigV4Verifier::Verify documents the
+// mapping): kInvalidArgument for malformed input, kInternal for
+// kInternalError, kUnauthenticated otherwise.
+StatusCode SigV4StatusCode(SigV4Error reason);
 
-// Fails with kMissingAuthentication, kUnsupportedAlgorithm or
-// kMalformedAuthorization. Does not check the scope against options or time.
-tl::expected<ParsedAuthorization, ParseFailure> ParseAuthorization(const HttpRequestView& request);
+// Fails with kMissingAuthentication, kUnsupportedAlgorithm,
+// kMalformedAuthorization or kCredentialScopeMismatch: the Status is
+// SigV4StatusCode(reason) with "<SigV4ErrorCode(reason)>: <why>", and
+// `rejection` (when not null) gets the reason. Does not check the scope
+// against options or time.
+Result<ParsedAuthorization> ParseAuthorization(const HttpRequestView& request,
+                                               SigV4Rejection* rejection = nullptr);
 
 }  // namespace st::auth

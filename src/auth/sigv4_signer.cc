@@ -8,6 +8,7 @@
 #include "auth/sigv4_canonical_internal.h"
 #include "auth/time_format_internal.h"
 #include "common/ascii.h"
+#include "common/percent_encoding.h"
 
 namespace st::auth {
 namespace {
@@ -113,9 +114,9 @@ Result<std::string> PresignQuery(const HttpRequestView& request,
   std::string query(request.raw_query);
   auto add = [&](std::string_view key, std::string_view value) {
     if (!query.empty()) query += '&';
-    query += UriEncode(key);
+    query += PercentEncode(key);
     query += '=';
-    query += UriEncode(value);
+    query += PercentEncode(value);
   };
   add("X-Amz-Algorithm", "AWS4-HMAC-SHA256");
   add("X-Amz-Credential", credentials.access_key_id + "/" + scope.ToString());

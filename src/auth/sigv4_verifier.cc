@@ -42,20 +42,6 @@ bool IsHex64(std::string_view s) {
          });
 }
 
-StatusCode CodeFor(SigV4Error error) {
-  switch (error) {
-    case SigV4Error::kUnsupportedAlgorithm:
-    case SigV4Error::kMalformedAuthorization:
-    case SigV4Error::kCredentialScopeMismatch:
-    case SigV4Error::kContentSha256Mismatch:
-      return StatusCode::kInvalidArgument;
-    case SigV4Error::kInternalError:
-      return StatusCode::kInternal;
-    default:
-      return StatusCode::kUnauthenticated;
-  }
-}
-
 // Collects the failure into `rejection` and builds the Status.
 class Rejector {
  public:
@@ -65,7 +51,7 @@ class Rejector {
   SigV4Rejection& details() { return *out_; }
   tl::unexpected<Status> operator()(SigV4Error reason, std::string message) {
     out_->reason = reason;
-    return Err(CodeFor(reason), std::string(SigV4ErrorCode(reason)) + ": " + message);
+    return Err(SigV4StatusCode(reason), std::string(SigV4ErrorCode(reason)) + ": " + message);
   }
   tl::unexpected<Status> operator()(SigV4Error reason, const Status& status) {
     out_->reason = reason;
@@ -148,8 +134,8 @@ Result<VerifiedRequest> SigV4Verifier::Verify(const HttpRequestView& request,
   Rejector reject(rejection, now);
 
   // 1. Which form, and its parts.
-  auto parsed_or = ParseAuthorization(request);
-  if (!parsed_or) return reject(parsed_or.error().reason, parsed_or.error().message);
+  auto parsed_or = ParseAuthorization(request, &reject.details());
+  if (!parsed_or) return Err(parsed_or.error());
   const ParsedAuthorization& auth = *parsed_or;
   reject.details().access_key_id = auth.access_key_id;
   reject.details().signature_provided = auth.signature;

@@ -2,23 +2,12 @@
 
 #include <vector>
 
+#include "auth/arn.h"
 #include "catalog/names.h"
 
 namespace st::catalog {
 
 namespace {
-
-std::vector<std::string_view> Split(std::string_view s, char sep, size_t max_parts) {
-  std::vector<std::string_view> parts;
-  while (parts.size() + 1 < max_parts) {
-    size_t pos = s.find(sep);
-    if (pos == std::string_view::npos) break;
-    parts.push_back(s.substr(0, pos));
-    s.remove_prefix(pos + 1);
-  }
-  parts.push_back(s);
-  return parts;
-}
 
 Status BadArn(std::string_view arn, std::string_view expected) {
   return InvalidArgument("Invalid ARN '" + std::string(arn) + "': expected " +
@@ -37,13 +26,13 @@ bool IsTableIdChar(char c) {
 // Parses up to and including the bucket name; `rest` receives what follows it.
 Result<TableBucketArnParts> ParseBucketPrefix(std::string_view arn, std::string_view shape,
                                               std::string_view* rest) {
-  std::vector<std::string_view> fields = Split(arn, ':', 6);
-  if (fields.size() != 6 || fields[0] != "arn" || fields[1].substr(0, 3) != "aws" ||
-      fields[2] != "s3tables") {
+  Result<auth::Arn> parsed = auth::ParseArn(arn);
+  if (!parsed.has_value() || !parsed->HasAwsPartition() || parsed->service != "s3tables") {
     return Err(BadArn(arn, shape));
   }
-  if (!ValidateAccountId(fields[4]).ok()) return Err(BadArn(arn, shape));
-  std::string_view resource = fields[5];
+  if (!ValidateAccountId(parsed->account_id).ok()) return Err(BadArn(arn, shape));
+  // A view into `arn` itself: `rest` must point into the caller's text.
+  std::string_view resource = arn.substr(arn.size() - parsed->resource.size());
   if (resource.substr(0, 7) != "bucket/") return Err(BadArn(arn, shape));
   resource.remove_prefix(7);
   size_t slash = resource.find('/');
@@ -55,8 +44,8 @@ Result<TableBucketArnParts> ParseBucketPrefix(std::string_view arn, std::string_
       return Err(BadArn(arn, shape));
     }
   }
-  return TableBucketArnParts{std::string(fields[1]), std::string(fields[3]), std::string(fields[4]),
-                             std::string(name)};
+  return TableBucketArnParts{std::move(parsed->partition), std::move(parsed->region),
+                             std::move(parsed->account_id), std::string(name)};
 }
 
 }  // namespace
@@ -133,12 +122,14 @@ std::string KafkaPrefix(const KafkaClusterArnParts& cluster, std::string_view ty
 Result<KafkaClusterArnParts> ParseKafkaArn(std::string_view arn, std::string_view type,
                                            size_t extra_count, std::string_view shape,
                                            std::vector<std::string_view>* extra) {
-  std::vector<std::string_view> fields = Split(arn, ':', 6);
-  if (fields.size() != 6 || fields[0] != "arn" || fields[1].substr(0, 3) != "aws" ||
-      fields[2] != "kafka" || fields[3].empty() || !ValidateAccountId(fields[4]).ok()) {
+  Result<auth::Arn> parsed = auth::ParseArn(arn);
+  if (!parsed.has_value() || !parsed->HasAwsPartition() || parsed->service != "kafka" ||
+      parsed->region.empty() || !ValidateAccountId(parsed->account_id).ok()) {
     return Err(BadArn(arn, shape));
   }
-  std::vector<std::string_view> segments = Split(fields[5], '/', 4 + extra_count);
+  // Views into `arn`: `extra` outlives `parsed`.
+  std::vector<std::string_view> segments = auth::SplitArnResource(
+      arn.substr(arn.size() - parsed->resource.size()), '/', 4 + extra_count);
   if (segments.size() != 3 + extra_count || segments[0] != type ||
       !ValidateKafkaClusterName(segments[1]).ok() || !IsIdSegment(segments[2])) {
     return Err(BadArn(arn, shape));
@@ -150,13 +141,14 @@ Result<KafkaClusterArnParts> ParseKafkaArn(std::string_view arn, std::string_vie
     extra->push_back(segments[i]);
   }
   KafkaClusterArnParts out;
-  out.partition = std::string(fields[1]);
-  out.region = std::string(fields[3]);
-  out.account_id = std::string(fields[4]);
+  out.partition = std::move(parsed->partition);
+  out.region = std::move(parsed->region);
+  out.account_id = std::move(parsed->account_id);
   out.cluster_name = std::string(segments[1]);
   out.cluster_uuid = std::string(segments[2]);
-  out.cluster_arn = "arn:" + out.partition + ":kafka:" + out.region + ":" + out.account_id +
-                    ":cluster/" + out.cluster_name + "/" + out.cluster_uuid;
+  out.cluster_arn = auth::Arn{out.partition, "kafka", out.region, out.account_id,
+                              "cluster/" + out.cluster_name + "/" + out.cluster_uuid}
+                        .ToString();
   return out;
 }
 
@@ -168,13 +160,13 @@ std::string GeneralPurposeBucketArn(std::string_view bucket_name) {
 
 Result<std::string> ParseGeneralPurposeBucketArn(std::string_view arn) {
   constexpr std::string_view kShape = "arn:aws:s3:::<bucket name>";
-  std::vector<std::string_view> fields = Split(arn, ':', 6);
-  if (fields.size() != 6 || fields[0] != "arn" || fields[1].substr(0, 3) != "aws" ||
-      fields[2] != "s3" || !fields[3].empty() || !fields[4].empty() ||
-      !ValidateGeneralPurposeBucketName(fields[5]).ok()) {
+  Result<auth::Arn> parsed = auth::ParseArn(arn);
+  if (!parsed.has_value() || !parsed->HasAwsPartition() || parsed->service != "s3" ||
+      !parsed->region.empty() || !parsed->account_id.empty() ||
+      !ValidateGeneralPurposeBucketName(parsed->resource).ok()) {
     return Err(BadArn(arn, kShape));
   }
-  return std::string(fields[5]);
+  return std::move(parsed->resource);
 }
 
 std::string KafkaClusterArn(std::string_view region, std::string_view account_id,

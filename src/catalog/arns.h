@@ -1,4 +1,4 @@
-// ARNs of S3 Tables resources, IAM identities (api-contract.md §1.2, §1.6),
+// ARNs of S3 Tables resources, IAM identities (docs/api-contract-notes.md §1.2, §1.6),
 // Kafka clusters, topics, channels and S3 general-purpose buckets.
 // Builders assume validated parts; parsers check the shape and return
 // InvalidArgument naming the ARN and what was expected.
@@ -38,7 +38,7 @@ struct TableArnParts {
 // Accepts <table bucket ARN>/table/<id>, id of [a-zA-Z0-9_-]{1,255}.
 Result<TableArnParts> ParseTableArn(std::string_view arn);
 
-// ---- Kafka (MSK) and S3 general-purpose bucket ARNs (msk-channel-api.md §6) ----
+// ---- Kafka (MSK) and S3 general-purpose bucket ARNs (docs/msk-channel-api-notes.md §6) ----
 
 // arn:aws:s3:::<name>
 std::string GeneralPurposeBucketArn(std::string_view bucket_name);

@@ -13,7 +13,7 @@ Status IgnoreExisting(Status status) {
 
 }  // namespace
 
-Result<AdminCredentials> EnsureAdmin(MetadataStore& store, const std::string& account_id) {
+Result<AdminCredentials> EnsureAdmin(IdentityStore& store, const std::string& account_id) {
   AdminCredentials out;
   out.user_arn = IamUserArn(account_id, kAdminUserName);
   ST_ASSIGN_OR_RETURN(bool account_exists, store.AccountExists(account_id));

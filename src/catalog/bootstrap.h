@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "catalog/metadata_store.h"
+#include "catalog/identity_store.h"
 
 namespace st::catalog {
 
@@ -25,6 +25,6 @@ struct AdminCredentials {
 // one, by id). Idempotent: a second call changes nothing and returns the same
 // key. Safe to race with another process doing the same (the loser re-reads).
 // Errors: InvalidArgument (account id), and the store's errors.
-Result<AdminCredentials> EnsureAdmin(MetadataStore& store, const std::string& account_id);
+Result<AdminCredentials> EnsureAdmin(IdentityStore& store, const std::string& account_id);
 
 }  // namespace st::catalog

@@ -1,11 +1,12 @@
 // The catalog's entities as plain values: identities (accounts, IAM users and
 // roles, access keys, identity policies) and table-bucket resources (table
-// buckets, namespaces, tables). A MetadataStore returns these; callers never
+// buckets, namespaces, tables). The stores return these; callers never
 // fill ids, ARNs, tokens or timestamps themselves (the store generates them).
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -55,6 +56,11 @@ struct NamedPolicy {
 };
 
 // ---- Table buckets ----
+
+// Maintenance configuration values are the S3 Tables JSON `value` documents
+// ({"status":..,"settings":{..}}) keyed by type ("icebergCompaction", ...);
+// only what was put is returned (maintenance_defaults.h fills the rest).
+using MaintenanceConfigs = std::map<std::string, std::string>;
 
 // S3 Tables EncryptionConfiguration. sse_algorithm is "AES256" or "aws:kms";
 // kms_key_arn is set only for aws:kms.

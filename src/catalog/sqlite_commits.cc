@@ -1,20 +1,15 @@
-// The metadata-pointer compare-and-swap, the channel-fenced commit and the
-// channel offsets in the SQLite store.
+// The metadata-pointer compare-and-swap, the offset fence of the delivery
+// commit (staged by a unit of work, sqlite_unit_of_work.cc) and the channel
+// offsets in the SQLite store.
 #include "catalog/id_generation.h"
 #include "catalog/names.h"
 #include "catalog/sqlite_metadata_store_internal.h"
 #include "catalog/table_guard.h"
+#include "catalog/unit_of_work.h"
 
 namespace st::catalog::sqlite {
 
 namespace {
-
-Status ValidateLocation(const std::string& location) {
-  if (location.empty() || location.size() > 2048) {
-    return InvalidArgument("A metadata location must be 1 to 2048 characters long.");
-  }
-  return Status::OK();
-}
 
 Status ChannelNotInitialised(const std::string& channel_arn) {
   return FailedPrecondition("The offsets of channel " + channel_arn +
@@ -55,9 +50,9 @@ Result<Table> SqliteMetadataStore::SwapMetadataLocation(const std::string& table
                                                         const std::string& expected_version_token,
                                                         const std::string& new_metadata_location,
                                                         const TableWriter& writer) {
-  ST_TRY(ValidateLocation(new_metadata_location));
+  ST_TRY(ValidateMetadataLocation(new_metadata_location));
   ST_TRY(ValidateAccountId(writer.account_id));
-  common::MutexLock lock(mu_);
+  ConnectionLock lock = LockConnection();
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_ASSIGN_OR_RETURN(Table table,
@@ -66,41 +61,15 @@ Result<Table> SqliteMetadataStore::SwapMetadataLocation(const std::string& table
   return table;
 }
 
-Result<Table> SqliteMetadataStore::CommitWithOffsets(const std::string& table_id,
-                                                     const std::string& expected_version_token,
-                                                     const std::string& new_metadata_location,
-                                                     const std::string& channel_arn,
-                                                     const OffsetRanges& ranges,
-                                                     const std::string& modified_by) {
-  ST_TRY(ValidateLocation(new_metadata_location));
-  ST_TRY(ValidateAccountId(modified_by));
-  if (channel_arn.empty()) return Err(InvalidArgument("A channel commit needs the channel ARN."));
-  if (ranges.empty()) {
-    return Err(
-        InvalidArgument("A channel commit needs the offset range of at least one "
-                        "partition."));
-  }
-  for (const auto& [partition, range] : ranges) {
-    if (partition < 0 || range.from < 0 || range.to < range.from) {
-      return Err(InvalidArgument("The offset range [" + std::to_string(range.from) + ", " +
-                                 std::to_string(range.to) + ") of partition " +
-                                 std::to_string(partition) + " is not valid."));
-    }
-  }
-  common::MutexLock lock(mu_);
-  Transaction txn(*db_);
-  ST_TRY(txn.status());
-  ST_ASSIGN_OR_RETURN(Table table, LoadTable(table_id));
-  if (table.managed_by_channel != channel_arn) {
-    ST_TRY(CheckTableWritable(table, channel_arn, "commit offsets to"));
-    return Err(Status(StatusCode::kAccessDenied,
-                      "Table " + table.namespace_name + "." + table.name +
-                          " is not a streaming table of channel " + channel_arn + "."));
-  }
+Status SqliteMetadataStore::AdvanceOffsetsLocked(const std::string& channel_arn,
+                                                 const std::string& table_id,
+                                                 const OffsetRanges& ranges) {
+  if (channel_arn.empty()) return InvalidArgument("A channel commit needs the channel ARN.");
+  ST_TRY(ValidateOffsetRanges(ranges));
   ST_ASSIGN_OR_RETURN(Statement start, db_->Prepare("SELECT default_start_offset FROM "
                                                     "channel_offset_starts WHERE channel_arn = ?"));
   ST_ASSIGN_OR_RETURN(bool initialised, start.Bind(1, channel_arn).Step());
-  if (!initialised) return Err(ChannelNotInitialised(channel_arn));
+  if (!initialised) return ChannelNotInitialised(channel_arn);
   const KafkaOffset default_start = start.Int64(0);
   for (const auto& [partition, range] : ranges) {
     ST_ASSIGN_OR_RETURN(Statement stmt,
@@ -110,16 +79,13 @@ Result<Table> SqliteMetadataStore::CommitWithOffsets(const std::string& table_id
                         stmt.Bind(1, channel_arn).Bind(2, static_cast<int64_t>(partition)).Step());
     KafkaOffset expected = has_row ? stmt.Int64(0) : default_start;
     if (range.from != expected) {
-      return Err(Conflict("Offset fence: partition " + std::to_string(partition) + " of channel " +
-                          channel_arn + " continues at offset " + std::to_string(expected) +
-                          " but this commit starts at " + std::to_string(range.from) +
-                          "; another worker owns the partition now. Re-read the offsets and "
-                          "seek there instead of committing."));
+      return Conflict("Offset fence: partition " + std::to_string(partition) + " of channel " +
+                      channel_arn + " continues at offset " + std::to_string(expected) +
+                      " but this commit starts at " + std::to_string(range.from) +
+                      "; another worker owns the partition now. Re-read the offsets and "
+                      "seek there instead of committing.");
     }
   }
-  ST_ASSIGN_OR_RETURN(Table swapped,
-                      SwapLocked(table_id, expected_version_token, new_metadata_location,
-                                 TableWriter{modified_by, channel_arn}));
   for (const auto& [partition, range] : ranges) {
     ST_ASSIGN_OR_RETURN(
         Statement stmt,
@@ -133,8 +99,7 @@ Result<Table> SqliteMetadataStore::CommitWithOffsets(const std::string& table_id
                .Bind(4, range.to)
                .Run());
   }
-  ST_TRY(txn.Commit(StatusCode::kCommitStateUnknown));
-  return swapped;
+  return Status::OK();
 }
 
 Status SqliteMetadataStore::InitChannelOffsets(const std::string& channel_arn,
@@ -148,7 +113,7 @@ Status SqliteMetadataStore::InitChannelOffsets(const std::string& channel_arn,
                              std::to_string(partition) + " is not valid.");
     }
   }
-  common::MutexLock lock(mu_);
+  ConnectionLock lock = LockConnection();
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_ASSIGN_OR_RETURN(Statement start,
@@ -171,7 +136,7 @@ Status SqliteMetadataStore::InitChannelOffsets(const std::string& channel_arn,
 }
 
 Result<NextOffsets> SqliteMetadataStore::GetChannelOffsets(const std::string& channel_arn) {
-  common::MutexLock lock(mu_);
+  ConnectionLock lock = LockConnection();
   ST_ASSIGN_OR_RETURN(Statement start, db_->Prepare("SELECT 1 FROM channel_offset_starts WHERE "
                                                     "channel_arn = ?"));
   ST_ASSIGN_OR_RETURN(bool initialised, start.Bind(1, channel_arn).Step());
@@ -189,7 +154,7 @@ Result<NextOffsets> SqliteMetadataStore::GetChannelOffsets(const std::string& ch
 
 Result<KafkaOffset> SqliteMetadataStore::GetChannelOffset(const std::string& channel_arn,
                                                           KafkaPartition partition) {
-  common::MutexLock lock(mu_);
+  ConnectionLock lock = LockConnection();
   ST_ASSIGN_OR_RETURN(
       Statement stmt,
       db_->Prepare("SELECT s.default_start_offset, o.next_offset FROM channel_offset_starts s "
@@ -203,7 +168,11 @@ Result<KafkaOffset> SqliteMetadataStore::GetChannelOffset(const std::string& cha
 }
 
 Status SqliteMetadataStore::DeleteChannelOffsets(const std::string& channel_arn) {
-  common::MutexLock lock(mu_);
+  ConnectionLock lock = LockConnection();
+  return DeleteChannelOffsetsLocked(channel_arn);
+}
+
+Status SqliteMetadataStore::DeleteChannelOffsetsLocked(const std::string& channel_arn) {
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare("DELETE FROM channel_offset_starts WHERE channel_arn = ?"));
   return stmt.Bind(1, channel_arn).Run();

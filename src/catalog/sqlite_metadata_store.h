@@ -5,7 +5,12 @@
 // several stores in one process) may share the file: writers queue on the
 // database lock up to the busy timeout (then Unavailable) and readers never
 // block. Within one store, a single connection is guarded by a mutex, so a
-// store may be shared by any number of threads (calls are serialised).
+// store may be shared by any number of threads (calls are serialised); the
+// mutex is there only because one SQLite connection is not thread-safe, the
+// database's write lock is what orders writers. A UnitOfWork
+// (BeginUnitOfWork) is one BEGIN IMMEDIATE transaction that holds the mutex
+// until it ends: other threads' calls wait for it, and a call from the
+// thread holding it aborts (it would deadlock).
 // The schema is versioned (table schema_migrations) and migrated on open.
 #pragma once
 

@@ -1,15 +1,27 @@
 // The SQLite MetadataStore. Its methods are spread over files by entity
-// (identities, buckets and namespaces, tables, commits and offsets); each
-// public method takes mu_ and runs at most one transaction.
+// (identities, buckets and namespaces, tables, commits and offsets, channels,
+// clusters, general-purpose buckets); each public method takes the
+// connection lock and runs at most one transaction. A unit of work
+// (sqlite_unit_of_work.cc) holds the connection lock and one transaction for
+// its whole life and stages its writes through the *Locked helpers.
+//
+// Locking: mu_ exists only because one sqlite::Database connection serves
+// the store and a connection is not thread-safe (it is opened without
+// SQLite's own mutexes). It is not what makes writes atomic or orders them:
+// every write is one BEGIN IMMEDIATE transaction, and SQLite's database
+// write lock orders writers across connections and processes. Holding mu_
+// for a whole transaction keeps other threads' statements out of it.
 #pragma once
 
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "auth/secret_sealer.h"
 #include "catalog/metadata_store.h"
 #include "common/clock.h"
-#include "common/mutex.h"
 #include "common/random.h"
 #include "sqlite/database.h"
 #include "sqlite/statement.h"
@@ -87,11 +99,6 @@ class SqliteMetadataStore final : public MetadataStore {
                                      const std::string& expected_version_token,
                                      const std::string& new_metadata_location,
                                      const TableWriter& writer) override;
-  Result<Table> CommitWithOffsets(const std::string& table_id,
-                                  const std::string& expected_version_token,
-                                  const std::string& new_metadata_location,
-                                  const std::string& channel_arn, const OffsetRanges& ranges,
-                                  const std::string& modified_by) override;
   Status PutTablePolicy(const std::string& table_id, const std::string& document) override;
   Result<std::string> GetTablePolicy(const std::string& table_id) override;
   Status DeleteTablePolicy(const std::string& table_id) override;
@@ -138,41 +145,59 @@ class SqliteMetadataStore final : public MetadataStore {
       const std::string& owner_account_id) override;
   Status DeleteGeneralPurposeBucket(const std::string& name) override;
 
+  // A SqliteUnitOfWork (sqlite_unit_of_work.cc) over one transaction.
+  Result<std::unique_ptr<UnitOfWork>> BeginUnitOfWork() override;
+
  private:
+  friend class SqliteUnitOfWork;
+  using ConnectionLock = std::unique_lock<std::mutex>;
+
+  // Takes mu_. Calling the store from the thread that holds an open unit of
+  // work is a bug (it would deadlock on mu_): checked, aborts.
+  ConnectionLock LockConnection();
+
   // Helpers below run under mu_ (inside or outside a transaction).
   int64_t NowMs() const { return clock_.NowMillis(); }
-  Result<TableBucket> LoadBucket(const std::string& bucket_arn) REQUIRES(mu_);
-  Result<Namespace> LoadNamespace(const std::string& bucket_arn, const std::string& name)
-      REQUIRES(mu_);
-  Result<Table> LoadTable(const std::string& table_id) REQUIRES(mu_);
-  Status RequireIdentity(const std::string& arn) REQUIRES(mu_);
-  Status CheckBucketRowChanged() REQUIRES(mu_);
-  Status RequireTaggable(const std::string& resource_arn) REQUIRES(mu_);
-  Result<KafkaCluster> LoadCluster(const std::string& cluster_arn) REQUIRES(mu_);
-  Result<Channel> LoadChannel(const std::string& channel_arn) REQUIRES(mu_);
+  Result<TableBucket> LoadBucket(const std::string& bucket_arn);
+  Result<Namespace> LoadNamespace(const std::string& bucket_arn, const std::string& name);
+  Result<Table> LoadTable(const std::string& table_id);
+  Status RequireIdentity(const std::string& arn);
+  Status CheckBucketRowChanged();
+  Status RequireTaggable(const std::string& resource_arn);
+  Result<KafkaCluster> LoadCluster(const std::string& cluster_arn);
+  Result<Channel> LoadChannel(const std::string& channel_arn);
   // Channel operations (sqlite_channel_operations.cc); inside the caller's
   // transaction, with mu_ held.
-  Status StartChannelOperation(const Channel& channel) REQUIRES(mu_);
-  Status EndChannelOperation(const std::string& operation_arn, const Channel& channel)
-      REQUIRES(mu_);
+  Status StartChannelOperation(const Channel& channel);
+  Status EndChannelOperation(const std::string& operation_arn, const Channel& channel);
   // The column-update shared by the two pointer swaps; checks token and channel.
   Result<Table> SwapLocked(const std::string& table_id, const std::string& expected_version_token,
-                           const std::string& new_metadata_location, const TableWriter& writer)
-      REQUIRES(mu_);
-  Result<std::optional<std::string>> GetTableText(const std::string& table_id, const char* column)
-      REQUIRES(mu_);
+                           const std::string& new_metadata_location, const TableWriter& writer);
+  // The bodies of DeleteTable, DeleteChannelOffsets and the offset fence,
+  // inside the caller's transaction.
+  Status DeleteTableLocked(const std::string& table_id,
+                           const std::optional<std::string>& expected_version_token);
+  Status DeleteChannelOffsetsLocked(const std::string& channel_arn);
+  Status AdvanceOffsetsLocked(const std::string& channel_arn, const std::string& table_id,
+                              const OffsetRanges& ranges);
+  Result<std::optional<std::string>> GetTableText(const std::string& table_id, const char* column);
   Status SetTableText(const std::string& table_id, const char* column,
-                      const std::optional<std::string>& value) REQUIRES(mu_);
+                      const std::optional<std::string>& value);
 
   // Secrets at rest (sqlite_secret_sealing.cc): binds the column value for
   // `secret`, and turns a stored column value back into the secret.
   Status BindSecret(Statement& stmt, int index, const std::string& access_key_id,
-                    const std::string& secret) const REQUIRES(mu_);
+                    const std::string& secret) const;
   Result<std::string> OpenSecret(const std::string& access_key_id, const std::string& stored,
-                                 bool sealed) const REQUIRES(mu_);
+                                 bool sealed) const;
 
-  common::Mutex mu_;
-  std::unique_ptr<Database> db_ PT_GUARDED_BY(mu_);  // One connection: statements take turns.
+  // Serialises use of db_ (see the file comment); every member below but
+  // unit_owner_ is used only with it held.
+  std::mutex mu_;
+  // The thread holding an open unit of work (default id: none); written
+  // with mu_ held, read without it by LockConnection's check.
+  std::atomic<std::thread::id> unit_owner_{};
+  std::unique_ptr<Database> db_;
   const Clock& clock_;
   Random& random_;
   const auth::SecretSealer* sealer_;

@@ -1,4 +1,4 @@
-// auth::SecretLookup over a MetadataStore: resolves an access key id to its
+// auth::SecretLookup over an IdentityStore: resolves an access key id to its
 // secret and the Principal that SigV4 verification hands to the policy
 // evaluator.
 #pragma once
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "auth/sigv4.h"
-#include "catalog/metadata_store.h"
+#include "catalog/identity_store.h"
 #include "common/clock.h"
 #include "common/mutex.h"
 
@@ -36,7 +36,7 @@ struct SecretCacheOptions {
 // outlive the lookup.
 class StoreSecretLookup final : public auth::SecretLookup {
  public:
-  explicit StoreSecretLookup(MetadataStore& store, SecretCacheOptions cache = {})
+  explicit StoreSecretLookup(IdentityStore& store, SecretCacheOptions cache = {})
       : store_(store), cache_options_(cache) {}
 
   // Errors: NotFound for an unknown or inactive key (SigV4 reports
@@ -50,7 +50,7 @@ class StoreSecretLookup final : public auth::SecretLookup {
   };
   Result<auth::SecretRecord> Fetch(const std::string& access_key_id) const;
 
-  MetadataStore& store_;
+  IdentityStore& store_;
   SecretCacheOptions cache_options_;
   mutable common::Mutex mu_;
   mutable std::map<std::string, Cached, std::less<>> cache_ GUARDED_BY(mu_);

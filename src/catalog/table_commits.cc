@@ -44,16 +44,18 @@ iceberg::FileIO TableFileIO(storage::ObjectStore& objects, const Table& table,
                          key_root + WarehouseBucketName(table.warehouse_location));
 }
 
-TableCommits::TableCommits(MetadataStore& store, storage::ObjectStore& objects, const Clock& clock,
-                           Random& random, TableCommitsOptions options)
-    : store_(store),
+TableCommits::TableCommits(TableCommitsStores stores, storage::ObjectStore& objects,
+                           const Clock& clock, Random& random, TableCommitsOptions options)
+    : tables_(stores.tables),
+      offsets_(stores.offsets),
+      units_(stores.units),
       objects_(objects),
       clock_(clock),
       random_(random),
       options_(std::move(options)) {}
 
 Result<LoadedTable> TableCommits::LoadTable(const std::string& table_id) {
-  ST_ASSIGN_OR_RETURN(Table table, store_.GetTableById(table_id));
+  ST_ASSIGN_OR_RETURN(Table table, tables_.GetTableById(table_id));
   LoadedTable out{std::move(table), std::nullopt};
   if (out.table.metadata_location.has_value()) {
     iceberg::FileIO io = TableFileIO(objects_, out.table, options_.key_root);
@@ -78,13 +80,13 @@ Result<LoadedTable> TableCommits::WriteFirstMetadata(const Table& table,
   *written = version.location;
   ST_ASSIGN_OR_RETURN(
       Table swapped,
-      store_.SwapMetadataLocation(table.table_id, table.version_token, version.location, writer));
+      tables_.SwapMetadataLocation(table.table_id, table.version_token, version.location, writer));
   return LoadedTable{std::move(swapped), std::move(version)};
 }
 
 Result<LoadedTable> TableCommits::CreateTable(const NewTable& spec,
                                               const std::optional<InitialMetadata>& metadata) {
-  ST_ASSIGN_OR_RETURN(Table table, store_.CreateTable(spec));
+  ST_ASSIGN_OR_RETURN(Table table, tables_.CreateTable(spec));
   if (!metadata.has_value()) return LoadedTable{std::move(table), std::nullopt};
 
   std::optional<std::string> written;
@@ -92,7 +94,7 @@ Result<LoadedTable> TableCommits::CreateTable(const NewTable& spec,
       table, *metadata, TableWriter{spec.created_by, spec.managed_by_channel}, &written);
   if (!created.has_value()) {
     // A table that failed to get its first metadata must not linger half-made.
-    (void)store_.DeleteTable(table.table_id, std::nullopt);
+    (void)tables_.DeleteTable(table.table_id, std::nullopt);
     if (written.has_value() && SwapDefinitelyFailed(created.error().code())) {
       iceberg::FileIO io = TableFileIO(objects_, table, options_.key_root);
       (void)io.Delete(*written);
@@ -162,11 +164,10 @@ Result<LoadedTable> TableCommits::CommitOnce(
 
   Result<Table> swapped =
       options.offset_ranges.empty()
-          ? store_.SwapMetadataLocation(table_id, table.version_token, version.location,
-                                        TableWriter{options.account_id, options.acting_channel})
-          : store_.CommitWithOffsets(table_id, table.version_token, version.location,
-                                     *options.acting_channel, options.offset_ranges,
-                                     options.account_id);
+          ? tables_.SwapMetadataLocation(table_id, table.version_token, version.location,
+                                         TableWriter{options.account_id, options.acting_channel})
+          : CommitWithOffsets(units_, table_id, table.version_token, version.location,
+                              *options.acting_channel, options.offset_ranges, options.account_id);
   if (!swapped.has_value()) {
     if (SwapDefinitelyFailed(swapped.error().code())) (void)io.Delete(version.location);
     if (swapped.error().code() == StatusCode::kConflict) {
@@ -174,7 +175,7 @@ Result<LoadedTable> TableCommits::CommitOnce(
       if (!options.offset_ranges.empty()) {
         // A fence failure means another worker owns a partition: never retry it.
         for (const auto& [partition, range] : options.offset_ranges) {
-          auto next_offset = store_.GetChannelOffset(*options.acting_channel, partition);
+          auto next_offset = offsets_.GetChannelOffset(*options.acting_channel, partition);
           if (!next_offset.has_value() || *next_offset != range.from) *lost_swap = false;
         }
       }
@@ -203,7 +204,7 @@ Result<Table> TableCommits::UpdateTableMetadataLocation(const std::string& table
                                                         const std::string& version_token,
                                                         const std::string& location,
                                                         const TableWriter& writer) {
-  ST_ASSIGN_OR_RETURN(Table table, store_.GetTableById(table_id));
+  ST_ASSIGN_OR_RETURN(Table table, tables_.GetTableById(table_id));
   ST_TRY(CheckTableWritable(table, writer.acting_channel, "update the metadata location of"));
   ST_TRY(iceberg::CheckLocationUnder(location, table.warehouse_location, "The metadata location"));
   if (!(EndsWith(location, ".metadata.json") || EndsWith(location, ".metadata.json.gz"))) {
@@ -212,7 +213,7 @@ Result<Table> TableCommits::UpdateTableMetadataLocation(const std::string& table
                                "under the table's warehouse location " + table.warehouse_location +
                                " and end in .metadata.json or .metadata.json.gz."));
   }
-  return store_.SwapMetadataLocation(table_id, version_token, location, writer);
+  return tables_.SwapMetadataLocation(table_id, version_token, location, writer);
 }
 
 }  // namespace st::catalog

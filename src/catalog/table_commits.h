@@ -1,7 +1,7 @@
 // The Iceberg commit engine: loads a table's current metadata, creates
 // tables with their first metadata file, and commits new metadata versions
-// through the store's single compare-and-swap (MetadataStore::
-// SwapMetadataLocation / CommitWithOffsets), so an Iceberg REST commit, an
+// through the store's single compare-and-swap (TableStore::
+// SwapMetadataLocation, or the unit of work of CommitWithOffsets), so an Iceberg REST commit, an
 // S3 Tables UpdateTableMetadataLocation and a delivery commit can never both
 // win against the same version.
 //
@@ -20,10 +20,14 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "catalog/channel_offset_store.h"
 #include "catalog/channel_offsets.h"
 #include "catalog/metadata_store.h"
+#include "catalog/table_store.h"
+#include "catalog/unit_of_work.h"
 #include "common/clock.h"
 #include "common/random.h"
 #include "iceberg/file_io.h"
@@ -69,15 +73,28 @@ struct CommitOptions {
   // table accepts commits only from its own channel.
   std::optional<std::string> acting_channel;
   // With acting_channel: the Kafka offset ranges this commit delivers; the
-  // commit then goes through MetadataStore::CommitWithOffsets (offset fence).
+  // commit then goes through CommitWithOffsets (unit_of_work.h: offset fence).
   OffsetRanges offset_ranges;
+};
+
+// The parts of the catalog the engine uses (often one MetadataStore as all).
+struct TableCommitsStores {
+  TableStore& tables;
+  // Read after a lost delivery commit, to tell a fence failure from a race.
+  ChannelOffsetStore& offsets;
+  // The delivery commit's unit of work.
+  UnitOfWorkSource& units;
 };
 
 class TableCommits {
  public:
   // Every reference must outlive the engine.
-  TableCommits(MetadataStore& store, storage::ObjectStore& objects, const Clock& clock,
+  TableCommits(TableCommitsStores stores, storage::ObjectStore& objects, const Clock& clock,
                Random& random, TableCommitsOptions options = {});
+  TableCommits(MetadataStore& store, storage::ObjectStore& objects, const Clock& clock,
+               Random& random, TableCommitsOptions options = {})
+      : TableCommits(TableCommitsStores{store, store, store}, objects, clock, random,
+                     std::move(options)) {}
 
   // The table and its parsed current metadata. Errors: NotFound (table, or
   // its metadata file), Corruption (unparseable metadata), Io.
@@ -86,7 +103,7 @@ class TableCommits {
   // Creates the table row and, when `metadata` is given, writes version 0 at
   // the table's warehouse location and points the table at it (if that
   // fails, the row is removed again). Errors: those of
-  // MetadataStore::CreateTable, InvalidArgument (spec/order do not fit the
+  // TableStore::CreateTable, InvalidArgument (spec/order do not fit the
   // schema), Io.
   Result<LoadedTable> CreateTable(const NewTable& table,
                                   const std::optional<InitialMetadata>& metadata);
@@ -135,7 +152,9 @@ class TableCommits {
                                  const std::vector<iceberg::TableUpdate>& updates,
                                  const CommitOptions& options, bool* lost_swap);
 
-  MetadataStore& store_;
+  TableStore& tables_;
+  ChannelOffsetStore& offsets_;
+  UnitOfWorkSource& units_;
   storage::ObjectStore& objects_;
   const Clock& clock_;
   Random& random_;

@@ -1,6 +1,7 @@
 // bucket, namespace, table and policy commands over the S3 Tables control plane.
 #include "cli/service_commands_internal.h"
 #include "cli/service_http.h"
+#include "common/percent_encoding.h"
 
 namespace st::cli {
 
@@ -10,8 +11,8 @@ using nlohmann::json;
 
 std::string TablePath(const std::string& bucket_arn, const std::string& ns,
                       const std::string& name) {
-  return "/tables/" + EncodeComponent(bucket_arn) + "/" + EncodeComponent(ns) + "/" +
-         EncodeComponent(name);
+  return "/tables/" + PercentEncode(bucket_arn) + "/" + PercentEncode(ns) + "/" +
+         PercentEncode(name);
 }
 
 void AddBucketCommands(CLI::App& app, ServiceCommands& s) {
@@ -49,7 +50,7 @@ void AddBucketCommands(CLI::App& app, ServiceCommands& s) {
           [&] {
             return [&](const ServiceClient& c, std::ostream& out) -> Status {
               ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, get_bucket));
-              ST_ASSIGN_OR_RETURN(json reply, c.Call("GET", "/buckets/" + EncodeComponent(arn)));
+              ST_ASSIGN_OR_RETURN(json reply, c.Call("GET", "/buckets/" + PercentEncode(arn)));
               Print(out, json_out, reply, [&] { PrintFields(out, reply); });
               return Status::OK();
             };
@@ -63,7 +64,7 @@ void AddBucketCommands(CLI::App& app, ServiceCommands& s) {
       [&] {
         return [&](const ServiceClient& c, std::ostream& out) -> Status {
           ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, delete_bucket));
-          ST_ASSIGN_OR_RETURN(json reply, c.Call("DELETE", "/buckets/" + EncodeComponent(arn)));
+          ST_ASSIGN_OR_RETURN(json reply, c.Call("DELETE", "/buckets/" + PercentEncode(arn)));
           Print(out, json_out, json{{"deleted", arn}}, [&] { out << "deleted " << arn << "\n"; });
           return Status::OK();
         };
@@ -81,7 +82,7 @@ void AddNamespaceCommands(CLI::App& app, ServiceCommands& s) {
   CLI::App* create = AddLeaf(*group, s, "create", "Create a namespace", [&] {
     return [&](const ServiceClient& c, std::ostream& out) -> Status {
       ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, bucket));
-      ST_ASSIGN_OR_RETURN(json reply, c.Call("PUT", "/namespaces/" + EncodeComponent(arn), {},
+      ST_ASSIGN_OR_RETURN(json reply, c.Call("PUT", "/namespaces/" + PercentEncode(arn), {},
                                              json{{"namespace", json::array({name})}}));
       Print(out, json_out, reply, [&] { out << name << "\n"; });
       return Status::OK();
@@ -91,7 +92,7 @@ void AddNamespaceCommands(CLI::App& app, ServiceCommands& s) {
     return [&](const ServiceClient& c, std::ostream& out) -> Status {
       ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, bucket));
       ST_ASSIGN_OR_RETURN(json all,
-                          ListAll(c, "/namespaces/" + EncodeComponent(arn), {}, "namespaces"));
+                          ListAll(c, "/namespaces/" + PercentEncode(arn), {}, "namespaces"));
       Print(out, json_out, json{{"namespaces", all}}, [&] {
         PrintRows(out, all, {"namespace", "createdAt", "createdBy"});
       });
@@ -101,8 +102,8 @@ void AddNamespaceCommands(CLI::App& app, ServiceCommands& s) {
   CLI::App* remove = AddLeaf(*group, s, "delete", "Delete an empty namespace", [&] {
     return [&](const ServiceClient& c, std::ostream& out) -> Status {
       ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, bucket));
-      ST_ASSIGN_OR_RETURN(json reply, c.Call("DELETE", "/namespaces/" + EncodeComponent(arn) + "/" +
-                                                           EncodeComponent(name)));
+      ST_ASSIGN_OR_RETURN(json reply, c.Call("DELETE", "/namespaces/" + PercentEncode(arn) + "/" +
+                                                           PercentEncode(name)));
       Print(out, json_out, json{{"deleted", name}}, [&] { out << "deleted " << name << "\n"; });
       return Status::OK();
     };
@@ -127,7 +128,7 @@ void AddTableCommands(CLI::App& app, ServiceCommands& s) {
       ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, bucket));
       QueryList query;
       if (!ns.empty()) query.emplace_back("namespace", ns);
-      ST_ASSIGN_OR_RETURN(json all, ListAll(c, "/tables/" + EncodeComponent(arn), query, "tables"));
+      ST_ASSIGN_OR_RETURN(json all, ListAll(c, "/tables/" + PercentEncode(arn), query, "tables"));
       Print(out, json_out, json{{"tables", all}}, [&] {
         PrintRows(out, all, {"namespace", "name", "tableARN", "type"});
       });
@@ -180,7 +181,7 @@ void AddTableCommands(CLI::App& app, ServiceCommands& s) {
 Result<std::string> PolicyPath(const ServiceClient& c, const std::string& bucket,
                                const std::string& ns, const std::string& table) {
   ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, bucket));
-  if (table.empty()) return "/buckets/" + EncodeComponent(arn) + "/policy";
+  if (table.empty()) return "/buckets/" + PercentEncode(arn) + "/policy";
   if (ns.empty()) return Err(InvalidArgument("--table needs --namespace"));
   return TablePath(arn, ns, table) + "/policy";
 }

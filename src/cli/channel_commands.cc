@@ -4,6 +4,7 @@
 
 #include "cli/service_commands_internal.h"
 #include "cli/service_http.h"
+#include "common/percent_encoding.h"
 
 namespace st::cli {
 
@@ -70,18 +71,17 @@ void AddClusterCommands(CLI::App& app, ServiceCommands& s) {
   });
   CLI::App* get = AddLeaf(*group, s, "get", "Show a registered cluster", [&] {
     return [&](const ServiceClient& c, std::ostream& out) -> Status {
-      ST_ASSIGN_OR_RETURN(
-          json reply,
-          c.Call("GET", "/admin/kafka-clusters/" + EncodeComponent(name), AccountQuery(account)));
+      ST_ASSIGN_OR_RETURN(json reply, c.Call("GET", "/admin/kafka-clusters/" + PercentEncode(name),
+                                             AccountQuery(account)));
       Print(out, json_out, reply, [&] { PrintFields(out, reply); });
       return Status::OK();
     };
   });
   CLI::App* remove = AddLeaf(*group, s, "delete", "Delete a cluster (no channels may remain)", [&] {
     return [&](const ServiceClient& c, std::ostream& out) -> Status {
-      ST_ASSIGN_OR_RETURN(json reply,
-                          c.Call("DELETE", "/admin/kafka-clusters/" + EncodeComponent(name),
-                                 AccountQuery(account)));
+      ST_ASSIGN_OR_RETURN(
+          json reply,
+          c.Call("DELETE", "/admin/kafka-clusters/" + PercentEncode(name), AccountQuery(account)));
       Print(out, json_out, json{{"deleted", name}}, [&] { out << "deleted " << name << "\n"; });
       return Status::OK();
     };
@@ -105,12 +105,12 @@ Result<std::string> ClusterArn(const ServiceClient& c, const ChannelTarget& t) {
   if (!t.cluster_arn.empty()) return t.cluster_arn;
   if (t.cluster_name.empty()) return Err(InvalidArgument("pass --cluster-arn or --cluster NAME"));
   ST_ASSIGN_OR_RETURN(json reply,
-                      c.Call("GET", "/admin/kafka-clusters/" + EncodeComponent(t.cluster_name)));
+                      c.Call("GET", "/admin/kafka-clusters/" + PercentEncode(t.cluster_name)));
   return reply.value("clusterArn", "");
 }
 
 std::string ChannelsPath(const std::string& cluster_arn) {
-  return "/v1/clusters/" + EncodeComponent(cluster_arn) + "/channels";
+  return "/v1/clusters/" + PercentEncode(cluster_arn) + "/channels";
 }
 
 // The channel's ARN: given, or found by name among the cluster's channels.
@@ -237,7 +237,7 @@ void AddChannelGroup(CLI::App& app, ServiceCommands& s) {
       ST_ASSIGN_OR_RETURN(std::string arn, ChannelArn(c, cluster, target.channel));
       ST_ASSIGN_OR_RETURN(
           json reply,
-          c.Call(method, ChannelsPath(cluster) + "/" + EncodeComponent(arn) + suffix, {}, body));
+          c.Call(method, ChannelsPath(cluster) + "/" + PercentEncode(arn) + suffix, {}, body));
       Print(out, json_out, reply, [&] {
         if (done.empty()) {
           PrintFields(out, reply);

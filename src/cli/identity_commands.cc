@@ -1,6 +1,7 @@
 // account, user, role and key commands over the /admin identity API.
 #include "cli/service_commands_internal.h"
 #include "cli/service_http.h"
+#include "common/percent_encoding.h"
 
 namespace st::cli {
 
@@ -44,7 +45,7 @@ void AddIdentityGroup(CLI::App& app, ServiceCommands& s, const std::string& grou
   CLI::App* remove = AddLeaf(
       *group, s, "delete", "Delete a " + group_name + " with its keys and policies", [&, base] {
         return [&, base](const ServiceClient& c, std::ostream& out) -> Status {
-          ST_ASSIGN_OR_RETURN(json reply, c.Call("DELETE", base + "/" + EncodeComponent(name),
+          ST_ASSIGN_OR_RETURN(json reply, c.Call("DELETE", base + "/" + PercentEncode(name),
                                                  AccountQuery(account)));
           Print(out, json_out, json{{"deleted", name}}, [&] { out << "deleted " << name << "\n"; });
           return Status::OK();
@@ -56,8 +57,8 @@ void AddIdentityGroup(CLI::App& app, ServiceCommands& s, const std::string& grou
           ST_ASSIGN_OR_RETURN(std::string document, ReadTextFile(file));
           json body = {{"policyDocument", document}};
           ST_ASSIGN_OR_RETURN(json reply, c.Call("PUT",
-                                                 base + "/" + EncodeComponent(name) + "/policies/" +
-                                                     EncodeComponent(policy_name),
+                                                 base + "/" + PercentEncode(name) + "/policies/" +
+                                                     PercentEncode(policy_name),
                                                  AccountQuery(account), body));
           Print(out, json_out, json::object(),
                 [&] { out << "attached " << policy_name << " to " << name << "\n"; });
@@ -67,8 +68,8 @@ void AddIdentityGroup(CLI::App& app, ServiceCommands& s, const std::string& grou
   CLI::App* detach = AddLeaf(*group, s, "detach-policy", "Remove an inline policy", [&, base] {
     return [&, base](const ServiceClient& c, std::ostream& out) -> Status {
       ST_ASSIGN_OR_RETURN(json reply, c.Call("DELETE",
-                                             base + "/" + EncodeComponent(name) + "/policies/" +
-                                                 EncodeComponent(policy_name),
+                                             base + "/" + PercentEncode(name) + "/policies/" +
+                                                 PercentEncode(policy_name),
                                              AccountQuery(account)));
       Print(out, json_out, json::object(),
             [&] { out << "detached " << policy_name << " from " << name << "\n"; });
@@ -99,8 +100,8 @@ void AddKeyCommands(CLI::App& app, ServiceCommands& s) {
     if (user_name.empty() == role_name.empty()) {
       return Err(InvalidArgument("name exactly one of --user and --role"));
     }
-    return user_name.empty() ? "/admin/roles/" + EncodeComponent(role_name)
-                             : "/admin/users/" + EncodeComponent(user_name);
+    return user_name.empty() ? "/admin/roles/" + PercentEncode(role_name)
+                             : "/admin/users/" + PercentEncode(user_name);
   };
 
   CLI::App* create =
@@ -130,9 +131,9 @@ void AddKeyCommands(CLI::App& app, ServiceCommands& s) {
   CLI::App* remove = AddLeaf(*group, s, "delete", "Delete an access key", [&, owner_path] {
     return [&, owner_path](const ServiceClient& c, std::ostream& out) -> Status {
       ST_ASSIGN_OR_RETURN(std::string owner, owner_path(user, role));
-      ST_ASSIGN_OR_RETURN(json reply,
-                          c.Call("DELETE", owner + "/access-keys/" + EncodeComponent(key_id),
-                                 AccountQuery(account)));
+      ST_ASSIGN_OR_RETURN(
+          json reply,
+          c.Call("DELETE", owner + "/access-keys/" + PercentEncode(key_id), AccountQuery(account)));
       Print(out, json_out, json{{"deleted", key_id}}, [&] { out << "deleted " << key_id << "\n"; });
       return Status::OK();
     };
@@ -159,7 +160,7 @@ void AddAccountCommands(CLI::App& app, ServiceCommands& s) {
   });
   CLI::App* get = AddLeaf(*group, s, "get", "Show an account with its counts", [&] {
     return [&](const ServiceClient& c, std::ostream& out) -> Status {
-      ST_ASSIGN_OR_RETURN(json reply, c.Call("GET", "/admin/accounts/" + EncodeComponent(account)));
+      ST_ASSIGN_OR_RETURN(json reply, c.Call("GET", "/admin/accounts/" + PercentEncode(account)));
       Print(out, json_out, reply, [&] { PrintFields(out, reply); });
       return Status::OK();
     };

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli/service_http.h"
+#include "common/percent_encoding.h"
 
 namespace st::cli {
 
@@ -157,7 +158,7 @@ Result<nlohmann::json> ServiceClient::Call(const std::string& method, const std:
   std::string raw_query;
   for (const auto& [key, value] : query) {
     if (!raw_query.empty()) raw_query += '&';
-    raw_query += EncodeComponent(key) + "=" + EncodeComponent(value);
+    raw_query += PercentEncode(key) + "=" + PercentEncode(value);
   }
   HttpCall call;
   call.host = endpoint.host;

@@ -55,21 +55,6 @@ Result<EndpointParts> ParseEndpoint(std::string_view url) {
   return parts;
 }
 
-std::string EncodeComponent(std::string_view text) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : text) {
-    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
-
 Result<HttpReply> SendHttp(const HttpCall& call) {
   asio::io_context io;
   asio::ip::tcp::resolver resolver(io);

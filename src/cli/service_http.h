@@ -40,7 +40,4 @@ struct EndpointParts {
 };
 Result<EndpointParts> ParseEndpoint(std::string_view url);
 
-// Percent-encodes everything but A-Z a-z 0-9 - . _ ~ (botocore's label encoding).
-std::string EncodeComponent(std::string_view text);
-
 }  // namespace st::cli

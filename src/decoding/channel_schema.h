@@ -1,5 +1,5 @@
 // The Iceberg table a delivery channel writes: its schema and partition spec,
-// derived from the channel configuration (msk-channel-api.md §11).
+// derived from the channel configuration (docs/msk-channel-api-notes.md §11).
 #pragma once
 
 #include <optional>

@@ -1,4 +1,4 @@
-// The AWS Glue Schema Registry wire framing (msk-channel-api.md §13):
+// The AWS Glue Schema Registry wire framing (docs/msk-channel-api-notes.md §13):
 // version byte 0x03, compression byte 0x00 (none) or 0x05 (zlib), the
 // 16-byte schema version UUID, then the payload.
 #pragma once

@@ -16,7 +16,7 @@
 namespace st::decoding {
 
 // Objects and arrays nested deeper than this (the top-level object is 1) are
-// NESTING_TOO_DEEP (msk-channel-api.md §11).
+// NESTING_TOO_DEEP (docs/msk-channel-api-notes.md §11).
 inline constexpr int kMaxJsonNesting = 16;
 
 class JsonShredder {

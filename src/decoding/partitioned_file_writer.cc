@@ -143,15 +143,14 @@ class PartitionedFileWriter::Impl {
     ColumnBuffers& target = guess != nullptr ? guess->buffers : *scratch_;
     if (guess == nullptr) scratch_->Clear();
     target.Mark(&marks_);
-    RecordError error;
-    if (!Decode(record, value, target, &error)) {
+    Result<std::optional<RecordError>> decoded = Decode(record, value, target);
+    if (!decoded.has_value() || decoded->has_value()) {
       target.Truncate(marks_);
-      if (!lookup_failure_.ok()) return Err(std::exchange(lookup_failure_, Status::OK()));
-      return error;
+      return decoded;
     }
-    if (!PartitionOf(record, &error)) {
+    if (std::optional<RecordError> rejected = PartitionOf(record)) {
       target.Truncate(marks_);
-      return error;
+      return rejected;
     }
     auto file_result = FileFor(partition_values_);
     if (!file_result) {
@@ -178,57 +177,60 @@ class PartitionedFileWriter::Impl {
     return std::optional<RecordError>();
   }
 
-  // The record's value columns and _kafka into `out`. False with `error`.
-  bool Decode(const KafkaRecord& record, std::string_view value, ColumnBuffers& out,
-              RecordError* error) {
+  // The record's value columns and _kafka into `out`. nullopt: decoded. A
+  // RecordError: the record cannot become a row. An error: the GSR lookup
+  // failed, which is not the record's fault (the caller retries it).
+  Result<std::optional<RecordError>> Decode(const KafkaRecord& record, std::string_view value,
+                                            ColumnBuffers& out) {
+    RecordError error;
     switch (options_.format) {
       case ValueFormat::kJson:
-        if (!shredder_->Shred(value, out, error)) return false;
+        if (!shredder_->Shred(value, out, &error)) return error;
         break;
       case ValueFormat::kJsonSchemaGsr: {
         GsrFrame frame;
-        if (!ParseGsrFrame(value, &frame, error)) return false;
-        error->schema_version_id = frame.schema_version_id;
-        auto state = VersionState(frame.schema_version_id);
-        if (!state) {
-          lookup_failure_ = state.error();
-          return false;
-        }
-        if (*state == nullptr) {
-          error->code = std::string(kSchemaNotFound);
-          error->message =
+        if (!ParseGsrFrame(value, &frame, &error)) return error;
+        error.schema_version_id = frame.schema_version_id;
+        ST_ASSIGN_OR_RETURN(const GsrVersionState* state, VersionState(frame.schema_version_id));
+        if (state == nullptr) {
+          error.code = std::string(kSchemaNotFound);
+          error.message =
               "schema version " + frame.schema_version_id + " is not in the schema registry";
-          return false;
+          return error;
         }
-        if (!(*state)->matches) {
-          error->code = std::string(kSchemaMismatch);
-          error->message = (*state)->mismatch;
-          return false;
+        if (!state->matches) {
+          error.code = std::string(kSchemaMismatch);
+          error.message = state->mismatch;
+          return error;
         }
         std::string_view payload = frame.payload;
         if (frame.zlib) {
-          if (!InflateGsrPayload(payload, options_.max_record_bytes, &inflated_, error)) {
-            return false;
+          if (!InflateGsrPayload(payload, options_.max_record_bytes, &inflated_, &error)) {
+            return error;
           }
           payload = inflated_;
         }
-        if (!shredder_->Shred(payload, out, error)) return false;
+        if (!shredder_->Shred(payload, out, &error)) return error;
         break;
       }
       case ValueFormat::kByteArray:
       case ValueFormat::kString:
         if (!WriteRawValue(plan_->root.children[0], value, options_.format == ValueFormat::kString,
-                           out, error)) {
-          return false;
+                           out, &error)) {
+          return error;
         }
         break;
     }
-    return kafka_writer_ == nullptr ||
-           kafka_writer_->Write(record, options_.include_metadata, out, error);
+    if (kafka_writer_ != nullptr &&
+        !kafka_writer_->Write(record, options_.include_metadata, out, &error)) {
+      return error;
+    }
+    return std::optional<RecordError>();
   }
 
-  // The partition tuple of the record just decoded, into partition_values_.
-  bool PartitionOf(const KafkaRecord& record, RecordError* error) {
+  // The partition tuple of the record just decoded, into partition_values_;
+  // a RecordError when it has none.
+  std::optional<RecordError> PartitionOf(const KafkaRecord& record) {
     partition_values_.clear();
     for (const auto& source : sources_) {
       Value v;
@@ -238,19 +240,17 @@ class PartitionedFileWriter::Impl {
         v = Value::Int64(record.timestamp_ms * 1000);
       }
       if (v.is_null()) {
-        *error = MakeError(kMissingPartitionValue,
-                           source.slot >= 0 ? "partition source value is missing or null"
-                                            : "record has no Kafka timestamp to partition on");
-        return false;
+        return MakeError(kMissingPartitionValue,
+                         source.slot >= 0 ? "partition source value is missing or null"
+                                          : "record has no Kafka timestamp to partition on");
       }
       auto transformed = source.transform.Apply(*source.source_type, v);
       if (!transformed) {
-        *error = MakeError(kTypeMismatch, "partition value: " + transformed.error().message());
-        return false;
+        return MakeError(kTypeMismatch, "partition value: " + transformed.error().message());
       }
       partition_values_.push_back(std::move(*transformed));
     }
-    return true;
+    return std::nullopt;
   }
 
   int64_t BufferedBytes() const { return held_bytes_; }
@@ -425,7 +425,6 @@ class PartitionedFileWriter::Impl {
   // Sum of pending_bytes + encoded_bytes over open files: buffered_bytes()
   // is on the caller's per-record path, so it must not walk the columns.
   int64_t held_bytes_ = 0;
-  Status lookup_failure_;  // Set by Decode when the GSR lookup failed (not a record error).
   std::string inflated_;
   std::unordered_map<std::string, GsrVersionState> versions_;
   std::map<std::string, std::unique_ptr<OpenFile>> open_;

@@ -5,7 +5,7 @@
 //
 // Records that cannot become a row come back as a RecordError (nothing of
 // them is buffered); see record.h for the codes. JSON handling follows
-// msk-channel-api.md §11: fields not in the schema are dropped, a missing or
+// docs/msk-channel-api-notes.md §11: fields not in the schema are dropped, a missing or
 // null optional field is null, a missing or null required field is
 // MISSING_REQUIRED_FIELD, a missing or null partition source is
 // MISSING_PARTITION_VALUE, a key given twice in one object (struct or map)

@@ -1,6 +1,6 @@
 // What the decoder consumes (one Kafka record) and what it reports for a
 // record it cannot turn into a row (the record then goes to the dead-letter
-// queue; msk-channel-api.md §12).
+// queue; docs/msk-channel-api-notes.md §12).
 #pragma once
 
 #include <cstdint>

@@ -5,6 +5,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "common/percent_encoding.h"
 #include "iceberg/conversions.h"
 
 namespace st::iceberg {
@@ -24,25 +25,6 @@ std::optional<std::vector<size_t>> StructPath(const std::vector<NestedField>& fi
     }
   }
   return std::nullopt;
-}
-
-// java.net.URLEncoder with UTF-8: [A-Za-z0-9.*_-] kept, space → '+', every
-// other byte → %XX (upper-case hex).
-std::string UrlEncode(const std::string& s) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (char c : s) {
-    const auto b = static_cast<uint8_t>(c);
-    if ((b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || b == '.' ||
-        b == '-' || b == '*' || b == '_') {
-      out.push_back(c);
-    } else if (b == ' ') {
-      out.push_back('+');
-    } else {
-      out += {'%', kHex[b >> 4], kHex[b & 15]};
-    }
-  }
-  return out;
 }
 
 }  // namespace
@@ -184,7 +166,8 @@ Result<std::string> PartitionSpec::PartitionPath(const Schema& schema,
                                  "' does not match its type " + result_type.ToString()));
     }
     const std::string human = fields_[i].transform.ToHumanString(result_type, value);
-    path += UrlEncode(fields_[i].name) + "=" + UrlEncode(human);
+    path += JavaUrlEncoderCompatibleEncode(fields_[i].name) + "=" +
+            JavaUrlEncoderCompatibleEncode(human);
   }
   return path;
 }

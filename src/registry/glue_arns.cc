@@ -2,21 +2,11 @@
 
 #include <vector>
 
+#include "auth/arn.h"
+
 namespace st::registry {
 
 namespace {
-
-std::vector<std::string_view> Split(std::string_view text, char separator, size_t max_parts) {
-  std::vector<std::string_view> parts;
-  while (parts.size() + 1 < max_parts) {
-    size_t at = text.find(separator);
-    if (at == std::string_view::npos) break;
-    parts.push_back(text.substr(0, at));
-    text.remove_prefix(at + 1);
-  }
-  parts.push_back(text);
-  return parts;
-}
 
 bool IsNameChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
@@ -31,19 +21,20 @@ Result<GlueArnParts> ParseGlueArn(std::string_view arn, std::string_view type, s
     return Err(InvalidArgument("'" + std::string(arn) + "' is not a Glue " + std::string(type) +
                                " ARN; expected " + expected));
   };
-  std::vector<std::string_view> fields = Split(arn, ':', 6);
-  if (fields.size() != 6 || fields[0] != "arn" || fields[1].empty() || fields[2] != "glue" ||
-      fields[3].empty() || fields[4].empty()) {
+  Result<auth::Arn> parsed = auth::ParseArn(arn);
+  if (!parsed.has_value() || parsed->partition.empty() || parsed->service != "glue" ||
+      parsed->region.empty() || parsed->account_id.empty()) {
     return bad();
   }
-  std::vector<std::string_view> path = Split(fields[5], '/', name_count + 1);
+  std::vector<std::string_view> path =
+      auth::SplitArnResource(parsed->resource, '/', name_count + 1);
   if (path.size() != name_count + 1 || path[0] != type) return bad();
   for (size_t i = 1; i < path.size(); ++i) {
     if (!ValidateGlueName("name", path[i]).ok()) return bad();
   }
   GlueArnParts parts;
-  parts.region = std::string(fields[3]);
-  parts.account_id = std::string(fields[4]);
+  parts.region = std::move(parsed->region);
+  parts.account_id = std::move(parsed->account_id);
   parts.registry_name = std::string(path[1]);
   if (name_count == 2) parts.schema_name = std::string(path[2]);
   return parts;

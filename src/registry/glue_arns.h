@@ -1,4 +1,4 @@
-// ARNs and names of Glue Schema Registry resources (msk-channel-api.md §14).
+// ARNs and names of Glue Schema Registry resources (docs/msk-channel-api-notes.md §14).
 #pragma once
 
 #include <string>

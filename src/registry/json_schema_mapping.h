@@ -1,5 +1,5 @@
 // JSON Schema (draft-04 / draft-07, as GSR stores it with DataFormat JSON) →
-// Iceberg schema, per msk-channel-api.md §11.
+// Iceberg schema, per docs/msk-channel-api-notes.md §11.
 //
 //   string                                   string
 //   string + format date-time / date / time  timestamptz / date / time

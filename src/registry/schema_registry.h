@@ -1,5 +1,5 @@
 // The embedded schema registry: the subset of the AWS Glue Schema Registry
-// (msk-channel-api.md §14) that GSR producers and JSON_SCHEMA_GSR channels
+// (docs/msk-channel-api-notes.md §14) that GSR producers and JSON_SCHEMA_GSR channels
 // need. Registries and schemas belong to an account; schema versions are
 // numbered from 1 and carry a lower-case UUID id that GSR-framed Kafka
 // records embed (§13).

@@ -26,15 +26,4 @@ std::vector<http::Route> MetricsRoutes(std::function<std::string()> render) {
            }}};
 }
 
-std::vector<http::Route> IcebergPlaceholderRoutes() {
-  return {{"GET",
-           "/v1/config",
-           {},
-           "GetConfig",
-           http::Public(),
-           [](http::RouteContext&) -> Result<http::Response> {
-             return http::Response::Json(200, R"({"defaults":{},"overrides":{}})");
-           }}};
-}
-
 }  // namespace st::server

@@ -1,5 +1,5 @@
-// Routes the server mounts before the API surfaces exist: a public health
-// check on the control-plane surface and a placeholder Iceberg config.
+// Routes the server mounts beside the API surfaces: a public health check on
+// the control-plane surface and the Prometheus text on the metrics listener.
 #pragma once
 
 #include <functional>
@@ -20,10 +20,5 @@ std::vector<http::Route> HealthRoutes();
 // server mounts it only on its own metrics listener (--metrics-listen,
 // loopback by default), never on the API port.
 std::vector<http::Route> MetricsRoutes(std::function<std::string()> render);
-
-// GET /v1/config (mounted under /iceberg) → 200 {"defaults":{},"overrides":{}}.
-// Public placeholder until the Iceberg REST surface (src/api/iceberg_rest)
-// replaces it with the real, signed route.
-std::vector<http::Route> IcebergPlaceholderRoutes();
 
 }  // namespace st::server

@@ -3,6 +3,7 @@
 #include <string_view>
 #include <vector>
 
+#include "auth/arn.h"
 #include "auth/policy.h"
 #include "catalog/arns.h"
 
@@ -13,19 +14,6 @@ namespace {
 // Enough for every distinct policy of a busy server; past it the cache
 // starts over rather than tracking recency.
 constexpr size_t kMaxCachedPolicies = 4096;
-
-// Field 4 of arn:partition:service:region:account:resource, or "".
-std::string ArnAccount(const std::string& arn) {
-  if (arn.rfind("arn:", 0) != 0) return "";
-  size_t pos = 0;
-  for (int i = 0; i < 4; ++i) {
-    pos = arn.find(':', pos);
-    if (pos == std::string::npos) return "";
-    ++pos;
-  }
-  size_t end = arn.find(':', pos);
-  return end == std::string::npos ? "" : arn.substr(pos, end - pos);
-}
 
 bool IsIamArn(const std::string& arn) {
   return arn.rfind("arn:", 0) == 0 && arn.find(":iam::") != std::string::npos;
@@ -53,9 +41,9 @@ Result<std::optional<std::string>> Optional(Result<std::string> document) {
 
 }  // namespace
 
-PolicyAuthorizer::PolicyAuthorizer(catalog::MetadataStore& store, const Clock& clock,
-                                   http::Logger& logger, std::string operator_account_id)
-    : store_(store),
+PolicyAuthorizer::PolicyAuthorizer(PolicySources sources, const Clock& clock, http::Logger& logger,
+                                   std::string operator_account_id)
+    : sources_(sources),
       clock_(clock),
       logger_(logger),
       operator_account_id_(std::move(operator_account_id)) {}
@@ -86,11 +74,11 @@ std::string PolicyAuthorizer::ResourceOwner(const auth::Principal& principal,
   // A passed role belongs to its own account (IAM never lets a role of
   // another account be passed); other IAM resources are the operator's,
   // whose admin API manages every account's identities.
-  if (IsIamArn(resource) && action == "iam:PassRole" && !ArnAccount(resource).empty()) {
-    return ArnAccount(resource);
+  if (IsIamArn(resource) && action == "iam:PassRole" && !auth::ArnAccount(resource).empty()) {
+    return auth::ArnAccount(resource);
   }
   if (IsIamArn(resource)) return operator_account_id_;
-  std::string account = ArnAccount(resource);
+  std::string account = auth::ArnAccount(resource);
   if (!account.empty()) return account;
   // S3 ARNs carry no account: a general-purpose bucket's owner is in the
   // catalog, so a role of another account (a channel's DLQ writer) is judged
@@ -100,7 +88,8 @@ std::string PolicyAuthorizer::ResourceOwner(const auth::Principal& principal,
   if (resource.rfind(kS3Arn, 0) == 0 && action != "s3:CreateBucket") {
     std::string bucket = resource.substr(kS3Arn.size());
     bucket = bucket.substr(0, bucket.find('/'));
-    Result<catalog::GeneralPurposeBucket> found = store_.GetGeneralPurposeBucket(bucket);
+    Result<catalog::GeneralPurposeBucket> found =
+        sources_.gp_buckets.GetGeneralPurposeBucket(bucket);
     if (found.has_value()) return found->owner_account_id;
   }
   return principal.account_id.empty() ? operator_account_id_ : principal.account_id;
@@ -121,7 +110,7 @@ Result<auth::EvaluationResult> PolicyAuthorizer::Evaluate(const auth::Principal&
 
   std::string identity_arn = IdentityArn(principal);
   if (!identity_arn.empty()) {
-    auto policies = store_.ListIdentityPolicies(identity_arn);
+    auto policies = sources_.identities.ListIdentityPolicies(identity_arn);
     if (!policies.has_value() && policies.error().code() != StatusCode::kNotFound) {
       return Err(policies.error());
     }
@@ -154,13 +143,13 @@ Result<auth::EvaluationResult> PolicyAuthorizer::Evaluate(const auth::Principal&
     return Status::OK();
   };
   if (auto table = catalog::ParseTableArn(access.resource); table.has_value()) {
-    ST_TRY(add_resource_policy(store_.GetTableBucketPolicy(table->bucket_arn),
+    ST_TRY(add_resource_policy(sources_.table_buckets.GetTableBucketPolicy(table->bucket_arn),
                                "table bucket policy", table->bucket.account_id));
-    ST_TRY(add_resource_policy(store_.GetTablePolicy(table->table_id), "table policy",
+    ST_TRY(add_resource_policy(sources_.tables.GetTablePolicy(table->table_id), "table policy",
                                table->bucket.account_id));
   } else if (auto bucket = catalog::ParseTableBucketArn(access.resource); bucket.has_value()) {
-    ST_TRY(add_resource_policy(store_.GetTableBucketPolicy(access.resource), "table bucket policy",
-                               bucket->account_id));
+    ST_TRY(add_resource_policy(sources_.table_buckets.GetTableBucketPolicy(access.resource),
+                               "table bucket policy", bucket->account_id));
   }
   return auth::Evaluate(context, input);
 }

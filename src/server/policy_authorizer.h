@@ -18,9 +18,14 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "auth/evaluator.h"
+#include "catalog/general_purpose_bucket_store.h"
+#include "catalog/identity_store.h"
 #include "catalog/metadata_store.h"
+#include "catalog/table_bucket_store.h"
+#include "catalog/table_store.h"
 #include "common/clock.h"
 #include "common/mutex.h"
 #include "http/logger.h"
@@ -28,11 +33,24 @@
 
 namespace st::server {
 
-// Thread-safe. `store`, `clock` and `logger` must outlive it.
+// Where the authorizer reads policies and resource owners from (often one
+// MetadataStore as all of them).
+struct PolicySources {
+  catalog::IdentityStore& identities;              // Identity policies.
+  catalog::TableBucketStore& table_buckets;        // Table bucket policies.
+  catalog::TableStore& tables;                     // Table policies.
+  catalog::GeneralPurposeBucketStore& gp_buckets;  // Owners of S3 ARNs.
+};
+
+// Thread-safe. The stores, `clock` and `logger` must outlive it.
 class PolicyAuthorizer final : public http::Authorizer {
  public:
-  PolicyAuthorizer(catalog::MetadataStore& store, const Clock& clock, http::Logger& logger,
+  PolicyAuthorizer(PolicySources sources, const Clock& clock, http::Logger& logger,
                    std::string operator_account_id);
+  PolicyAuthorizer(catalog::MetadataStore& store, const Clock& clock, http::Logger& logger,
+                   std::string operator_account_id)
+      : PolicyAuthorizer(PolicySources{store, store, store, store}, clock, logger,
+                         std::move(operator_account_id)) {}
 
   // Errors: the store's (e.g. Unavailable), and Internal for a stored policy
   // that no longer parses (fail closed: it might have held a Deny).
@@ -53,7 +71,7 @@ class PolicyAuthorizer final : public http::Authorizer {
   std::string ResourceOwner(const auth::Principal& principal, const std::string& action,
                             const std::string& resource) const;
 
-  catalog::MetadataStore& store_;
+  PolicySources sources_;
   const Clock& clock_;
   http::Logger& logger_;
   std::string operator_account_id_;

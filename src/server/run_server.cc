@@ -124,15 +124,21 @@ int RunServer(int argc, char** argv) {
     }
     return fail(error.WithContext("catalog database"));
   }
+  // One store serves as every per-entity interface; each component below
+  // gets the interfaces it uses (the API surfaces and delivery still take
+  // the whole MetadataStore).
   catalog::MetadataStore& store = **store_or;
+  catalog::IdentityStore& identities = store;
   Result<std::unique_ptr<storage::ObjectStore>> objects_or =
       storage::OpenLocalObjectStore(layout->objects_dir);
   if (!objects_or.has_value()) return fail(objects_or.error().WithContext("object store"));
   storage::ObjectStore& objects = **objects_or;
   catalog::TableCommitsOptions commits_options;
   commits_options.key_root = kObjectKeyRoot;
-  catalog::TableCommits commits(store, objects, clock, random, commits_options);
-  Result<catalog::AdminCredentials> admin = catalog::EnsureAdmin(store, layout->account_id);
+  catalog::TableCommits commits(
+      catalog::TableCommitsStores{.tables = store, .offsets = store, .units = store}, objects,
+      clock, random, commits_options);
+  Result<catalog::AdminCredentials> admin = catalog::EnsureAdmin(identities, layout->account_id);
   if (!admin.has_value()) return fail(admin.error().WithContext("admin bootstrap"));
 
   Result<std::unique_ptr<registry::SchemaRegistry>> registry_or =
@@ -141,10 +147,13 @@ int RunServer(int argc, char** argv) {
   registry::SchemaRegistry& schemas = **registry_or;
 
   // ---- Auth: SigV4 over the catalog's keys, IAM policies from the catalog.
-  catalog::StoreSecretLookup secrets(store);
+  catalog::StoreSecretLookup secrets(identities);
   SigV4Authenticator api_authenticator(secrets, clock, Endpoint::kApi, config.region);
   SigV4Authenticator s3_authenticator(secrets, clock, Endpoint::kS3, config.region);
-  PolicyAuthorizer authorizer(store, clock, logger, layout->account_id);
+  PolicyAuthorizer authorizer(
+      PolicySources{
+          .identities = identities, .table_buckets = store, .tables = store, .gp_buckets = store},
+      clock, logger, layout->account_id);
   (void)commits;  // Used by the surfaces mounted below.
 
   // ---- S3 endpoint first: the catalog surfaces hand its URL to clients.

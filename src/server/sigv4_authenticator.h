@@ -46,7 +46,7 @@ class SigV4Authenticator final : public http::Authenticator {
   // The endpoint's own service only.
   auth::SigV4Verifier strict_;
   // s3tables or s3: some catalog clients sign the Iceberg endpoint as s3
-  // (api-contract.md §4.4).
+  // (docs/api-contract-notes.md §4.4).
   auth::SigV4Verifier catalog_;
 };
 

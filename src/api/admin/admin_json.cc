@@ -4,6 +4,7 @@
 
 #include "api/admin/admin_operations_internal.h"
 #include "catalog/arns.h"
+#include "common/json_fields.h"
 #include "common/json_nesting.h"
 
 namespace st::api::admin {
@@ -23,6 +24,11 @@ std::string Iso8601(catalog::TimePoint t) {
   size_t n = std::strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%S", &tm);
   std::snprintf(buffer + n, sizeof(buffer) - n, ".%03dZ", static_cast<int>(millis % 1000));
   return buffer;
+}
+
+// One message for a member that is missing, not a string or empty.
+std::string AdminWording(const json_fields::FieldProblem& problem, std::string_view) {
+  return "The member '" + problem.member + "' is required and must be a non-empty string.";
 }
 
 }  // namespace
@@ -60,12 +66,7 @@ Result<nlohmann::json> JsonObjectBody(const http::Request& request) {
 }
 
 Result<std::string> RequiredString(const nlohmann::json& body, const char* member) {
-  auto it = body.find(member);
-  if (it == body.end() || !it->is_string() || it->get_ref<const std::string&>().empty()) {
-    return Err(InvalidArgument(std::string("The member '") + member +
-                               "' is required and must be a non-empty string."));
-  }
-  return it->get<std::string>();
+  return json_fields::RequiredNonEmptyString(body, member, {&AdminWording, {}});
 }
 
 Result<catalog::PageRequest> PageFromQuery(const http::Request& request) {

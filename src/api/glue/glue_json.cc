@@ -1,4 +1,5 @@
 #include "api/glue/glue_json_internal.h"
+#include "common/json_fields.h"
 #include "common/json_nesting.h"
 #include "registry/glue_arns.h"
 
@@ -20,44 +21,34 @@ Result<nlohmann::json> ParseBody(const http::Request& request) {
   return body;
 }
 
+namespace {
+
+// "<member> is required", "<member> must be a string" / "an integer".
+std::string GlueWording(const json_fields::FieldProblem& problem, std::string_view) {
+  if (problem.kind == json_fields::FieldProblem::Kind::kMissing) {
+    return problem.member + " is required";
+  }
+  return problem.member + (problem.expected == json_fields::Expected::kInteger
+                               ? " must be an integer"
+                               : " must be a string");
+}
+
+constexpr json_fields::FieldWording kGlueWording{&GlueWording, {}};
+
+}  // namespace
+
 Result<std::optional<std::string>> OptionalString(const nlohmann::json& object,
                                                   const std::string& member) {
-  if (!object.is_object() || !object.contains(member) || object[member].is_null()) {
-    return std::optional<std::string>();
-  }
-  if (!object[member].is_string()) {
-    return Err(InvalidArgument(member + " must be a string"));
-  }
-  return std::optional<std::string>(object[member].get<std::string>());
+  return json_fields::OptionalString(object, member, kGlueWording);
 }
 
 Result<std::string> RequiredString(const nlohmann::json& object, const std::string& member) {
-  ST_ASSIGN_OR_RETURN(std::optional<std::string> value, OptionalString(object, member));
-  if (!value.has_value()) return Err(InvalidArgument(member + " is required"));
-  return *value;
+  return json_fields::RequiredString(object, member, kGlueWording);
 }
 
 Result<std::optional<int64_t>> OptionalInt(const nlohmann::json& object,
                                            const std::string& member) {
-  if (!object.is_object() || !object.contains(member) || object[member].is_null()) {
-    return std::optional<int64_t>();
-  }
-  if (!object[member].is_number_integer()) {
-    return Err(InvalidArgument(member + " must be an integer"));
-  }
-  return std::optional<int64_t>(object[member].get<int64_t>());
-}
-
-std::string ArnAccount(const std::string& arn) {
-  size_t at = 0;
-  for (int field = 0; field < 4; ++field) {
-    at = arn.find(':', at);
-    if (at == std::string::npos) return "";
-    ++at;
-  }
-  size_t end = arn.find(':', at);
-  if (end == std::string::npos) return "";
-  return arn.substr(at, end - at);
+  return json_fields::OptionalInt(object, member, kGlueWording);
 }
 
 Result<registry::SchemaRef> ReadSchemaId(const nlohmann::json& body, const std::string& member,

@@ -31,9 +31,6 @@ Result<std::optional<std::string>> OptionalString(const nlohmann::json& object,
 Result<std::string> RequiredString(const nlohmann::json& object, const std::string& member);
 Result<std::optional<int64_t>> OptionalInt(const nlohmann::json& object, const std::string& member);
 
-// Field 5 of an ARN (its account), or "".
-std::string ArnAccount(const std::string& arn);
-
 // SchemaId {SchemaArn | SchemaName [+ RegistryName]} (member `member` of
 // `body`). A name is in `account_id`; an ARN carries its own account. An ARN
 // of another region → NotFound "Schema is not found.". Errors: InvalidArgument.

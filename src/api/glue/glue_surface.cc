@@ -8,6 +8,7 @@
 #include "api/glue/glue_error_writer_internal.h"
 #include "api/glue/glue_json_internal.h"
 #include "api/glue/operations_internal.h"
+#include "auth/arn.h"
 
 namespace st::api::glue {
 
@@ -69,7 +70,7 @@ http::Surface MakeGlueSurface(const GlueDeps& deps_in) {
     access.action = "glue:" + std::string(operation->name);
     ST_ASSIGN_OR_RETURN(nlohmann::json body, ParseBody(request));
     // The router has authenticated the caller and recorded its ARN.
-    std::string account_id = ArnAccount(request.principal_arn);
+    std::string account_id = auth::ArnAccount(request.principal_arn);
     ST_ASSIGN_OR_RETURN(access.resource, operation->resource(Call{*deps, body, account_id}));
     return Status::OK();
   };

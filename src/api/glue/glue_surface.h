@@ -1,4 +1,4 @@
-// The AWS Glue Schema Registry API subset (AWS JSON 1.1; msk-channel-api.md
+// The AWS Glue Schema Registry API subset (AWS JSON 1.1; docs/msk-channel-api-notes.md
 // §14) over the embedded registry, mounted at "/glue" on the API endpoint:
 // clients use endpoint_url "<api>/glue" and SigV4 signing name "glue".
 //

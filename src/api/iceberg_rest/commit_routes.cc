@@ -1,4 +1,4 @@
-// The commit (api-contract.md §3.6) and the metrics sink. Commits go through
+// The commit (docs/api-contract-notes.md §3.6) and the metrics sink. Commits go through
 // catalog::TableCommits: requirements are checked on the current metadata,
 // the updates applied, a new metadata file written and the pointer swapped
 // with the same compare-and-swap UpdateTableMetadataLocation uses.

@@ -1,4 +1,4 @@
-// GET /v1/config (api-contract.md §2.1, §3.2, §6 item 5): the prefix is the
+// GET /v1/config (docs/api-contract-notes.md §2.1, §3.2, §6 item 5): the prefix is the
 // percent-encoded warehouse ARN, in `overrides` so a client's own setting
 // cannot point it elsewhere; the S3 endpoint goes in `defaults`; the
 // endpoints list names exactly what this surface implements, HEAD included,
@@ -10,6 +10,7 @@
 #include "api/iceberg_rest/rest_identifiers_internal.h"
 #include "api/iceberg_rest/routes_internal.h"
 #include "catalog/arns.h"
+#include "common/percent_encoding.h"
 
 namespace st::api::iceberg_rest {
 
@@ -49,8 +50,10 @@ Result<http::Response> GetConfig(const SharedDeps& deps, http::RouteContext& con
     if (found.error().code() == StatusCode::kNotFound) return context.Fail(NoSuchWarehouse(bucket));
     return Err(found.error());
   }
+  // The percent-encoded form clients paste into URLs verbatim (':' and '/' become
+  // %3A and %2F).
   nlohmann::json body = {{"defaults", EndpointConfig(*deps)},
-                         {"overrides", {{"prefix", EncodePrefix(found->arn)}}},
+                         {"overrides", {{"prefix", PercentEncode(found->arn)}}},
                          {"endpoints", AdvertisedEndpoints()}};
   return http::Response::Json(200, body.dump());
 }

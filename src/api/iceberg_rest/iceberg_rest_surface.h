@@ -1,4 +1,4 @@
-// The Iceberg REST catalog as S3 Tables serves it (api-contract.md §2, §3):
+// The Iceberg REST catalog as S3 Tables serves it (docs/api-contract-notes.md §2, §3):
 // mounted at /iceberg on the API endpoint and signed with SigV4 for the
 // service `s3tables`. The warehouse is a table bucket ARN and the {prefix}
 // path segment is that ARN percent-encoded, as GET /v1/config tells clients.

@@ -1,4 +1,4 @@
-// Response bodies that carry table metadata (api-contract.md §3.4, §3.6) and
+// Response bodies that carry table metadata (docs/api-contract-notes.md §3.4, §3.6) and
 // the storage settings clients need to reach our S3 data endpoint with no
 // S3 configuration of their own (§2.2, §6 item 6).
 #pragma once

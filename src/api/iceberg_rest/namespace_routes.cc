@@ -1,4 +1,4 @@
-// Namespaces (api-contract.md §3.3): one level, no stored properties (S3
+// Namespaces (docs/api-contract-notes.md §3.3): one level, no stored properties (S3
 // Tables keeps none; properties sent on create are accepted and ignored).
 #include <nlohmann/json.hpp>
 

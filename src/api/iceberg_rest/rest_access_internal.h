@@ -1,5 +1,5 @@
 // The access resolvers of the route table: what resource each Iceberg REST
-// call touches and which s3tables condition keys it carries (api-contract.md
+// call touches and which s3tables condition keys it carries (docs/api-contract-notes.md
 // §1.6, §2.1). They run after authentication and before the policy check.
 #pragma once
 

@@ -1,5 +1,5 @@
 // The Iceberg REST error types this surface sends beyond what a StatusCode
-// implies (api-contract.md §3.7): clients map a 404 by its `type` to
+// implies (docs/api-contract-notes.md §3.7): clients map a 404 by its `type` to
 // NoSuchNamespace vs NoSuchTable, and a 409 on a namespace drop must read
 // NamespaceNotEmptyException, not CommitFailedException. Everything else
 // keeps the IcebergErrorWriter defaults (400 BadRequest, 403 Forbidden, 409

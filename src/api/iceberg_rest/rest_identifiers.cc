@@ -17,23 +17,6 @@ Result<std::string> BucketArnFromPrefix(std::string_view prefix) {
   return std::string(prefix);
 }
 
-std::string EncodePrefix(std::string_view bucket_arn) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : bucket_arn) {
-    bool unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                      c == '-' || c == '_' || c == '.' || c == '~';
-    if (unreserved) {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 0xF]);
-    }
-  }
-  return out;
-}
-
 Result<std::string> NamespaceFromPath(std::string_view value) {
   if (value.find('\x1F') != std::string_view::npos) {
     return Err(InvalidArgument("Nested namespace '" + std::string(value) +

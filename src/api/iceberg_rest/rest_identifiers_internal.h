@@ -1,4 +1,4 @@
-// How the Iceberg REST path names S3 Tables objects (api-contract.md §2.1,
+// How the Iceberg REST path names S3 Tables objects (docs/api-contract-notes.md §2.1,
 // §3.3): {prefix} is the table bucket ARN (one segment, percent-encoded on
 // the wire, decoded by the router), {namespace} is a single level (S3 Tables
 // has no nested namespaces), {table} a table name. Also the paging and
@@ -19,10 +19,6 @@ namespace st::api::iceberg_rest {
 // The decoded {prefix} as a table bucket ARN. Errors: InvalidArgument naming
 // the prefix and the expected form.
 Result<std::string> BucketArnFromPrefix(std::string_view prefix);
-
-// The percent-encoded form clients paste into URLs verbatim (every byte but
-// A-Z a-z 0-9 - _ . ~ escaped, so ':' and '/' become %3A and %2F).
-std::string EncodePrefix(std::string_view bucket_arn);
 
 // The namespace a decoded {namespace} capture names. Levels are separated by
 // 0x1F; more than one level is InvalidArgument (S3 Tables namespaces are flat).

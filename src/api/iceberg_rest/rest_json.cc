@@ -1,20 +1,34 @@
 #include "api/iceberg_rest/rest_json_internal.h"
+#include "common/json_fields.h"
 #include "common/json_nesting.h"
 
 namespace st::api::iceberg_rest {
 
 namespace {
 
-Status Bad(std::string_view what, std::string_view key, std::string_view expected) {
-  return InvalidArgument(std::string(what) + ": field '" + std::string(key) + "' must be " +
-                         std::string(expected) + ".");
+// "<what>: field '<key>' must be <expected>." whatever the problem.
+std::string IcebergWording(const json_fields::FieldProblem& problem, std::string_view what) {
+  const char* expected = "a string";
+  switch (problem.expected) {
+    case json_fields::Expected::kBoolean:
+      expected = "true or false";
+      break;
+    case json_fields::Expected::kObject:
+      expected = "an object";
+      break;
+    case json_fields::Expected::kStringMap:
+      expected = "an object of strings";
+      break;
+    case json_fields::Expected::kStringArray:
+      expected = "an array of strings";
+      break;
+    default:
+      break;
+  }
+  return std::string(what) + ": field '" + problem.member + "' must be " + expected + ".";
 }
 
-const nlohmann::json* Member(const nlohmann::json& object, std::string_view key) {
-  auto it = object.find(key);
-  if (it == object.end() || it->is_null()) return nullptr;
-  return &*it;
-}
+json_fields::FieldWording In(std::string_view what) { return {&IcebergWording, what}; }
 
 }  // namespace
 
@@ -34,58 +48,33 @@ Result<nlohmann::json> ParseJsonObject(std::string_view body, std::string_view w
 
 Result<std::string> RequiredString(const nlohmann::json& object, std::string_view key,
                                    std::string_view what) {
-  const nlohmann::json* value = Member(object, key);
-  if (value == nullptr || !value->is_string()) return Err(Bad(what, key, "a string"));
-  return value->get<std::string>();
+  return json_fields::RequiredString(object, key, In(what));
 }
 
 Result<std::optional<std::string>> OptionalString(const nlohmann::json& object,
                                                   std::string_view key, std::string_view what) {
-  const nlohmann::json* value = Member(object, key);
-  if (value == nullptr) return std::optional<std::string>();
-  if (!value->is_string()) return Err(Bad(what, key, "a string"));
-  return std::optional<std::string>(value->get<std::string>());
+  return json_fields::OptionalString(object, key, In(what));
 }
 
 Result<std::optional<bool>> OptionalBool(const nlohmann::json& object, std::string_view key,
                                          std::string_view what) {
-  const nlohmann::json* value = Member(object, key);
-  if (value == nullptr) return std::optional<bool>();
-  if (!value->is_boolean()) return Err(Bad(what, key, "true or false"));
-  return std::optional<bool>(value->get<bool>());
+  return json_fields::OptionalBool(object, key, In(what));
 }
 
 Result<const nlohmann::json*> OptionalObject(const nlohmann::json& object, std::string_view key,
                                              std::string_view what) {
-  const nlohmann::json* value = Member(object, key);
-  if (value != nullptr && !value->is_object()) return Err(Bad(what, key, "an object"));
-  return value;
+  return json_fields::OptionalObject(object, key, In(what));
 }
 
 Result<std::map<std::string, std::string>> OptionalStringMap(const nlohmann::json& object,
                                                              std::string_view key,
                                                              std::string_view what) {
-  std::map<std::string, std::string> out;
-  const nlohmann::json* value = Member(object, key);
-  if (value == nullptr) return out;
-  if (!value->is_object()) return Err(Bad(what, key, "an object of strings"));
-  for (const auto& [name, item] : value->items()) {
-    if (!item.is_string()) return Err(Bad(what, std::string(key) + "." + name, "a string"));
-    out.emplace(name, item.get<std::string>());
-  }
-  return out;
+  return json_fields::OptionalStringMap(object, key, In(what));
 }
 
 Result<std::vector<std::string>> RequiredStringArray(const nlohmann::json& object,
                                                      std::string_view key, std::string_view what) {
-  const nlohmann::json* value = Member(object, key);
-  if (value == nullptr || !value->is_array()) return Err(Bad(what, key, "an array of strings"));
-  std::vector<std::string> out;
-  for (const nlohmann::json& item : *value) {
-    if (!item.is_string()) return Err(Bad(what, key, "an array of strings"));
-    out.push_back(item.get<std::string>());
-  }
-  return out;
+  return json_fields::RequiredStringArray(object, key, In(what));
 }
 
 Result<TableIdentifier> TableIdentifierFromJson(const nlohmann::json& json, std::string_view what) {

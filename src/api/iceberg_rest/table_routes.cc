@@ -1,4 +1,4 @@
-// Tables (api-contract.md §3.4, §3.5): list, create (also staged), load,
+// Tables (docs/api-contract-notes.md §3.4, §3.5): list, create (also staged), load,
 // exists, drop (always purging, as S3 Tables does) and rename.
 #include <algorithm>
 #include <nlohmann/json.hpp>

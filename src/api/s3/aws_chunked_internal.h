@@ -1,4 +1,4 @@
-// The aws-chunked body framing of streaming uploads (api-contract.md §4.4):
+// The aws-chunked body framing of streaming uploads (docs/api-contract-notes.md §4.4):
 //   hex(size)[;chunk-signature=<sig>]\r\n<bytes>\r\n ... 0[;...]\r\n
 //   [trailer-name:value\r\n ...]\r\n
 #pragma once

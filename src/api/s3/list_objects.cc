@@ -1,10 +1,11 @@
-// ListObjectsV2 (api-contract.md §4.2): prefix, delimiter, max-keys,
+// ListObjectsV2 (docs/api-contract-notes.md §4.2): prefix, delimiter, max-keys,
 // continuation-token, start-after, CommonPrefixes, encoding-type=url.
 #include "api/s3/object_etag_internal.h"
 #include "api/s3/object_headers_internal.h"
 #include "api/s3/s3_errors_internal.h"
 #include "api/s3/surface_state_internal.h"
 #include "api/s3/xml_text_internal.h"
+#include "common/percent_encoding.h"
 #include "common/utc_time.h"
 
 namespace st::api::s3 {
@@ -114,7 +115,8 @@ Result<http::Response> ListObjectsV2(const S3State& state, http::RouteContext& c
         last_common_prefix = common;
         last_position = "P" + common;
         common_prefixes += "<CommonPrefixes>";
-        AppendElement(common_prefixes, "Prefix", url_encoding ? UrlEncodeKey(common) : common);
+        AppendElement(common_prefixes, "Prefix",
+                      url_encoding ? PercentEncode(common, "/") : common);
         common_prefixes += "</CommonPrefixes>";
         ++count;
         continue;
@@ -126,7 +128,7 @@ Result<http::Response> ListObjectsV2(const S3State& state, http::RouteContext& c
     }
     last_position = "K" + std::string(key);
     contents += "<Contents>";
-    AppendElement(contents, "Key", url_encoding ? UrlEncodeKey(key) : std::string(key));
+    AppendElement(contents, "Key", url_encoding ? PercentEncode(key, "/") : std::string(key));
     AppendElement(contents, "LastModified", FormatUtcMillis(info.last_modified));
     AppendElement(
         contents, "ETag",
@@ -138,7 +140,9 @@ Result<http::Response> ListObjectsV2(const S3State& state, http::RouteContext& c
   }
   if (max_keys == 0) truncated = false;
 
-  auto encoded = [&](const std::string& text) { return url_encoding ? UrlEncodeKey(text) : text; };
+  auto encoded = [&](const std::string& text) {
+    return url_encoding ? PercentEncode(text, "/") : text;
+  };
   std::string xml = kXmlDeclaration;
   xml += "<ListBucketResult xmlns=\"";
   xml += kS3Namespace;

@@ -1,4 +1,4 @@
-// ETags (api-contract.md §4.2): the MD5 of the bytes for a PutObject, the
+// ETags (docs/api-contract-notes.md §4.2): the MD5 of the bytes for a PutObject, the
 // MD5 of the part MD5s plus "-N" for a multipart upload, as S3 computes them.
 // They are remembered in a small record beside the object
 // (<key_root>s3-object-etags/<bucket>/<key>: size, mtime, etag) and trusted

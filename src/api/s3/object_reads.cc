@@ -1,4 +1,4 @@
-// GetObject and HeadObject (api-contract.md §4.2): ranges, conditional
+// GetObject and HeadObject (docs/api-contract-notes.md §4.2): ranges, conditional
 // requests, and a body streamed from the object store.
 #include <fcntl.h>
 #include <sys/stat.h>

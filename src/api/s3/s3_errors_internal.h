@@ -1,5 +1,5 @@
 // S3 error codes this surface sends beyond what a StatusCode implies
-// (api-contract.md §4.3), and the surface's ErrorWriter.
+// (docs/api-contract-notes.md §4.3), and the surface's ErrorWriter.
 #pragma once
 
 #include <cstdint>

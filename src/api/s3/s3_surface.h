@@ -1,4 +1,4 @@
-// The S3 data endpoint (api-contract.md §4): the object operations Iceberg
+// The S3 data endpoint (docs/api-contract-notes.md §4): the object operations Iceberg
 // readers and writers use, served on the server's second port under each
 // table's warehouse bucket (`<id>--table-s3`, the authority of the table's
 // warehouse location), plus general-purpose buckets (CreateBucket,

@@ -23,7 +23,4 @@ std::vector<std::string_view> ElementBodies(std::string_view xml, std::string_vi
 // absent or when it holds an unknown entity.
 std::optional<std::string> ElementText(std::string_view xml, std::string_view name);
 
-// Percent-encodes all but unreserved characters and '/' (encoding-type=url).
-std::string UrlEncodeKey(std::string_view text);
-
 }  // namespace st::api::s3

@@ -1,7 +1,7 @@
 // Access resolvers of the route table: for each operation, the resource ARN
 // the router authorizes (the bucket ARN, or the table ARN, whose last segment
 // is the table id and so needs a lookup) and the condition keys
-// s3tables:namespace and s3tables:tableName (api-contract.md §1.6). A
+// s3tables:namespace and s3tables:tableName (docs/api-contract-notes.md §1.6). A
 // malformed ARN or name is answered 400 and a missing table 404 before
 // authorization.
 #pragma once

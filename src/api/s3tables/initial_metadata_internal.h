@@ -1,4 +1,4 @@
-// CreateTable's `metadata.iceberg` (api-contract.md §1.5) as the initial
+// CreateTable's `metadata.iceberg` (docs/api-contract-notes.md §1.5) as the initial
 // metadata the commit engine writes: `schema` (simple fields, ids assigned
 // 1..n where absent) or `schemaV2` (full Iceberg schema JSON), optional
 // `partitionSpec`, `writeOrder` and `properties`.

@@ -1,5 +1,5 @@
 // The handlers of the S3 Tables control plane, one per operation
-// (api-contract.md §1.3–§1.5), and what they share: reading the path's
+// (docs/api-contract-notes.md §1.3–§1.5), and what they share: reading the path's
 // bucket/namespace/table, the caller's account. Authorization has already
 // happened when a handler runs (access_internal.h computes what the router
 // checks).

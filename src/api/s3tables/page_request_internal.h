@@ -1,5 +1,5 @@
 // The paging query parameters of ListTableBuckets / ListNamespaces /
-// ListTables (api-contract.md §1.1): prefix, continuationToken (1–2048
+// ListTables (docs/api-contract-notes.md §1.1): prefix, continuationToken (1–2048
 // characters) and a limit parameter of 1–1000 (default 1000).
 #pragma once
 

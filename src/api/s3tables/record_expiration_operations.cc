@@ -1,4 +1,4 @@
-// Record expiration (api-contract.md §1.4/§1.5): PUT/GET
+// Record expiration (docs/api-contract-notes.md §1.4/§1.5): PUT/GET
 // /table-record-expiration?tableArn= with {"value": {status, settings:
 // {days}}}, and the job status. Expiration does not run yet: an enabled
 // configuration reports NotYetRun, a disabled or unset one Disabled.

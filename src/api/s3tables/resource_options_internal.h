@@ -1,5 +1,5 @@
 // Request shapes that several operations share: EncryptionConfiguration,
-// StorageClassConfiguration and tag maps (api-contract.md §1.2, §1.5).
+// StorageClassConfiguration and tag maps (docs/api-contract-notes.md §1.2, §1.5).
 #pragma once
 
 #include <nlohmann/json.hpp>

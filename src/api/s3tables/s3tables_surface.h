@@ -1,4 +1,4 @@
-// The S3 Tables control plane (api-contract.md §1): the route table that
+// The S3 Tables control plane (docs/api-contract-notes.md §1): the route table that
 // boto3's `s3tables` client and `aws s3tables` speak to, mounted at the API
 // endpoint's root. Every route names its one IAM action (§1.6) and computes
 // the resource ARN and the s3tables:namespace / s3tables:tableName condition

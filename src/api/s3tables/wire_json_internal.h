@@ -1,6 +1,6 @@
 // Response bodies of the control plane: the model's JSON member names
 // (camelCase), ISO-8601 timestamps with milliseconds and 'Z'
-// (api-contract.md §1.1, §1.5).
+// (docs/api-contract-notes.md §1.1, §1.5).
 #pragma once
 
 #include <nlohmann/json.hpp>

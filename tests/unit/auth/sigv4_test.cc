@@ -175,7 +175,7 @@ TEST_F(SigV4Test, S3DocPresignedUrl) {
 }
 
 TEST(SigV4Canonical, DoubleEncodesArnPathForS3Tables) {
-  // The canonical URI botocore produced for DELETE .../ns1/t1 (api-contract §1.7).
+  // The canonical URI botocore produced for DELETE .../ns1/t1 (docs/api-contract-notes.md §1.7).
   std::string wire =
       "/tables/arn%3Aaws%3As3tables%3Aus-east-1%3A111122223333%3Abucket%2Famzn-s3-demo-bucket/"
       "ns1/t1";
@@ -371,7 +371,7 @@ TEST_F(SigV4Test, SessionTokens) {
   ExpectRejected(no_token, SigV4Error::kInvalidToken, StatusCode::kUnauthenticated);
 }
 
-// DuckDB (api-contract §4.4): wire path keeps ':' literal, canonical URI is
+// DuckDB (docs/api-contract-notes.md §4.4): wire path keeps ':' literal, canonical URI is
 // the wire path with only %2F double-encoded, and the query goes verbatim.
 TEST_F(SigV4Test, AcceptsDuckDbCanonicalVariant) {
   Request r;

@@ -42,9 +42,10 @@ TEST(TimeFormatTest, DateHeaderInTheYear4492IsMalformedAuthorization) {
   view.raw_path = "/";
   view.headers = {
       {"Host", "h"}, {"Date", "Fri, 24 May 4492 00:00:00 GMT"}, {"Authorization", authorization}};
-  auto parsed = ParseAuthorization(view);
+  SigV4Rejection rejection;
+  auto parsed = ParseAuthorization(view, &rejection);
   ASSERT_FALSE(parsed.has_value());
-  EXPECT_EQ(parsed.error().reason, SigV4Error::kMalformedAuthorization);
+  EXPECT_EQ(rejection.reason, SigV4Error::kMalformedAuthorization);
 }
 
 TEST(TimeFormatTest, PolicyWithAFarFutureDateConditionParses) {

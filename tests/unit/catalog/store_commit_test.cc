@@ -236,5 +236,30 @@ TEST_F(StoreCommitTest, BusyDatabaseIsUnavailable) {
           .has_value());
 }
 
+// The SQLite unit of work holds the connection lock: a call on the store
+// from the thread that holds an open unit would deadlock, so it aborts.
+TEST_F(StoreCommitTest, StoreCallWhileOwnUnitIsOpenAborts) {
+  Table table = MakeTable();
+  EXPECT_DEATH(
+      {
+        auto unit = store_->BeginUnitOfWork();
+        (void)store_->GetTableById(table.table_id);
+      },
+      "unit_owner_");
+  // Another thread waits for the unit instead.
+  auto unit = store_->BeginUnitOfWork();
+  ASSERT_TRUE(unit.has_value());
+  std::atomic<bool> read{false};
+  std::thread reader([&] {
+    EXPECT_TRUE(store_->GetTableById(table.table_id).has_value());
+    read = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(read.load());
+  unit->reset();
+  reader.join();
+  EXPECT_TRUE(read.load());
+}
+
 }  // namespace
 }  // namespace st::catalog

@@ -1,0 +1,103 @@
+// The SQLite unit of work: the connection lock and one BEGIN IMMEDIATE
+// transaction for the unit's whole life; its writes run the same statements
+// as the store's own methods (the *Locked helpers), inside that transaction.
+#include "catalog/names.h"
+#include "catalog/sqlite_metadata_store_internal.h"
+#include "catalog/unit_of_work.h"
+
+namespace st::catalog::sqlite {
+
+class SqliteUnitOfWork final : public UnitOfWork, private TableWrites, private ChannelOffsetWrites {
+ public:
+  // Takes the connection lock (blocking other threads' calls on the store
+  // until the unit ends), then begins the transaction.
+  explicit SqliteUnitOfWork(SqliteMetadataStore& store)
+      : store_(store), lock_(store.LockConnection()), txn_(*store.db_) {
+    store_.unit_owner_.store(std::this_thread::get_id());
+  }
+  // Rolls back (txn_) before the lock is released (lock_): members are
+  // destroyed in reverse order.
+  ~SqliteUnitOfWork() override { store_.unit_owner_.store(std::thread::id()); }
+
+  const Status& begin_status() const { return txn_.status(); }
+
+  TableWrites& tables() override { return *this; }
+  ChannelOffsetWrites& channel_offsets() override { return *this; }
+
+  Status Commit() override {
+    ST_TRY(Usable());
+    finished_ = true;
+    return txn_.Commit(swapped_pointer_ ? StatusCode::kCommitStateUnknown : StatusCode::kIo);
+  }
+
+ private:
+  // TableWrites
+  Result<Table> LoadTable(const std::string& table_id) override {
+    ST_TRY(Usable());
+    return store_.LoadTable(table_id);
+  }
+  Result<Table> SwapMetadataLocation(const std::string& table_id,
+                                     const std::string& expected_version_token,
+                                     const std::string& new_metadata_location,
+                                     const TableWriter& writer) override {
+    ST_TRY(Usable());
+    Status valid = ValidateMetadataLocation(new_metadata_location);
+    if (valid.ok()) valid = ValidateAccountId(writer.account_id);
+    if (!valid.ok()) return Err(Stick(std::move(valid)));
+    Result<Table> swapped =
+        store_.SwapLocked(table_id, expected_version_token, new_metadata_location, writer);
+    if (!swapped.has_value()) return Err(Stick(swapped.error()));
+    swapped_pointer_ = true;
+    return swapped;
+  }
+  Status DeleteTable(const std::string& table_id,
+                     const std::optional<std::string>& expected_version_token) override {
+    ST_TRY(Usable());
+    return Stick(store_.DeleteTableLocked(table_id, expected_version_token));
+  }
+
+  // ChannelOffsetWrites
+  Status AdvanceChannelOffsets(const std::string& channel_arn, const std::string& table_id,
+                               const OffsetRanges& ranges) override {
+    ST_TRY(Usable());
+    return Stick(store_.AdvanceOffsetsLocked(channel_arn, table_id, ranges));
+  }
+  Status DeleteChannelOffsets(const std::string& channel_arn) override {
+    ST_TRY(Usable());
+    return Stick(store_.DeleteChannelOffsetsLocked(channel_arn));
+  }
+
+  Status Usable() const {
+    if (finished_) {
+      return FailedPrecondition(
+          "This unit of work has already been committed; begin a new one for further writes.");
+    }
+    return sticky_;
+  }
+  // A failed write may have run some of its statements: the unit must not
+  // commit after it.
+  Status Stick(Status status) {
+    if (!status.ok() && sticky_.ok()) sticky_ = status;
+    return status;
+  }
+
+  SqliteMetadataStore& store_;
+  SqliteMetadataStore::ConnectionLock lock_;
+  Transaction txn_;
+  Status sticky_;
+  bool swapped_pointer_ = false;
+  bool finished_ = false;
+};
+
+SqliteMetadataStore::ConnectionLock SqliteMetadataStore::LockConnection() {
+  ST_CHECK(unit_owner_.load() != std::this_thread::get_id());
+  return ConnectionLock(mu_);
+}
+
+Result<std::unique_ptr<UnitOfWork>> SqliteMetadataStore::BeginUnitOfWork() {
+  auto unit = std::make_unique<SqliteUnitOfWork>(*this);
+  ST_TRY(unit->begin_status());
+  return std::unique_ptr<UnitOfWork>(std::move(unit));
+}
+
+}  // namespace st::catalog::sqlite
