@@ -57,7 +57,7 @@ mapfile -t SOURCES < <(
     p="${p#"$REPO"/}"
     case "$p" in
       *.h) [[ -f "${p%.h}.cc" ]] && echo "${p%.h}.cc" ;;
-      *.cc) echo "$p" ;;
+      *.cc) [[ -f "$p" ]] && echo "$p" ;;  # skip deleted files (e.g. from git diff)
       *) git ls-files -- "$p/*.cc" "$p/**/*.cc" ;;
     esac
   done | sort -u)
