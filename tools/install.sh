@@ -34,6 +34,9 @@ done
 APT_PACKAGES=(
   # build
   cmake ninja-build g++ pkg-config clang-format
+  # the lint stage (tools/run_clang_tidy.sh); 14 matches clang 14 of the fuzz
+  # and TSan builds
+  clang-tidy
   # product libraries
   libexpected-dev librdkafka-dev libzstd-dev libsnappy-dev zlib1g-dev liblz4-dev
   libboost-dev libboost-system-dev libsqlite3-dev nlohmann-json3-dev libssl-dev

@@ -31,13 +31,13 @@ Result<auth::SecretRecord> StoreSecretLookup::Lookup(std::string_view access_key
   if (!caching) return Fetch(std::string(access_key_id));
   auto now = cache_options_.clock->Now();
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    common::MutexLock lock(mu_);
     auto it = cache_.find(access_key_id);
     if (it != cache_.end() && now < it->second.expires) return it->second.record;
   }
   std::string id(access_key_id);
   ST_ASSIGN_OR_RETURN(auth::SecretRecord record, Fetch(id));
-  std::lock_guard<std::mutex> lock(mu_);
+  common::MutexLock lock(mu_);
   if (cache_.size() >= cache_options_.max_entries) cache_.clear();
   cache_[id] = Cached{record, now + cache_options_.ttl};
   return record;

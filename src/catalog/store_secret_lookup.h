@@ -5,12 +5,12 @@
 
 #include <chrono>
 #include <map>
-#include <mutex>
 #include <string>
 
 #include "auth/sigv4.h"
 #include "catalog/identity_store.h"
 #include "common/clock.h"
+#include "common/mutex.h"
 
 namespace st::catalog {
 
@@ -41,7 +41,7 @@ class StoreSecretLookup final : public auth::SecretLookup {
 
   // Errors: NotFound for an unknown or inactive key (SigV4 reports
   // InvalidAccessKeyId either way, as AWS does), the store's errors otherwise.
-  Result<auth::SecretRecord> Lookup(std::string_view access_key_id) const override;
+  Result<auth::SecretRecord> Lookup(std::string_view access_key_id) const override EXCLUDES(mu_);
 
  private:
   struct Cached {
@@ -52,8 +52,8 @@ class StoreSecretLookup final : public auth::SecretLookup {
 
   IdentityStore& store_;
   SecretCacheOptions cache_options_;
-  mutable std::mutex mu_;
-  mutable std::map<std::string, Cached, std::less<>> cache_;
+  mutable common::Mutex mu_;
+  mutable std::map<std::string, Cached, std::less<>> cache_ GUARDED_BY(mu_);
 };
 
 }  // namespace st::catalog

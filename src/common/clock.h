@@ -4,7 +4,8 @@
 
 #include <chrono>
 #include <cstdint>
-#include <mutex>
+
+#include "common/mutex.h"
 
 namespace st {
 
@@ -33,22 +34,22 @@ class SystemClock final : public Clock {
 class ManualClock final : public Clock {
  public:
   explicit ManualClock(std::chrono::system_clock::time_point start) : now_(start) {}
-  std::chrono::system_clock::time_point Now() const override {
-    std::lock_guard<std::mutex> lock(mu_);
+  std::chrono::system_clock::time_point Now() const override EXCLUDES(mu_) {
+    common::MutexLock lock(mu_);
     return now_;
   }
-  void Advance(std::chrono::system_clock::duration d) {
-    std::lock_guard<std::mutex> lock(mu_);
+  void Advance(std::chrono::system_clock::duration d) EXCLUDES(mu_) {
+    common::MutexLock lock(mu_);
     now_ += d;
   }
-  void Set(std::chrono::system_clock::time_point t) {
-    std::lock_guard<std::mutex> lock(mu_);
+  void Set(std::chrono::system_clock::time_point t) EXCLUDES(mu_) {
+    common::MutexLock lock(mu_);
     now_ = t;
   }
 
  private:
-  mutable std::mutex mu_;
-  std::chrono::system_clock::time_point now_;
+  mutable common::Mutex mu_;
+  std::chrono::system_clock::time_point now_ GUARDED_BY(mu_);
 };
 
 }  // namespace st

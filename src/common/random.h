@@ -3,8 +3,9 @@
 #pragma once
 
 #include <cstdint>
-#include <mutex>
 #include <random>
+
+#include "common/mutex.h"
 
 namespace st {
 
@@ -19,16 +20,16 @@ class DefaultRandom final : public Random {
  public:
   DefaultRandom();
   explicit DefaultRandom(uint64_t seed) : engine_(seed) {}
-  uint64_t Next64() override {
-    std::lock_guard<std::mutex> lock(mu_);
+  uint64_t Next64() override EXCLUDES(mu_) {
+    common::MutexLock lock(mu_);
     return engine_();
   }
   // A process-wide instance, for composition roots.
   static DefaultRandom& Default();
 
  private:
-  std::mutex mu_;
-  std::mt19937_64 engine_;
+  common::Mutex mu_;
+  std::mt19937_64 engine_ GUARDED_BY(mu_);
 };
 
 }  // namespace st

@@ -5,12 +5,12 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "catalog/channel_records.h"
+#include "common/mutex.h"
 
 namespace st::delivery {
 
@@ -43,12 +43,12 @@ struct ChannelMetrics {
   // The last successful commit, or the worker's start (ms since the epoch).
   std::atomic<int64_t> last_progress_ms{0};
 
-  void set_last_error(std::string error) {
-    std::lock_guard<std::mutex> lock(error_mu_);
+  void set_last_error(std::string error) EXCLUDES(error_mu_) {
+    common::MutexLock lock(error_mu_);
     last_error_ = std::move(error);
   }
-  std::string last_error() const {
-    std::lock_guard<std::mutex> lock(error_mu_);
+  std::string last_error() const EXCLUDES(error_mu_) {
+    common::MutexLock lock(error_mu_);
     return last_error_;
   }
   // Failing for at least the data freshness.
@@ -58,8 +58,8 @@ struct ChannelMetrics {
   }
 
  private:
-  mutable std::mutex error_mu_;
-  std::string last_error_;
+  mutable common::Mutex error_mu_;
+  std::string last_error_ GUARDED_BY(error_mu_);
 };
 
 // While `m` is stalled: the ACTIVE channel's stateInfo {DELIVERY_STALLED,

@@ -34,27 +34,27 @@ void ChannelWorker::Start() {
 
 void ChannelWorker::Stop() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    common::MutexLock lock(mu_);
     stop_ = true;
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
   if (thread_.joinable()) thread_.join();
 }
 
 bool ChannelWorker::stopping() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  common::MutexLock lock(mu_);
   return stop_ || fault_.has_value();
 }
 
 std::optional<WorkerFault> ChannelWorker::fault() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  common::MutexLock lock(mu_);
   return fault_;
 }
 
 void ChannelWorker::SetFault(catalog::ChannelStatus status, std::string code, std::string message) {
   ctx_.logger.Log(http::LogLevel::kWarn, "channel_fault",
                   {{"channel", channel_.arn}, {"code", code}, {"message", message}});
-  std::lock_guard<std::mutex> lock(mu_);
+  common::MutexLock lock(mu_);
   if (!fault_) fault_ = WorkerFault{status, {std::move(code), std::move(message)}};
 }
 
@@ -62,8 +62,12 @@ void ChannelWorker::Backoff() {
   // A stalled worker stops fetching (librdkafka drops the prefetched records
   // of a paused partition, so this is only worth it when waiting anyway).
   if (consumer_ && !paused_) paused_ = consumer_->PauseAll().ok();
-  std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait_for(lock, backoff_, [this] { return stop_; });
+  {
+    common::MutexLock lock(mu_);
+    const auto deadline = std::chrono::steady_clock::now() + backoff_;
+    while (!stop_ && cv_.WaitUntil(mu_, deadline)) {
+    }
+  }
   backoff_ = std::min(backoff_ * 2, options_.max_backoff);
 }
 

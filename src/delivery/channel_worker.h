@@ -22,7 +22,6 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -34,6 +33,7 @@
 #include "catalog/metadata_store.h"
 #include "catalog/table_commits.h"
 #include "common/clock.h"
+#include "common/mutex.h"
 #include "common/random.h"
 #include "delivery/channel_config.h"
 #include "delivery/channel_metrics.h"
@@ -183,10 +183,10 @@ class ChannelWorker {
   std::chrono::milliseconds backoff_{100};
   std::chrono::system_clock::time_point last_lag_update_;
 
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  bool stop_ = false;
-  std::optional<WorkerFault> fault_;
+  mutable common::Mutex mu_;
+  common::CondVar cv_;  // Signalled by Stop().
+  bool stop_ GUARDED_BY(mu_) = false;
+  std::optional<WorkerFault> fault_ GUARDED_BY(mu_);
   std::thread thread_;
 };
 

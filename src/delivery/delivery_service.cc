@@ -1,12 +1,12 @@
 #include "delivery/delivery_service.h"
 
-#include <condition_variable>
 #include <functional>
 #include <set>
 #include <thread>
 #include <vector>
 
 #include "catalog/kafka_client_properties.h"
+#include "common/mutex.h"
 #include "delivery/channel_config.h"
 #include "delivery/channel_metrics.h"
 #include "delivery/channel_worker.h"
@@ -79,12 +79,12 @@ struct DeliveryService::Impl {
   // Reconciler thread only.
   std::map<std::string, std::unique_ptr<ChannelWorker>> workers;
 
-  mutable std::mutex metrics_mu;
-  std::map<std::string, std::shared_ptr<ChannelMetrics>> metrics;
+  mutable common::Mutex metrics_mu;
+  std::map<std::string, std::shared_ptr<ChannelMetrics>> metrics GUARDED_BY(metrics_mu);
 
-  std::mutex mu;
-  std::condition_variable cv;
-  bool stop = false;
+  common::Mutex mu;
+  common::CondVar cv;  // Signalled by Stop().
+  bool stop GUARDED_BY(mu) = false;
   std::function<void()> reconcile;
   std::thread thread;
 };
@@ -116,7 +116,7 @@ bool DeliveryService::Impl::Transition(const Channel& channel, ChannelStatus fro
 
 std::shared_ptr<ChannelMetrics> DeliveryService::Impl::MetricsFor(const Channel& channel,
                                                                   const std::string& cluster) {
-  std::lock_guard<std::mutex> lock(metrics_mu);
+  common::MutexLock lock(metrics_mu);
   auto& slot = metrics[channel.arn];
   if (!slot) {
     slot = std::make_shared<ChannelMetrics>();
@@ -334,7 +334,7 @@ void DeliveryService::Impl::Reconcile(const Channel& channel) {
         return;
       }
       deps.logger.Log(http::LogLevel::kInfo, "channel_deleted", {{"channel", channel.arn}});
-      std::lock_guard<std::mutex> lock(metrics_mu);
+      common::MutexLock lock(metrics_mu);
       metrics.erase(channel.arn);
       return;
     }
@@ -363,25 +363,27 @@ void DeliveryService::ReconcileOnce() {
     if (seen.count(arn) == 0) gone.push_back(arn);
   }
   for (const std::string& arn : gone) impl_->StopWorker(arn);
-  std::lock_guard<std::mutex> lock(impl_->metrics_mu);
+  common::MutexLock lock(impl_->metrics_mu);
   for (auto it = impl_->metrics.begin(); it != impl_->metrics.end();) {
     it = seen.count(it->first) == 0 ? impl_->metrics.erase(it) : std::next(it);
   }
 }
 
 void DeliveryService::Impl::Loop() {
-  std::unique_lock<std::mutex> lock(mu);
+  common::MutexLock lock(mu);
   while (!stop) {
-    lock.unlock();
+    lock.Unlock();
     // ReconcileOnce lives on the outer class; the loop reaches it through the owner.
     reconcile();
-    lock.lock();
-    cv.wait_for(lock, options.reconcile_interval, [this] { return stop; });
+    lock.Lock();
+    const auto deadline = std::chrono::steady_clock::now() + options.reconcile_interval;
+    while (!stop && cv.WaitUntil(mu, deadline)) {
+    }
   }
 }
 
 void DeliveryService::Start() {
-  std::lock_guard<std::mutex> lock(impl_->mu);
+  common::MutexLock lock(impl_->mu);
   if (impl_->thread.joinable()) return;
   impl_->stop = false;
   impl_->reconcile = [this] { ReconcileOnce(); };
@@ -390,10 +392,10 @@ void DeliveryService::Start() {
 
 void DeliveryService::Stop() {
   {
-    std::lock_guard<std::mutex> lock(impl_->mu);
+    common::MutexLock lock(impl_->mu);
     impl_->stop = true;
   }
-  impl_->cv.notify_all();
+  impl_->cv.NotifyAll();
   if (impl_->thread.joinable()) impl_->thread.join();
   for (auto& [arn, worker] : impl_->workers) worker->Stop();
   impl_->workers.clear();
@@ -402,7 +404,7 @@ void DeliveryService::Stop() {
 std::string DeliveryService::MetricsText() const {
   std::vector<std::shared_ptr<const ChannelMetrics>> all;
   {
-    std::lock_guard<std::mutex> lock(impl_->metrics_mu);
+    common::MutexLock lock(impl_->metrics_mu);
     for (const auto& [arn, m] : impl_->metrics) all.push_back(m);
   }
   return RenderMetrics(all, impl_->deps.clock.NowMillis());
@@ -412,7 +414,7 @@ std::optional<ChannelStateInfo> DeliveryService::LiveStateInfo(
     const std::string& channel_arn) const {
   std::shared_ptr<const ChannelMetrics> m;
   {
-    std::lock_guard<std::mutex> lock(impl_->metrics_mu);
+    common::MutexLock lock(impl_->metrics_mu);
     auto it = impl_->metrics.find(channel_arn);
     if (it == impl_->metrics.end()) return std::nullopt;
     m = it->second;

@@ -4,10 +4,10 @@
 #include <atomic>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "catalog/kafka_client_properties.h"
+#include "common/mutex.h"
 #include "delivery/kafka_client.h"
 
 namespace st::delivery {
@@ -196,23 +196,23 @@ class DeliveryCounter final : public RdKafka::DeliveryReportCb {
  public:
   void dr_cb(RdKafka::Message& message) override {
     if (message.err() != RdKafka::ERR_NO_ERROR) {
-      std::lock_guard<std::mutex> lock(mu_);
+      common::MutexLock lock(mu_);
       ++failed_;
       last_error_ = message.errstr();
     }
   }
   // Failures since the last call, with the last error text.
   std::pair<int, std::string> Take() {
-    std::lock_guard<std::mutex> lock(mu_);
+    common::MutexLock lock(mu_);
     auto out = std::make_pair(failed_, last_error_);
     failed_ = 0;
     return out;
   }
 
  private:
-  std::mutex mu_;
-  int failed_ = 0;
-  std::string last_error_;
+  common::Mutex mu_;  // dr_cb runs on librdkafka's thread.
+  int failed_ GUARDED_BY(mu_) = 0;
+  std::string last_error_ GUARDED_BY(mu_);
 };
 
 class RdKafkaProducer final : public KafkaProducer {

@@ -14,15 +14,14 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <climits>
-#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
-#include <mutex>
 #include <thread>
 #include <utility>
 
+#include "common/mutex.h"
 #include "common/random.h"
 #include "http/server.h"
 
@@ -33,7 +32,7 @@ namespace {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace bhttp = boost::beast::http;
-using tcp = asio::ip::tcp;
+using Tcp = asio::ip::tcp;
 
 // Larger chunks mean fewer coroutine suspensions and syscalls per byte; 1 MiB
 // stays well inside any cache-friendly working set per connection.
@@ -68,7 +67,7 @@ class ServerImpl;
 
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(tcp::socket socket, ServerImpl& server)
+  Connection(Tcp::socket socket, ServerImpl& server)
       : stream_(std::move(socket)), server_(server) {}
 
   asio::any_io_executor executor() { return stream_.get_executor(); }
@@ -80,7 +79,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
   void Close() {
     beast::error_code ec;
-    stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
+    stream_.socket().shutdown(Tcp::socket::shutdown_both, ec);
     stream_.close();
   }
 
@@ -117,7 +116,7 @@ class ServerImpl final : public Server {
       return InvalidArgument("listen address '" + options_.address +
                              "' is not an IP address; use e.g. 127.0.0.1 or 0.0.0.0");
     }
-    tcp::endpoint endpoint(address, options_.port);
+    Tcp::endpoint endpoint(address, options_.port);
     auto fail = [&](const char* what) {
       return IoError(std::string("cannot ") + what + " " + options_.address + ":" +
                      std::to_string(options_.port) + ": " + ec.message() +
@@ -135,6 +134,7 @@ class ServerImpl final : public Server {
     // their size must not depend on the environment (server.h).
     pthread_attr_t attributes;
     if (int err = pthread_attr_init(&attributes); err != 0) return ThreadError(err);
+    common::MutexLock lock(shutdown_mu_);  // threads_ is Shutdown's.
     int err = pthread_attr_setstacksize(&attributes, options_.thread_stack_bytes);
     for (int i = 0; err == 0 && i < options_.threads; ++i) {
       pthread_t thread;
@@ -154,8 +154,8 @@ class ServerImpl final : public Server {
   }
   uint64_t requests_served() const override { return served_.load(); }
 
-  void Shutdown() override {
-    std::lock_guard<std::mutex> once(shutdown_mu_);
+  void Shutdown() override EXCLUDES(shutdown_mu_, mu_) {
+    common::MutexLock once(shutdown_mu_);
     if (shut_down_) return;
     shut_down_ = true;
     stopping_ = true;
@@ -185,10 +185,10 @@ class ServerImpl final : public Server {
   Logger& logger() { return logger_; }
   bool stopping() const { return stopping_.load(); }
   void CountRequest() { served_.fetch_add(1); }
-  void Unregister(Connection* c) {
-    std::lock_guard<std::mutex> lock(mu_);
+  void Unregister(Connection* c) EXCLUDES(mu_) {
+    common::MutexLock lock(mu_);
     connections_.erase(c);
-    cv_.notify_all();
+    cv_.NotifyAll();
   }
 
  private:
@@ -227,7 +227,7 @@ class ServerImpl final : public Server {
   asio::awaitable<void> AcceptLoop() {
     while (!stopping_) {
       beast::error_code ec;
-      tcp::socket socket = co_await acceptor_.async_accept(
+      Tcp::socket socket = co_await acceptor_.async_accept(
           asio::make_strand(ioc_), asio::redirect_error(asio::use_awaitable, ec));
       if (stopping_ || ec == asio::error::operation_aborted) co_return;
       if (ec) {
@@ -239,7 +239,7 @@ class ServerImpl final : public Server {
       }
       auto connection = std::make_shared<Connection>(std::move(socket), *this);
       {
-        std::lock_guard<std::mutex> lock(mu_);
+        common::MutexLock lock(mu_);
         connections_[connection.get()] = connection;
       }
       asio::co_spawn(connection->executor(), RunConnection(connection), asio::detached);
@@ -250,32 +250,38 @@ class ServerImpl final : public Server {
     co_await connection->Serve();
   }
 
-  void ForEachConnection(void (*action)(const std::shared_ptr<Connection>&)) {
-    std::lock_guard<std::mutex> lock(mu_);
+  void ForEachConnection(void (*action)(const std::shared_ptr<Connection>&)) EXCLUDES(mu_) {
+    common::MutexLock lock(mu_);
     for (auto& [ptr, weak] : connections_) {
       if (auto c = weak.lock()) asio::post(c->executor(), [c, action] { action(c); });
     }
   }
 
-  bool WaitForConnections(std::chrono::milliseconds timeout) {
-    std::unique_lock<std::mutex> lock(mu_);
-    return cv_.wait_for(lock, timeout, [this] { return connections_.empty(); });
+  // True when every connection unregistered within `timeout`.
+  bool WaitForConnections(std::chrono::milliseconds timeout) EXCLUDES(mu_) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    common::MutexLock lock(mu_);
+    while (!connections_.empty()) {
+      if (!cv_.WaitUntil(mu_, deadline)) return connections_.empty();
+    }
+    return true;
   }
 
   Options options_;
   Handler& handler_;
   Logger& logger_;
   asio::io_context ioc_;  // Declared before the sockets that use it.
-  tcp::acceptor acceptor_;
-  tcp::endpoint bound_;
-  std::vector<pthread_t> threads_;
+  Tcp::acceptor acceptor_;
+  Tcp::endpoint bound_;
+  std::vector<pthread_t> threads_ GUARDED_BY(shutdown_mu_);
   std::atomic<bool> stopping_{false};
   std::atomic<uint64_t> served_{0};
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::map<Connection*, std::weak_ptr<Connection>> connections_;
-  std::mutex shutdown_mu_;
-  bool shut_down_ = false;
+  common::Mutex mu_;
+  common::CondVar cv_;  // Signalled when a connection unregisters.
+  std::map<Connection*, std::weak_ptr<Connection>> connections_ GUARDED_BY(mu_);
+  // Taken before mu_ when both are held (Shutdown waits for the connections).
+  common::Mutex shutdown_mu_;
+  bool shut_down_ GUARDED_BY(shutdown_mu_) = false;
 };
 
 void Connection::FillRequest(const bhttp::request_parser<bhttp::string_body>& parser,
@@ -297,7 +303,7 @@ asio::awaitable<void> Connection::Serve() {
   auto self = shared_from_this();
   const Server::Options& options = server_.options();
   beast::error_code ec;
-  tcp::endpoint remote = stream_.socket().remote_endpoint(ec);
+  Tcp::endpoint remote = stream_.socket().remote_endpoint(ec);
   std::string remote_address = ec ? "" : remote.address().to_string();
   uint16_t remote_port = ec ? 0 : remote.port();
 
@@ -521,7 +527,7 @@ asio::awaitable<beast::error_code> Connection::WriteResponse(const Request& requ
 
 asio::awaitable<beast::error_code> Connection::SendFileSpan(const Request& request,
                                                             const FileSpan& span) {
-  tcp::socket& socket = stream_.socket();
+  Tcp::socket& socket = stream_.socket();
   beast::error_code ec;
   socket.native_non_blocking(true, ec);
   if (ec) co_return ec;
@@ -557,7 +563,7 @@ asio::awaitable<beast::error_code> Connection::SendFileSpan(const Request& reque
     idle.async_wait([self](const beast::error_code& timer_ec) {
       if (!timer_ec) self->Close();
     });
-    co_await socket.async_wait(tcp::socket::wait_write,
+    co_await socket.async_wait(Tcp::socket::wait_write,
                                asio::redirect_error(asio::use_awaitable, ec));
     idle.cancel();
     if (ec) co_return ec;
@@ -567,7 +573,7 @@ asio::awaitable<beast::error_code> Connection::SendFileSpan(const Request& reque
 
 asio::awaitable<void> Connection::LingerAndClose() {
   beast::error_code ec;
-  stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+  stream_.socket().shutdown(Tcp::socket::shutdown_send, ec);
   uint64_t drained = 0;
   std::vector<char> sink(64 * 1024);
   auto deadline = std::chrono::steady_clock::now() + kLingerTime;

@@ -93,7 +93,7 @@ void JsonLinesLogger::Log(LogLevel level, std::string_view event,
     }
   }
   line += "}\n";
-  std::lock_guard<std::mutex> lock(mu_);
+  common::MutexLock lock(mu_);
   std::fwrite(line.data(), 1, line.size(), out_);
   std::fflush(out_);
 }

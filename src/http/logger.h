@@ -10,12 +10,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <initializer_list>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <variant>
 
 #include "common/clock.h"
+#include "common/mutex.h"
 #include "common/status.h"
 
 namespace st::http {
@@ -58,13 +58,14 @@ class JsonLinesLogger final : public Logger {
   // `out` and `clock` must outlive the logger.
   JsonLinesLogger(std::FILE* out, LogLevel min_level, const Clock& clock);
   bool Enabled(LogLevel level) const override { return level >= min_level_; }
-  void Log(LogLevel level, std::string_view event, std::initializer_list<LogField> fields) override;
+  void Log(LogLevel level, std::string_view event, std::initializer_list<LogField> fields) override
+      EXCLUDES(mu_);
 
  private:
-  std::FILE* out_;
+  common::Mutex mu_;
+  std::FILE* out_ PT_GUARDED_BY(mu_);  // Lines are written whole, one at a time.
   LogLevel min_level_;
   const Clock& clock_;
-  std::mutex mu_;
 };
 
 // Discards everything; for tests.

@@ -223,6 +223,9 @@ class FileWriter::Impl {
     return summary;
   }
 
+  // FileWriter's own methods work on these directly (it is the pimpl).
+ private:
+  friend class FileWriter;
   Schema schema_;
   WriterOptions options_;
   OutputStream* sink_;

@@ -1,8 +1,8 @@
 // SchemaRegistry over its own SQLite connection to the catalog database file.
 // One mutex serialises this connection; other connections (the catalog's)
 // coordinate with it through SQLite's locking and the busy timeout.
-#include <mutex>
 
+#include "common/mutex.h"
 #include "common/uuid.h"
 #include "registry/definition_key_internal.h"
 #include "registry/glue_arns.h"
@@ -84,7 +84,7 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
       return Err(InvalidArgument("Description of registry '" + registry_name +
                                  "' is longer than 2048 bytes"));
     }
-    std::lock_guard<std::mutex> lock(mu_);
+    common::MutexLock lock(mu_);
     int64_t now = clock_.NowMillis();
     ST_ASSIGN_OR_RETURN(Statement insert,
                         db_->Prepare("INSERT INTO registry_registries VALUES (?, ?, ?, ?, ?)"));
@@ -105,13 +105,13 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
   Result<RegistryInfo> GetRegistry(const std::string& account_id,
                                    const std::string& registry_name) override {
     ST_TRY(ValidateGlueName("registry name", registry_name));
-    std::lock_guard<std::mutex> lock(mu_);
+    common::MutexLock lock(mu_);
     if (registry_name == kDefaultRegistryName) ST_TRY(EnsureDefaultRegistry(account_id));
     return LoadRegistry(account_id, registry_name);
   }
 
   Result<std::vector<RegistryInfo>> ListRegistries(const std::string& account_id) override {
-    std::lock_guard<std::mutex> lock(mu_);
+    common::MutexLock lock(mu_);
     ST_ASSIGN_OR_RETURN(Statement query,
                         db_->Prepare("SELECT registry_name, description, created_at_ms, "
                                      "updated_at_ms FROM registry_registries WHERE account_id = ? "
@@ -144,7 +144,7 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
     }
     const std::string registry = RegistryOf(ref);
 
-    std::lock_guard<std::mutex> lock(mu_);
+    common::MutexLock lock(mu_);
     Transaction transaction(*db_);
     ST_TRY(transaction.status());
     if (registry == kDefaultRegistryName) ST_TRY(EnsureDefaultRegistry(ref.account_id));
@@ -184,13 +184,13 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
 
   Result<SchemaInfo> GetSchema(const SchemaRef& ref) override {
     ST_TRY(ValidateRef(ref));
-    std::lock_guard<std::mutex> lock(mu_);
+    common::MutexLock lock(mu_);
     return LoadSchema(ref);
   }
 
   Result<std::vector<SchemaInfo>> ListSchemas(const std::string& account_id,
                                               const std::string& registry_name) override {
-    std::lock_guard<std::mutex> lock(mu_);
+    common::MutexLock lock(mu_);
     if (!registry_name.empty()) {
       if (registry_name == kDefaultRegistryName) ST_TRY(EnsureDefaultRegistry(account_id));
       ST_TRY(LoadRegistry(account_id, registry_name));
@@ -208,7 +208,7 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
                                               const std::string& definition) override {
     ST_TRY(ValidateRef(ref));
     ST_TRY(ValidateDefinition(definition));
-    std::lock_guard<std::mutex> lock(mu_);
+    common::MutexLock lock(mu_);
     Transaction transaction(*db_);
     ST_TRY(transaction.status());
     ST_ASSIGN_OR_RETURN(SchemaInfo schema, LoadSchema(ref));
@@ -229,14 +229,14 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
       return Err(InvalidArgument("SchemaVersionId '" + schema_version_id +
                                  "' is not a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)"));
     }
-    std::lock_guard<std::mutex> lock(mu_);
+    common::MutexLock lock(mu_);
     return LoadVersionById(parsed->ToString());
   }
 
   Result<SchemaVersion> GetSchemaVersion(const SchemaRef& ref,
                                          std::optional<int64_t> version_number) override {
     ST_TRY(ValidateRef(ref));
-    std::lock_guard<std::mutex> lock(mu_);
+    common::MutexLock lock(mu_);
     ST_ASSIGN_OR_RETURN(SchemaInfo schema, LoadSchema(ref));
     int64_t number = version_number.value_or(schema.latest_version);
     if (number < 1) return Err(VersionNotFound());
@@ -255,7 +255,7 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
                                               const std::string& definition) override {
     ST_TRY(ValidateRef(ref));
     ST_TRY(ValidateDefinition(definition));
-    std::lock_guard<std::mutex> lock(mu_);
+    common::MutexLock lock(mu_);
     ST_ASSIGN_OR_RETURN(SchemaInfo schema, LoadSchema(ref));
     ST_ASSIGN_OR_RETURN(std::string key, internal::DefinitionKey(schema.data_format, definition));
     return LoadVersionByKey({schema.account_id, schema.registry_name, schema.schema_name}, key);
@@ -278,7 +278,7 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
       }
       after = std::stoll(page_token);
     }
-    std::lock_guard<std::mutex> lock(mu_);
+    common::MutexLock lock(mu_);
     ST_ASSIGN_OR_RETURN(SchemaInfo schema, LoadSchema(ref));
     ST_ASSIGN_OR_RETURN(
         Statement query,
@@ -301,11 +301,14 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
     return page;
   }
 
-  Status CreateTables() { return internal::CreateRegistryTables(*db_); }
+  Status CreateTables() EXCLUDES(mu_) {
+    common::MutexLock lock(mu_);
+    return internal::CreateRegistryTables(*db_);
+  }
 
  private:
   // Callers hold mu_.
-  Status EnsureDefaultRegistry(const std::string& account_id) {
+  Status EnsureDefaultRegistry(const std::string& account_id) REQUIRES(mu_) {
     int64_t now = clock_.NowMillis();
     ST_ASSIGN_OR_RETURN(
         Statement insert,
@@ -326,8 +329,8 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
     return info;
   }
 
-  Result<RegistryInfo> LoadRegistry(const std::string& account_id,
-                                    const std::string& registry_name) {
+  Result<RegistryInfo> LoadRegistry(const std::string& account_id, const std::string& registry_name)
+      REQUIRES(mu_) {
     ST_ASSIGN_OR_RETURN(Statement query,
                         db_->Prepare("SELECT registry_name, description, created_at_ms, "
                                      "updated_at_ms FROM registry_registries WHERE account_id = ? "
@@ -358,7 +361,7 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
     return info;
   }
 
-  Result<SchemaInfo> LoadSchema(const SchemaRef& ref) {
+  Result<SchemaInfo> LoadSchema(const SchemaRef& ref) REQUIRES(mu_) {
     ST_ASSIGN_OR_RETURN(Statement query,
                         db_->Prepare("SELECT " + std::string(kSchemaColumns) +
                                      " FROM registry_schemas s WHERE s.account_id = ? AND "
@@ -387,7 +390,7 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
 
   Result<SchemaVersion> LoadVersionWhere(const std::string& where,
                                          const std::vector<std::string>& texts,
-                                         std::optional<int64_t> number) {
+                                         std::optional<int64_t> number) REQUIRES(mu_) {
     ST_ASSIGN_OR_RETURN(Statement query,
                         db_->Prepare("SELECT " + std::string(kVersionColumns) +
                                      std::string(kVersionJoin) + "WHERE " + where));
@@ -399,17 +402,18 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
     return VersionRow(query);
   }
 
-  Result<SchemaVersion> LoadVersionById(const std::string& id) {
+  Result<SchemaVersion> LoadVersionById(const std::string& id) REQUIRES(mu_) {
     return LoadVersionWhere("v.schema_version_id = ?", {id}, std::nullopt);
   }
 
-  Result<SchemaVersion> LoadVersionByNumber(const SchemaRef& ref, int64_t number) {
+  Result<SchemaVersion> LoadVersionByNumber(const SchemaRef& ref, int64_t number) REQUIRES(mu_) {
     return LoadVersionWhere(
         "v.account_id = ? AND v.registry_name = ? AND v.schema_name = ? AND v.version_number = ?",
         {ref.account_id, RegistryOf(ref), ref.schema_name}, number);
   }
 
-  Result<SchemaVersion> LoadVersionByKey(const SchemaRef& ref, const std::string& key) {
+  Result<SchemaVersion> LoadVersionByKey(const SchemaRef& ref, const std::string& key)
+      REQUIRES(mu_) {
     return LoadVersionWhere(
         "v.account_id = ? AND v.registry_name = ? AND v.schema_name = ? AND v.definition_key = ? "
         "ORDER BY v.version_number LIMIT 1",
@@ -419,7 +423,7 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
   Result<std::string> InsertVersion(const std::string& account_id, const std::string& registry,
                                     const std::string& schema, int64_t number,
                                     const std::string& definition, const std::string& key,
-                                    int64_t now) {
+                                    int64_t now) REQUIRES(mu_) {
     std::string id = Uuid::Generate(random_).ToString();
     ST_ASSIGN_OR_RETURN(
         Statement insert,
@@ -436,8 +440,8 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
     return id;
   }
 
-  std::mutex mu_;
-  std::unique_ptr<Database> db_;
+  common::Mutex mu_;
+  std::unique_ptr<Database> db_ PT_GUARDED_BY(mu_);  // One connection: statements take turns.
   const std::string region_;
   const Clock& clock_;
   Random& random_;

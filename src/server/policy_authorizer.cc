@@ -52,14 +52,14 @@ Result<std::shared_ptr<const auth::Policy>> PolicyAuthorizer::Parse(const std::s
                                                                     auth::PolicyKind kind) const {
   auto key = std::make_pair(static_cast<int>(kind), document);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    common::MutexLock lock(mu_);
     auto it = cache_.find(key);
     if (it != cache_.end()) return it->second;
   }
   Result<auth::Policy> parsed = auth::ParsePolicy(document, kind);
   if (!parsed.has_value()) return Err(parsed.error());
   auto policy = std::make_shared<const auth::Policy>(std::move(*parsed));
-  std::lock_guard<std::mutex> lock(mu_);
+  common::MutexLock lock(mu_);
   if (cache_.size() >= kMaxCachedPolicies) cache_.clear();
   cache_.emplace(std::move(key), policy);
   return policy;

@@ -17,7 +17,6 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <utility>
 
@@ -28,6 +27,7 @@
 #include "catalog/table_bucket_store.h"
 #include "catalog/table_store.h"
 #include "common/clock.h"
+#include "common/mutex.h"
 #include "http/logger.h"
 #include "http/router.h"
 
@@ -67,7 +67,7 @@ class PolicyAuthorizer final : public http::Authorizer {
   // Parsed policies, keyed by kind and document text; shared so an entry
   // evicted meanwhile stays valid for the evaluation holding it.
   Result<std::shared_ptr<const auth::Policy>> Parse(const std::string& document,
-                                                    auth::PolicyKind kind) const;
+                                                    auth::PolicyKind kind) const EXCLUDES(mu_);
   std::string ResourceOwner(const auth::Principal& principal, const std::string& action,
                             const std::string& resource) const;
 
@@ -75,8 +75,9 @@ class PolicyAuthorizer final : public http::Authorizer {
   const Clock& clock_;
   http::Logger& logger_;
   std::string operator_account_id_;
-  mutable std::mutex mu_;
-  mutable std::map<std::pair<int, std::string>, std::shared_ptr<const auth::Policy>> cache_;
+  mutable common::Mutex mu_;
+  mutable std::map<std::pair<int, std::string>, std::shared_ptr<const auth::Policy>> cache_
+      GUARDED_BY(mu_);
 };
 
 }  // namespace st::server

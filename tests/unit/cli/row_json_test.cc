@@ -30,7 +30,9 @@ TEST(RowToJsonLineTest, LosslessEncoding) {
           {11, "n", false, Type::String()}});
   Value row = Value::MakeStruct(
       {Value::Float(NAN), Value::Double(-0.0), Value::Binary(std::string(16, '\x01')),
-       Value::Binary(std::string("\xFF\x00" "a", 3)),
+       Value::Binary(std::string("\xFF\x00"
+                                 "a",
+                                 3)),
        Value::MakeMap({{Value::String("k"), Value::Null()}}),
        Value::MakeList({Value::Int32(1), Value::Null()}), Value::Decimal(-150), Value::Null()});
   auto line = RowToJsonLine(schema, row);
