@@ -229,7 +229,6 @@ Result<KafkaClusterOperationArnParts> ParseKafkaClusterOperationArn(std::string_
   return KafkaClusterOperationArnParts{std::move(cluster), std::string(extra[0])};
 }
 
-
 Result<ArnFields> ParseArn(std::string_view arn) {
   std::vector<std::string_view> fields = Split(arn, ':', 6);
   if (fields.size() != 6 || fields[0] != "arn" || fields[1].substr(0, 3) != "aws" ||

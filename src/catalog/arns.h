@@ -88,7 +88,6 @@ struct KafkaClusterOperationArnParts {
 };
 Result<KafkaClusterOperationArnParts> ParseKafkaClusterOperationArn(std::string_view arn);
 
-
 // ---- Any ARN, and the foreign ARNs a channel names ----
 
 // arn:<partition>:<service>:<region>:<account>:<resource>; the partition

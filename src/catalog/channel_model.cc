@@ -5,21 +5,20 @@
 #include <array>
 #include <nlohmann/json.hpp>
 
+#include "catalog/json_members_internal.h"
 #include "catalog/names.h"
 
 namespace st::catalog {
 
 namespace {
 
+using internal::NameOf;
+using internal::Reader;
+using internal::ValueOf;
+using internal::WireName;
 using nlohmann::json;
 
 // ---- Wire string tables ----
-
-template <class E>
-struct WireName {
-  E value;
-  std::string_view name;
-};
 
 constexpr std::array<WireName<ValueConverter>, 4> kValueConverters{{
     {ValueConverter::kJson, "JSON"},
@@ -58,100 +57,6 @@ constexpr std::array<WireName<ChannelStateCode>, 13> kStateCodes{{
     {ChannelStateCode::kTableDeleted, "TABLE_DELETED"},
     {ChannelStateCode::kTopicNotFound, "TOPIC_NOT_FOUND"},
 }};
-
-template <class Table, class E>
-std::string_view NameOf(const Table& table, E value) {
-  for (const auto& row : table) {
-    if (row.value == value) return row.name;
-  }
-  return "";
-}
-
-// "A, B or C".
-template <class Table>
-std::string Choices(const Table& table) {
-  std::string out;
-  for (size_t i = 0; i < table.size(); ++i) {
-    if (i > 0) out += i + 1 == table.size() ? " or " : ", ";
-    out += table[i].name;
-  }
-  return out;
-}
-
-template <class Table>
-auto ValueOf(const Table& table, std::string_view name, std::string_view member)
-    -> Result<decltype(table[0].value)> {
-  for (const auto& row : table) {
-    if (row.name == name) return row.value;
-  }
-  return Err(InvalidArgument("The " + std::string(member) + " '" + std::string(name) +
-                             "' is not valid: use " + Choices(table) + "."));
-}
-
-// ---- Member access; every refusal records the member it names ----
-
-class Reader {
- public:
-  explicit Reader(std::string* invalid_member) : invalid_member_(invalid_member) {}
-
-  Status Bad(const std::string& member, std::string message) {
-    if (invalid_member_ != nullptr) *invalid_member_ = member;
-    return InvalidArgument(std::move(message));
-  }
-  // An error from a parser of `member`'s value.
-  Status Bad(const std::string& member, const Status& status) {
-    return Bad(member, status.message());
-  }
-
-  // `object[key]` of the given type when present and not null; nullptr when
-  // absent and not required. `hint` follows the missing-member message.
-  Result<const json*> Member(const json& object, const std::string& key, json::value_t type,
-                             const char* type_name, bool required, const char* hint = "") {
-    auto it = object.find(key);
-    if (it == object.end() || it->is_null()) {
-      if (required) return Err(Bad(key, "The required member '" + key + "' is missing" + hint + "."));
-      return nullptr;
-    }
-    bool ok =
-        it->type() == type || (type == json::value_t::number_integer && it->is_number_unsigned());
-    if (!ok) return Err(Bad(key, "The member '" + key + "' must be " + type_name + "."));
-    return &*it;
-  }
-  Result<const json*> Obj(const json& o, const std::string& key, bool required,
-                          const char* hint = "") {
-    return Member(o, key, json::value_t::object, "an object", required, hint);
-  }
-  Result<const json*> Arr(const json& o, const std::string& key, bool required) {
-    return Member(o, key, json::value_t::array, "an array", required);
-  }
-  Result<const json*> Bool(const json& o, const std::string& key, bool required) {
-    return Member(o, key, json::value_t::boolean, "a boolean", required);
-  }
-  Result<const json*> Int(const json& o, const std::string& key, bool required) {
-    return Member(o, key, json::value_t::number_integer, "an integer", required);
-  }
-  Result<std::optional<std::string>> Str(const json& o, const std::string& key, bool required) {
-    ST_ASSIGN_OR_RETURN(const json* value,
-                        Member(o, key, json::value_t::string, "a string", required));
-    if (value == nullptr) return std::optional<std::string>();
-    return value->get<std::string>();
-  }
-  Result<std::string> RequiredStr(const json& o, const std::string& key) {
-    ST_ASSIGN_OR_RETURN(std::optional<std::string> value, Str(o, key, true));
-    return *std::move(value);
-  }
-  // One-element list members ("Currently exactly one ... must be specified").
-  Result<const json*> SingleObject(const json& o, const std::string& key) {
-    ST_ASSIGN_OR_RETURN(const json* list, Arr(o, key, true));
-    if (list->size() != 1 || !(*list)[0].is_object()) {
-      return Err(Bad(key, "'" + key + "' must hold exactly one object."));
-    }
-    return &(*list)[0];
-  }
-
- private:
-  std::string* invalid_member_;
-};
 
 bool IsDigits(const std::string& s, size_t n) {
   if (s.size() != n) return false;
@@ -194,9 +99,9 @@ Status ReadTopic(const json& body, ChannelConfig& out, Reader& reader) {
   if (!value_converter) return reader.Bad("valueConverter", value_converter.error());
   out.value_converter = *value_converter;
   const bool json_format = out.value_converter == ValueConverter::kJson;
-  ST_ASSIGN_OR_RETURN(
-      const json* schema,
-      reader.Obj(*topic, "recordSchema", json_format, " (a JSON channel needs recordSchema.gsrArn)"));
+  ST_ASSIGN_OR_RETURN(const json* schema,
+                      reader.Obj(*topic, "recordSchema", json_format,
+                                 " (a JSON channel needs recordSchema.gsrArn)"));
   if (json_format) {
     ST_ASSIGN_OR_RETURN(std::string gsr_arn, reader.RequiredStr(*schema, "gsrArn"));
     if (!ArnOf(gsr_arn, "glue", "schema/")) {
@@ -292,8 +197,8 @@ Status ReadFixedFlag(const json& object, const std::string& flag, bool required_
                      bool required, Reader& reader) {
   ST_ASSIGN_OR_RETURN(const json* value, reader.Bool(object, flag, required));
   if (value != nullptr && value->get<bool>() != required_value) {
-    return reader.Bad(flag, flag + " must be " + (required_value ? "true" : "false") +
-                                " in this release.");
+    return reader.Bad(
+        flag, flag + " must be " + (required_value ? "true" : "false") + " in this release.");
   }
   return Status::OK();
 }
@@ -317,10 +222,10 @@ Result<std::chrono::seconds> ReadFreshness(const json& object, bool required, Re
   return *freshness;
 }
 
-Status ReadIceberg(const json& body, ChannelDocument document, ChannelConfig& out,
-                   Reader& reader) {
+Status ReadIceberg(const json& body, ChannelDocument document, ChannelConfig& out, Reader& reader) {
   const bool wire = document == ChannelDocument::kCreateRequest;
-  ST_ASSIGN_OR_RETURN(const json* iceberg, reader.Obj(body, "icebergDestinationConfiguration", true));
+  ST_ASSIGN_OR_RETURN(const json* iceberg,
+                      reader.Obj(body, "icebergDestinationConfiguration", true));
   ST_ASSIGN_OR_RETURN(const json* append_only, reader.Bool(*iceberg, "appendOnly", wire));
   if (append_only != nullptr && !append_only->get<bool>()) {
     return reader.Bad("appendOnly",
@@ -341,9 +246,9 @@ Status ReadIceberg(const json& body, ChannelDocument document, ChannelConfig& ou
   ST_TRY(ReadFixedFlagObject(*iceberg, "schemaEvolution", "enableSchemaEvolution", false, wire,
                              reader));
   ST_TRY(ReadFixedFlagObject(*iceberg, "tableCreation", "enableTableCreation", true, wire, reader));
-  ST_ASSIGN_OR_RETURN(
-      const json* catalog_config,
-      reader.Obj(*iceberg, "catalog", true, " (catalog.warehouseLocation is the table bucket ARN)"));
+  ST_ASSIGN_OR_RETURN(const json* catalog_config,
+                      reader.Obj(*iceberg, "catalog", true,
+                                 " (catalog.warehouseLocation is the table bucket ARN)"));
   ST_ASSIGN_OR_RETURN(out.table_bucket_arn,
                       reader.RequiredStr(*catalog_config, "warehouseLocation"));
   Result<TableBucketArnParts> bucket = ParseTableBucketArn(out.table_bucket_arn);
@@ -367,7 +272,8 @@ Status ReadIceberg(const json& body, ChannelDocument document, ChannelConfig& ou
     if (!parsed) return reader.Bad("compressionType", parsed.error());
     out.compression = *parsed;
   }
-  ST_ASSIGN_OR_RETURN(const json* dead_letter_topic, reader.Obj(*iceberg, "deadLetterTopic", false));
+  ST_ASSIGN_OR_RETURN(const json* dead_letter_topic,
+                      reader.Obj(*iceberg, "deadLetterTopic", false));
   if (dead_letter_topic != nullptr) {
     ST_ASSIGN_OR_RETURN(std::string topic_name,
                         reader.RequiredStr(*dead_letter_topic, "topicName"));
@@ -397,9 +303,9 @@ Result<ChannelConfig> ReadChannel(const json& body, ChannelDocument document, Re
   if (encryption != nullptr) {
     ST_ASSIGN_OR_RETURN(std::string kms, reader.RequiredStr(*encryption, "kmsKeyArn"));
     if (!ArnOf(kms, "kms", "key")) {
-      return Err(reader.Bad(
-          "kmsKeyArn",
-          "kmsKeyArn must be a KMS key ARN (arn:aws:kms:<region>:<account>:key/<id>)."));
+      return Err(
+          reader.Bad("kmsKeyArn",
+                     "kmsKeyArn must be a KMS key ARN (arn:aws:kms:<region>:<account>:key/<id>)."));
     }
     out.kms_key_arn = std::move(kms);
   }
@@ -525,17 +431,16 @@ std::string SerializeChannelConfig(const ChannelConfig& config) {
         {"sourceList", sources}}}};
   json catalog_config = {{"warehouseLocation", config.table_bucket_arn}};
   if (config.catalog_arn) catalog_config["catalogArn"] = *config.catalog_arn;
-  json iceberg = {
-      {"appendOnly", true},
-      {"serviceExecutionRoleArn", config.service_execution_role.arn},
-      {"deadLetterQueueS3", dlq},
-      {"includeKafkaMetadata", config.include_kafka_metadata},
-      {"destinationTableList", json::array({table})},
-      {"schemaEvolution", {{"enableSchemaEvolution", false}}},
-      {"tableCreation", {{"enableTableCreation", true}}},
-      {"catalog", catalog_config},
-      {"dataFreshnessInSeconds", config.data_freshness.count()},
-      {"compressionType", std::string(IcebergCompressionName(config.compression))}};
+  json iceberg = {{"appendOnly", true},
+                  {"serviceExecutionRoleArn", config.service_execution_role.arn},
+                  {"deadLetterQueueS3", dlq},
+                  {"includeKafkaMetadata", config.include_kafka_metadata},
+                  {"destinationTableList", json::array({table})},
+                  {"schemaEvolution", {{"enableSchemaEvolution", false}}},
+                  {"tableCreation", {{"enableTableCreation", true}}},
+                  {"catalog", catalog_config},
+                  {"dataFreshnessInSeconds", config.data_freshness.count()},
+                  {"compressionType", std::string(IcebergCompressionName(config.compression))}};
   if (config.dlq_topic) iceberg["deadLetterTopic"] = {{"topicName", *config.dlq_topic}};
 
   json out = {{"channelName", config.channel_name},

@@ -95,7 +95,7 @@ struct ChannelConfig {
   // deadLetterQueueS3
   std::string dlq_bucket_arn;
   std::string dlq_bucket_name;
-  std::optional<std::string> dlq_error_output_prefix;  // 1–512 of [0-9A-Za-z!-_'.*()/].
+  std::optional<std::string> dlq_error_output_prefix;    // 1–512 of [0-9A-Za-z!-_'.*()/].
   std::optional<std::string> dlq_expected_bucket_owner;  // 12 digits.
   std::optional<std::string> dlq_topic;                  // Extension: deadLetterTopic.topicName.
   bool include_kafka_metadata = true;                    // Extension.

@@ -14,7 +14,8 @@ class FieldUpdate {
   // Leave.
   FieldUpdate() = default;
   // Set(value); implicit so `change.field = value;` reads as set.
-  FieldUpdate(T value) : set_(true), value_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  FieldUpdate(T value)
+      : set_(true), value_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
   // Clear; `change.field = std::nullopt;`.
   FieldUpdate(std::nullopt_t) : set_(true) {}  // NOLINT(google-explicit-constructor)
 

@@ -134,7 +134,7 @@ std::optional<catalog::ChannelStateInfo> StallStateInfo(const ChannelMetrics& m,
                 "%.1f s) and recovers by itself once the fault is fixed.",
                 max_backoff_ms / 1000.0);
   return catalog::MakeStateInfo(catalog::ChannelStateCode::kDeliveryStalled,
-                               text + m.last_error() + retry);
+                                text + m.last_error() + retry);
 }
 
 }  // namespace st::delivery

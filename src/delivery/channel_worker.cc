@@ -83,7 +83,8 @@ bool ChannelWorker::RunOnce() {
   if (Status opened = EnsureConsumer(); !opened.ok()) {
     if (opened.code() == StatusCode::kInvalidArgument) {
       // The cluster's configuration is refused: retrying cannot help.
-      SetFault(catalog::ChannelStatus::kFailed, catalog::ChannelStateCode::kInvalidClientProperty, opened.message());
+      SetFault(catalog::ChannelStatus::kFailed, catalog::ChannelStateCode::kInvalidClientProperty,
+               opened.message());
       return false;
     }
     ctx_.logger.Log(http::LogLevel::kWarn, "consumer_failed",

@@ -31,11 +31,11 @@
 #include <utility>
 #include <vector>
 
+#include "catalog/channel_model.h"
 #include "catalog/metadata_store.h"
 #include "catalog/table_commits.h"
 #include "common/clock.h"
 #include "common/random.h"
-#include "catalog/channel_model.h"
 #include "delivery/channel_metrics.h"
 #include "delivery/kafka_client.h"
 #include "delivery/offset_tracker.h"

@@ -223,9 +223,9 @@ class DecodingRecordFormat final : public RecordFormat {
       return Err(
           InvalidArgument("The channel's table schema is not valid: " + schema.error().message()));
     }
-    Result<iceberg::PartitionSpec> spec =
-        decoding::ChannelPartitionSpec(*schema, config.partition_strategy == catalog::PartitionStrategy::kTimeDay,
-                                       config.partition_source);
+    Result<iceberg::PartitionSpec> spec = decoding::ChannelPartitionSpec(
+        *schema, config.partition_strategy == catalog::PartitionStrategy::kTimeDay,
+        config.partition_source);
     if (!spec.has_value()) {
       return Err(
           InvalidArgument("The channel's partition spec is not valid: " + spec.error().message()));

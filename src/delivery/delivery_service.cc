@@ -45,8 +45,7 @@ struct DeliveryService::Impl {
   void Activate(const Channel& channel);
   void ReconcileActive(const Channel& channel);
   // CAS status change; false when the row moved meanwhile (next pass re-reads it).
-  bool Transition(const Channel& channel, ChannelStatus from, ChannelStatus to,
-                  StateUpdate info);
+  bool Transition(const Channel& channel, ChannelStatus from, ChannelStatus to, StateUpdate info);
   void Fail(const Channel& channel, ChannelStatus from, StateCode code, std::string message) {
     Fail(channel, from, catalog::MakeStateInfo(code, std::move(message)));
   }
@@ -104,9 +103,9 @@ struct DeliveryService::Impl {
 const Result<ChannelConfig>& DeliveryService::Impl::ConfigOf(const Channel& channel) {
   auto it = configs.find(channel.arn);
   if (it == configs.end() || it->second.text != channel.configuration_json) {
-    ParsedConfig parsed{channel.configuration_json,
-                        catalog::ParseChannelConfig(channel.configuration_json,
-                                                    catalog::ChannelDocument::kStored)};
+    ParsedConfig parsed{
+        channel.configuration_json,
+        catalog::ParseChannelConfig(channel.configuration_json, catalog::ChannelDocument::kStored)};
     it = configs.insert_or_assign(channel.arn, std::move(parsed)).first;
   }
   return it->second.config;
@@ -162,8 +161,9 @@ bool DeliveryService::Impl::RefuseUnsafe(const Channel& channel, const ChannelCo
   }
   if (config.service_execution_role.account_id != channel.owner_account_id) {
     Fail(channel, channel.status, StateCode::kAccessDenied,
-         "The service execution role " + config.service_execution_role.arn + " belongs to account " +
-             config.service_execution_role.account_id + ", not to the channel's account " + channel.owner_account_id +
+         "The service execution role " + config.service_execution_role.arn +
+             " belongs to account " + config.service_execution_role.account_id +
+             ", not to the channel's account " + channel.owner_account_id +
              "; a channel can only pass a role of its own account (iam:PassRole). Create a new "
              "channel with a role of account " +
              channel.owner_account_id + ".");
@@ -222,14 +222,15 @@ void DeliveryService::Impl::Activate(const Channel& channel) {
       config->dlq_bucket_arn + "/" + config->dlq_prefix() + channel.name + "/";
   for (const auto& [action, resource] : std::vector<std::pair<std::string, std::string>>{
            {"s3tables:CreateTable", config->table_bucket_arn}, {"s3:PutObject", dlq_resource}}) {
-    Status allowed = AuthorizeAsRole(
-        deps.authorizer, config->service_execution_role.arn, config->service_execution_role.account_id, action, resource,
-        action == "s3:PutObject" ? std::map<std::string, std::vector<std::string>>{}
-                                 : std::map<std::string, std::vector<std::string>>{
-                                       {"s3tables:namespace", {config->namespace_name}},
-                                       {"s3tables:tableName", {config->table_name}},
-                                       {"aws:RequestTag/TableName", {config->table_name}},
-                                       {"aws:TagKeys", {"TableName"}}});
+    Status allowed = AuthorizeAsRole(deps.authorizer, config->service_execution_role.arn,
+                                     config->service_execution_role.account_id, action, resource,
+                                     action == "s3:PutObject"
+                                         ? std::map<std::string, std::vector<std::string>>{}
+                                         : std::map<std::string, std::vector<std::string>>{
+                                               {"s3tables:namespace", {config->namespace_name}},
+                                               {"s3tables:tableName", {config->table_name}},
+                                               {"aws:RequestTag/TableName", {config->table_name}},
+                                               {"aws:TagKeys", {"TableName"}}});
     if (allowed.code() == StatusCode::kAccessDenied) {
       return Fail(channel, kFrom, StateCode::kAccessDenied, allowed.message());
     }
@@ -261,7 +262,8 @@ void DeliveryService::Impl::EnsureWorker(const Channel& channel) {
   if (workers.count(channel.arn) != 0) return;
   const Result<ChannelConfig>& config = ConfigOf(channel);
   if (!config.has_value()) {
-    return Fail(channel, channel.status, StateCode::kInvalidConfiguration, config.error().message());
+    return Fail(channel, channel.status, StateCode::kInvalidConfiguration,
+                config.error().message());
   }
   Result<catalog::KafkaCluster> cluster = deps.store.GetKafkaCluster(channel.cluster_arn);
   if (!cluster.has_value()) return;
@@ -270,17 +272,17 @@ void DeliveryService::Impl::EnsureWorker(const Channel& channel) {
   worker_options.buffer_budget_bytes = options.buffer_budget_bytes;
   worker_options.poll_timeout = options.poll_timeout;
   worker_options.max_backoff = options.max_backoff;
-  auto worker = std::make_unique<ChannelWorker>(*ctx, worker_options, channel, *config,
-                                                *cluster, MetricsFor(channel, cluster->name));
+  auto worker = std::make_unique<ChannelWorker>(*ctx, worker_options, channel, *config, *cluster,
+                                                MetricsFor(channel, cluster->name));
   worker->Start();
   workers.emplace(channel.arn, std::move(worker));
 }
 
 void DeliveryService::Impl::ReconcileActive(const Channel& channel) {
   if (channel.paused) {
-    return Suspend(channel, catalog::MakeStateInfo(
-                                StateCode::kPaused,
-                                "Delivery is paused; resume the channel to continue."));
+    return Suspend(channel,
+                   catalog::MakeStateInfo(StateCode::kPaused,
+                                          "Delivery is paused; resume the channel to continue."));
   }
   if (!channel.table_id.empty()) {
     Result<catalog::Table> table = deps.store.GetTableById(channel.table_id);

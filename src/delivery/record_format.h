@@ -9,9 +9,9 @@
 #include <optional>
 #include <vector>
 
+#include "catalog/channel_model.h"
 #include "common/random.h"
 #include "common/status.h"
-#include "catalog/channel_model.h"
 #include "delivery/dlq_record.h"
 #include "delivery/kafka_client.h"
 #include "iceberg/data_file.h"

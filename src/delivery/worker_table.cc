@@ -12,7 +12,6 @@ std::string TableLabel(const ChannelConfig& config) {
   return config.namespace_name + "." + config.table_name + " in " + config.table_bucket_arn;
 }
 
-
 }  // namespace
 
 Status ChannelWorker::OpenWriter(const catalog::LoadedTable& loaded) {
@@ -111,7 +110,8 @@ Result<std::optional<RecordFailure>> ChannelWorker::EnsureTable(const ConsumedRe
         layout.layout->schema,
         layout.layout->spec,
         iceberg::SortOrder::Unsorted(),
-        {{"write.parquet.compression-codec", std::string(catalog::IcebergCompressionCodec(config_.compression))},
+        {{"write.parquet.compression-codec",
+          std::string(catalog::IcebergCompressionCodec(config_.compression))},
          {"streamtables.channel-arn", channel_.arn}}};
     ST_ASSIGN_OR_RETURN(catalog::LoadedTable created, ctx_.commits.CreateTable(spec, metadata));
     if (Status tagged = ctx_.store.TagResource(created.table.arn, {{"TableName", spec.name}});

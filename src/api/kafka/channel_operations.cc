@@ -98,9 +98,9 @@ Reply CreateChannel(const KafkaDeps& deps, Ctx& context) {
   auto bucket = deps.store.GetTableBucket(config.table_bucket_arn);
   if (!bucket.has_value()) {
     if (bucket.error().code() != StatusCode::kNotFound) return Err(bucket.error());
-    return context.Fail(
-        BadParameter("warehouseLocation", "The table bucket '" + config.table_bucket_arn +
-                                              "' does not exist; create it first."));
+    return context.Fail(BadParameter(
+        "warehouseLocation",
+        "The table bucket '" + config.table_bucket_arn + "' does not exist; create it first."));
   }
 
   catalog::NewChannel row{cluster->arn, cluster->owner_account_id, config.channel_name,
