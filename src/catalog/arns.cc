@@ -221,4 +221,27 @@ Result<KafkaClusterOperationArnParts> ParseKafkaClusterOperationArn(std::string_
   return KafkaClusterOperationArnParts{std::move(cluster), std::string(extra[0])};
 }
 
+Result<ArnFields> ParseArn(std::string_view arn) {
+  std::vector<std::string_view> fields = Split(arn, ':', 6);
+  if (fields.size() != 6 || fields[0] != "arn" || fields[1].substr(0, 3) != "aws" ||
+      fields[2].empty()) {
+    return Err(BadArn(arn, "arn:aws:<service>:<region>:<account>:<resource>"));
+  }
+  return ArnFields{std::string(fields[1]), std::string(fields[2]), std::string(fields[3]),
+                   std::string(fields[4]), std::string(fields[5])};
+}
+
+Result<IamRoleArnParts> ParseIamRoleArn(std::string_view arn) {
+  constexpr std::string_view kShape = "arn:aws:iam::<account>:role/<name>";
+  constexpr std::string_view kRole = "role/";
+  Result<ArnFields> fields = ParseArn(arn);
+  if (!fields.has_value() || fields->service != "iam" ||
+      fields->resource.compare(0, kRole.size(), kRole) != 0 ||
+      fields->resource.size() == kRole.size()) {
+    return Err(BadArn(arn, kShape));
+  }
+  return IamRoleArnParts{std::string(arn), fields->account_id,
+                         fields->resource.substr(kRole.size())};
+}
+
 }  // namespace st::catalog

@@ -88,4 +88,27 @@ struct KafkaClusterOperationArnParts {
 };
 Result<KafkaClusterOperationArnParts> ParseKafkaClusterOperationArn(std::string_view arn);
 
+// ---- Any ARN, and the foreign ARNs a channel names ----
+
+// arn:<partition>:<service>:<region>:<account>:<resource>; the partition
+// starts with "aws", region and account may be empty, the resource is the
+// rest (it may hold ':' and '/').
+struct ArnFields {
+  std::string partition;
+  std::string service;
+  std::string region;
+  std::string account_id;
+  std::string resource;
+};
+Result<ArnFields> ParseArn(std::string_view arn);
+
+// arn:<partition>:iam::<account>:role/<path and name>. The account may be
+// empty (a caller decides whether such a role can be used).
+struct IamRoleArnParts {
+  std::string arn;
+  std::string account_id;
+  std::string role_name;  // Path and name after "role/".
+};
+Result<IamRoleArnParts> ParseIamRoleArn(std::string_view arn);
+
 }  // namespace st::catalog

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "catalog/field_update.h"
 #include "catalog/records.h"
 
 namespace st::catalog {
@@ -43,7 +44,9 @@ const char* ChannelStatusName(ChannelStatus status);
 
 // Why a channel is FAILED / SUSPENDED (MSK stateInfo {code, message}).
 struct ChannelStateInfo {
-  std::string code;     // e.g. "ACCESS_DENIED", "TABLE_DELETED", "PAUSED".
+  // The wire string of a ChannelStateCode (channel_model.h: MakeStateInfo,
+  // HasStateCode); kept as text because the store keeps it so.
+  std::string code;
   std::string message;  // Names the action/resource/table and the fix.
   friend bool operator==(const ChannelStateInfo&, const ChannelStateInfo&) = default;
 };
@@ -75,8 +78,8 @@ struct Channel {
   // Present while CREATING / UPDATING / DELETING (MSK returns it then).
   std::optional<std::string> cluster_operation_arn;
   // The channel's configuration as the CreateChannel body with defaults
-  // filled (camelCase wire JSON; api/kafka parses and validates it, the
-  // store keeps it as given). UpdateChannel replaces it.
+  // filled (camelCase wire JSON; channel_model.h is its one codec, the store
+  // keeps it as given). UpdateChannel replaces it.
   std::string configuration_json;
   // Extension: the user paused delivery (the runtime stops consuming and
   // reports SUSPENDED with code "PAUSED"); resume clears it.
@@ -112,9 +115,10 @@ struct ChannelChange {
   // and the runtime race on status): otherwise Conflict, nothing changed.
   std::optional<ChannelStatus> expected_status;
   std::optional<ChannelStatus> status;
-  // Set state_info to this value; std::nullopt inside clears it.
-  std::optional<std::optional<ChannelStateInfo>> state_info;
-  std::optional<std::optional<std::string>> cluster_operation_arn;
+  FieldUpdate<ChannelStateInfo> state_info;
+  // Left alone, a status change to other than CREATING / UPDATING / DELETING
+  // clears it and a change to one of them mints a new one.
+  FieldUpdate<std::string> cluster_operation_arn;
   std::optional<std::string> configuration_json;
   std::optional<bool> paused;
   std::optional<std::string> table_id;

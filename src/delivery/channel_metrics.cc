@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <functional>
 
+#include "catalog/channel_model.h"
+
 namespace st::delivery {
 
 namespace {
@@ -131,7 +133,8 @@ std::optional<catalog::ChannelStateInfo> StallStateInfo(const ChannelMetrics& m,
                 ". The channel retries from its committed offsets (backoff from 0.1 s doubling to "
                 "%.1f s) and recovers by itself once the fault is fixed.",
                 max_backoff_ms / 1000.0);
-  return catalog::ChannelStateInfo{"DELIVERY_STALLED", text + m.last_error() + retry};
+  return catalog::MakeStateInfo(catalog::ChannelStateCode::kDeliveryStalled,
+                                text + m.last_error() + retry);
 }
 
 }  // namespace st::delivery

@@ -51,11 +51,14 @@ std::optional<WorkerFault> ChannelWorker::fault() const {
   return fault_;
 }
 
-void ChannelWorker::SetFault(catalog::ChannelStatus status, std::string code, std::string message) {
+void ChannelWorker::SetFault(catalog::ChannelStatus status, catalog::ChannelStateCode code,
+                             std::string message) {
   ctx_.logger.Log(http::LogLevel::kWarn, "channel_fault",
-                  {{"channel", channel_.arn}, {"code", code}, {"message", message}});
+                  {{"channel", channel_.arn},
+                   {"code", std::string(catalog::ChannelStateCodeName(code))},
+                   {"message", message}});
   common::MutexLock lock(mu_);
-  if (!fault_) fault_ = WorkerFault{status, {std::move(code), std::move(message)}};
+  if (!fault_) fault_ = WorkerFault{status, catalog::MakeStateInfo(code, std::move(message))};
 }
 
 void ChannelWorker::Backoff() {
@@ -84,7 +87,8 @@ bool ChannelWorker::RunOnce() {
   if (Status opened = EnsureConsumer(); !opened.ok()) {
     if (opened.code() == StatusCode::kInvalidArgument) {
       // The cluster's configuration is refused: retrying cannot help.
-      SetFault(catalog::ChannelStatus::kFailed, "INVALID_CLIENT_PROPERTY", opened.message());
+      SetFault(catalog::ChannelStatus::kFailed, catalog::ChannelStateCode::kInvalidClientProperty,
+               opened.message());
       return false;
     }
     ctx_.logger.Log(http::LogLevel::kWarn, "consumer_failed",

@@ -30,12 +30,12 @@
 #include <utility>
 #include <vector>
 
+#include "catalog/channel_model.h"
 #include "catalog/metadata_store.h"
 #include "catalog/table_commits.h"
 #include "common/clock.h"
 #include "common/mutex.h"
 #include "common/random.h"
-#include "delivery/channel_config.h"
 #include "delivery/channel_metrics.h"
 #include "delivery/kafka_client.h"
 #include "delivery/offset_tracker.h"
@@ -80,7 +80,7 @@ struct WorkerFault {
 class ChannelWorker {
  public:
   ChannelWorker(DeliveryContext& context, WorkerOptions options, catalog::Channel channel,
-                ChannelConfig config, catalog::KafkaCluster cluster,
+                catalog::ChannelConfig config, catalog::KafkaCluster cluster,
                 std::shared_ptr<ChannelMetrics> metrics);
   ~ChannelWorker();  // Stops.
   ChannelWorker(const ChannelWorker&) = delete;
@@ -108,7 +108,7 @@ class ChannelWorker {
   bool stopping() const;
   // Sleeps the current backoff (interrupted by Stop) and doubles it.
   void Backoff();
-  void SetFault(catalog::ChannelStatus status, std::string code, std::string message);
+  void SetFault(catalog::ChannelStatus status, catalog::ChannelStateCode code, std::string message);
 
   Status EnsureConsumer();
   Result<catalog::NextOffsets> OnAssign(const std::vector<catalog::KafkaPartition>& partitions);
@@ -154,7 +154,7 @@ class ChannelWorker {
   DeliveryContext& ctx_;
   WorkerOptions options_;
   catalog::Channel channel_;
-  ChannelConfig config_;
+  catalog::ChannelConfig config_;
   catalog::KafkaCluster cluster_;
   std::string topic_;
   std::shared_ptr<ChannelMetrics> metrics_;

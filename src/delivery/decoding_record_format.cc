@@ -17,6 +17,10 @@ namespace {
 
 constexpr size_t kGsrHeaderBytes = 18;
 
+using catalog::ValueConverter;
+
+// The one mapping from the channel's valueConverter to how decoding reads a
+// value (decoding sits below catalog and has its own, narrower enum).
 decoding::ValueFormat ToValueFormat(ValueConverter converter) {
   switch (converter) {
     case ValueConverter::kJson:
@@ -175,7 +179,7 @@ class DecodingRecordFormat final : public RecordFormat {
     decoding::WriterOptions options{
         .format = ToValueFormat(config.value_converter), .schema = *schema, .spec = *spec};
     options.include_metadata = config.include_kafka_metadata;
-    options.codec = config.compression == "SNAPPY" ? "snappy" : "zstd";
+    options.codec = std::string(catalog::IcebergCompressionCodec(config.compression));
     options.data_location = data_location;
     if (config.value_converter == ValueConverter::kJsonSchemaGsr) {
       iceberg::Schema table_schema = options.schema;
@@ -219,8 +223,9 @@ class DecodingRecordFormat final : public RecordFormat {
       return Err(
           InvalidArgument("The channel's table schema is not valid: " + schema.error().message()));
     }
-    Result<iceberg::PartitionSpec> spec =
-        decoding::ChannelPartitionSpec(*schema, config.daily, config.partition_source);
+    Result<iceberg::PartitionSpec> spec = decoding::ChannelPartitionSpec(
+        *schema, config.partition_strategy == catalog::PartitionStrategy::kTimeDay,
+        config.partition_source);
     if (!spec.has_value()) {
       return Err(
           InvalidArgument("The channel's partition spec is not valid: " + spec.error().message()));

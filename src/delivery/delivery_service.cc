@@ -5,9 +5,9 @@
 #include <thread>
 #include <vector>
 
+#include "catalog/channel_model.h"
 #include "catalog/kafka_client_properties.h"
 #include "common/mutex.h"
-#include "delivery/channel_config.h"
 #include "delivery/channel_metrics.h"
 #include "delivery/channel_worker.h"
 #include "delivery/kafka_client.h"
@@ -19,6 +19,8 @@ namespace st::delivery {
 using catalog::Channel;
 using catalog::ChannelStateInfo;
 using catalog::ChannelStatus;
+using StateCode = catalog::ChannelStateCode;
+using StateUpdate = catalog::FieldUpdate<ChannelStateInfo>;
 
 struct DeliveryService::Impl {
   Impl(Deps d, Options o) : deps(std::move(d)), options(o) {
@@ -43,18 +45,22 @@ struct DeliveryService::Impl {
   void Activate(const Channel& channel);
   void ReconcileActive(const Channel& channel);
   // CAS status change; false when the row moved meanwhile (next pass re-reads it).
-  bool Transition(const Channel& channel, ChannelStatus from, ChannelStatus to,
-                  std::optional<std::optional<ChannelStateInfo>> info);
-  void Fail(const Channel& channel, ChannelStatus from, std::string code, std::string message) {
-    Transition(channel, from, ChannelStatus::kFailed,
-               ChannelStateInfo{std::move(code), std::move(message)});
+  bool Transition(const Channel& channel, ChannelStatus from, ChannelStatus to, StateUpdate info);
+  void Fail(const Channel& channel, ChannelStatus from, StateCode code, std::string message) {
+    Fail(channel, from, catalog::MakeStateInfo(code, std::move(message)));
   }
+  void Fail(const Channel& channel, ChannelStatus from, ChannelStateInfo info) {
+    Transition(channel, from, ChannelStatus::kFailed, std::move(info));
+  }
+  // The channel's configuration, parsed once per stored document.
+  const Result<ChannelConfig>& ConfigOf(const Channel& channel);
   void Suspend(const Channel& channel, ChannelStateInfo info) {
     if (Transition(channel, channel.status, ChannelStatus::kSuspending, info)) {
       StopWorker(channel.arn);
       Channel suspending = channel;
       suspending.status = ChannelStatus::kSuspending;
-      Transition(suspending, ChannelStatus::kSuspending, ChannelStatus::kSuspended, std::nullopt);
+      Transition(suspending, ChannelStatus::kSuspending, ChannelStatus::kSuspended,
+                 StateUpdate::Leave());
     }
   }
   void StopWorker(const std::string& arn) {
@@ -78,6 +84,11 @@ struct DeliveryService::Impl {
   std::unique_ptr<DeliveryContext> ctx;
   // Reconciler thread only.
   std::map<std::string, std::unique_ptr<ChannelWorker>> workers;
+  struct ParsedConfig {
+    std::string text;  // The configuration_json it was parsed from.
+    Result<ChannelConfig> config;
+  };
+  std::map<std::string, ParsedConfig> configs;
 
   mutable common::Mutex metrics_mu;
   std::map<std::string, std::shared_ptr<ChannelMetrics>> metrics GUARDED_BY(metrics_mu);
@@ -89,15 +100,26 @@ struct DeliveryService::Impl {
   std::thread thread;
 };
 
+const Result<ChannelConfig>& DeliveryService::Impl::ConfigOf(const Channel& channel) {
+  auto it = configs.find(channel.arn);
+  if (it == configs.end() || it->second.text != channel.configuration_json) {
+    ParsedConfig parsed{
+        channel.configuration_json,
+        catalog::ParseChannelConfig(channel.configuration_json, catalog::ChannelDocument::kStored)};
+    it = configs.insert_or_assign(channel.arn, std::move(parsed)).first;
+  }
+  return it->second.config;
+}
+
 bool DeliveryService::Impl::Transition(const Channel& channel, ChannelStatus from, ChannelStatus to,
-                                       std::optional<std::optional<ChannelStateInfo>> info) {
+                                       StateUpdate info) {
   catalog::ChannelChange change;
   change.expected_status = from;
   change.status = to;
-  if (info.has_value()) change.state_info = *info;
+  change.state_info = std::move(info);
   if (to != ChannelStatus::kCreating && to != ChannelStatus::kUpdating &&
       to != ChannelStatus::kDeleting) {
-    change.cluster_operation_arn = std::optional<std::string>();
+    change.cluster_operation_arn = catalog::FieldUpdate<std::string>::Clear();
   }
   Result<Channel> updated = deps.store.UpdateChannel(channel.arn, change);
   if (!updated.has_value()) {
@@ -132,15 +154,16 @@ bool DeliveryService::Impl::RefuseUnsafe(const Channel& channel, const ChannelCo
                                          const catalog::KafkaCluster& cluster) {
   if (Status valid = catalog::ValidateKafkaClientProperties(cluster.client_properties);
       !valid.ok()) {
-    Fail(channel, channel.status, "INVALID_CLIENT_PROPERTY",
+    Fail(channel, channel.status, StateCode::kInvalidClientProperty,
          "The Kafka cluster " + cluster.arn + " cannot be used: " + valid.message() +
              " Register the cluster again without it and create a new channel.");
     return true;
   }
-  if (config.role_account_id != channel.owner_account_id) {
-    Fail(channel, channel.status, "ACCESS_DENIED",
-         "The service execution role " + config.service_role_arn + " belongs to account " +
-             config.role_account_id + ", not to the channel's account " + channel.owner_account_id +
+  if (config.service_execution_role.account_id != channel.owner_account_id) {
+    Fail(channel, channel.status, StateCode::kAccessDenied,
+         "The service execution role " + config.service_execution_role.arn +
+             " belongs to account " + config.service_execution_role.account_id +
+             ", not to the channel's account " + channel.owner_account_id +
              "; a channel can only pass a role of its own account (iam:PassRole). Create a new "
              "channel with a role of account " +
              channel.owner_account_id + ".");
@@ -151,14 +174,14 @@ bool DeliveryService::Impl::RefuseUnsafe(const Channel& channel, const ChannelCo
 
 void DeliveryService::Impl::Activate(const Channel& channel) {
   const ChannelStatus kFrom = ChannelStatus::kCreating;
-  Result<ChannelConfig> config = ParseChannelConfig(channel.configuration_json);
+  const Result<ChannelConfig>& config = ConfigOf(channel);
   if (!config.has_value()) {
-    return Fail(channel, kFrom, "INVALID_CONFIGURATION", config.error().message());
+    return Fail(channel, kFrom, StateCode::kInvalidConfiguration, config.error().message());
   }
   Result<catalog::KafkaCluster> cluster = deps.store.GetKafkaCluster(channel.cluster_arn);
   if (!cluster.has_value()) {
     if (cluster.error().code() == StatusCode::kNotFound) {
-      return Fail(channel, kFrom, "CLUSTER_NOT_FOUND",
+      return Fail(channel, kFrom, StateCode::kClusterNotFound,
                   "The Kafka cluster " + channel.cluster_arn + " is not registered.");
     }
     return;  // Transient: next pass.
@@ -168,7 +191,7 @@ void DeliveryService::Impl::Activate(const Channel& channel) {
   if (!bucket.has_value()) {
     if (bucket.error().code() == StatusCode::kNotFound ||
         bucket.error().code() == StatusCode::kInvalidArgument) {
-      return Fail(channel, kFrom, "TABLE_BUCKET_NOT_FOUND",
+      return Fail(channel, kFrom, StateCode::kTableBucketNotFound,
                   "The table bucket " + config->table_bucket_arn +
                       " (catalog.warehouseLocation) does not exist; create it first.");
     }
@@ -178,7 +201,7 @@ void DeliveryService::Impl::Activate(const Channel& channel) {
       deps.store.GetGeneralPurposeBucket(config->dlq_bucket_name);
   if (!dlq.has_value()) {
     if (dlq.error().code() == StatusCode::kNotFound) {
-      return Fail(channel, kFrom, "DLQ_BUCKET_NOT_FOUND",
+      return Fail(channel, kFrom, StateCode::kDlqBucketNotFound,
                   "The dead-letter queue bucket " + config->dlq_bucket_arn +
                       " does not exist; create it first.");
     }
@@ -187,35 +210,36 @@ void DeliveryService::Impl::Activate(const Channel& channel) {
   if (Status valid = ctx->format.Validate(*config); !valid.ok()) {
     switch (valid.code()) {
       case StatusCode::kNotFound:
-        return Fail(channel, kFrom, "SCHEMA_NOT_FOUND", valid.message());
+        return Fail(channel, kFrom, StateCode::kSchemaNotFound, valid.message());
       case StatusCode::kInvalidArgument:
       case StatusCode::kUnsupported:
-        return Fail(channel, kFrom, "INVALID_SCHEMA", valid.message());
+        return Fail(channel, kFrom, StateCode::kInvalidSchema, valid.message());
       default:
         return;
     }
   }
   const std::string dlq_resource =
-      config->dlq_bucket_arn + "/" + config->dlq_prefix + channel.name + "/";
+      config->dlq_bucket_arn + "/" + config->dlq_prefix() + channel.name + "/";
   for (const auto& [action, resource] : std::vector<std::pair<std::string, std::string>>{
            {"s3tables:CreateTable", config->table_bucket_arn}, {"s3:PutObject", dlq_resource}}) {
-    Status allowed = AuthorizeAsRole(
-        deps.authorizer, config->service_role_arn, config->role_account_id, action, resource,
-        action == "s3:PutObject" ? std::map<std::string, std::vector<std::string>>{}
-                                 : std::map<std::string, std::vector<std::string>>{
-                                       {"s3tables:namespace", {config->namespace_name}},
-                                       {"s3tables:tableName", {config->table_name}},
-                                       {"aws:RequestTag/TableName", {config->table_name}},
-                                       {"aws:TagKeys", {"TableName"}}});
+    Status allowed = AuthorizeAsRole(deps.authorizer, config->service_execution_role.arn,
+                                     config->service_execution_role.account_id, action, resource,
+                                     action == "s3:PutObject"
+                                         ? std::map<std::string, std::vector<std::string>>{}
+                                         : std::map<std::string, std::vector<std::string>>{
+                                               {"s3tables:namespace", {config->namespace_name}},
+                                               {"s3tables:tableName", {config->table_name}},
+                                               {"aws:RequestTag/TableName", {config->table_name}},
+                                               {"aws:TagKeys", {"TableName"}}});
     if (allowed.code() == StatusCode::kAccessDenied) {
-      return Fail(channel, kFrom, "ACCESS_DENIED", allowed.message());
+      return Fail(channel, kFrom, StateCode::kAccessDenied, allowed.message());
     }
     if (!allowed.ok()) return;
   }
   Result<catalog::NextOffsets> ends = ctx->kafka.EndOffsets(*cluster, channel.topic_name);
   if (!ends.has_value()) {
     if (ends.error().code() == StatusCode::kNotFound) {
-      return Fail(channel, kFrom, "TOPIC_NOT_FOUND", ends.error().message());
+      return Fail(channel, kFrom, StateCode::kTopicNotFound, ends.error().message());
     }
     deps.logger.Log(http::LogLevel::kWarn, "end_offsets_failed",
                     {{"channel", channel.arn}, {"error", ends.error().ToString()}});
@@ -227,7 +251,7 @@ void DeliveryService::Impl::Activate(const Channel& channel) {
                     {{"channel", channel.arn}, {"error", init.ToString()}});
     return;
   }
-  if (Transition(channel, kFrom, ChannelStatus::kActive, std::optional<ChannelStateInfo>())) {
+  if (Transition(channel, kFrom, ChannelStatus::kActive, StateUpdate::Clear())) {
     Channel active = channel;
     active.status = ChannelStatus::kActive;
     EnsureWorker(active);  // Records produced from now on are the channel's.
@@ -236,9 +260,10 @@ void DeliveryService::Impl::Activate(const Channel& channel) {
 
 void DeliveryService::Impl::EnsureWorker(const Channel& channel) {
   if (workers.count(channel.arn) != 0) return;
-  Result<ChannelConfig> config = ParseChannelConfig(channel.configuration_json);
+  const Result<ChannelConfig>& config = ConfigOf(channel);
   if (!config.has_value()) {
-    return Fail(channel, channel.status, "INVALID_CONFIGURATION", config.error().message());
+    return Fail(channel, channel.status, StateCode::kInvalidConfiguration,
+                config.error().message());
   }
   Result<catalog::KafkaCluster> cluster = deps.store.GetKafkaCluster(channel.cluster_arn);
   if (!cluster.has_value()) return;
@@ -247,27 +272,30 @@ void DeliveryService::Impl::EnsureWorker(const Channel& channel) {
   worker_options.buffer_budget_bytes = options.buffer_budget_bytes;
   worker_options.poll_timeout = options.poll_timeout;
   worker_options.max_backoff = options.max_backoff;
-  auto worker = std::make_unique<ChannelWorker>(*ctx, worker_options, channel, *std::move(config),
-                                                *cluster, MetricsFor(channel, cluster->name));
+  auto worker = std::make_unique<ChannelWorker>(*ctx, worker_options, channel, *config, *cluster,
+                                                MetricsFor(channel, cluster->name));
   worker->Start();
   workers.emplace(channel.arn, std::move(worker));
 }
 
 void DeliveryService::Impl::ReconcileActive(const Channel& channel) {
   if (channel.paused) {
-    return Suspend(channel, {"PAUSED", "Delivery is paused; resume the channel to continue."});
+    return Suspend(channel,
+                   catalog::MakeStateInfo(StateCode::kPaused,
+                                          "Delivery is paused; resume the channel to continue."));
   }
   if (!channel.table_id.empty()) {
     Result<catalog::Table> table = deps.store.GetTableById(channel.table_id);
     if (!table.has_value() && table.error().code() == StatusCode::kNotFound) {
       std::string name = "(unknown)";
-      if (auto config = ParseChannelConfig(channel.configuration_json); config.has_value()) {
+      if (const Result<ChannelConfig>& config = ConfigOf(channel); config.has_value()) {
         name =
             config->namespace_name + "." + config->table_name + " in " + config->table_bucket_arn;
       }
-      return Suspend(channel, {"TABLE_DELETED", "The destination table " + name +
-                                                    " was deleted; create a new channel to "
-                                                    "deliver to a new table."});
+      return Suspend(channel, catalog::MakeStateInfo(StateCode::kTableDeleted,
+                                                     "The destination table " + name +
+                                                         " was deleted; create a new channel to "
+                                                         "deliver to a new table."));
     }
   }
   auto it = workers.find(channel.arn);
@@ -275,7 +303,7 @@ void DeliveryService::Impl::ReconcileActive(const Channel& channel) {
     if (std::optional<WorkerFault> fault = it->second->fault(); fault.has_value()) {
       StopWorker(channel.arn);
       if (fault->status == ChannelStatus::kFailed) {
-        Fail(channel, ChannelStatus::kActive, fault->info.code, fault->info.message);
+        Fail(channel, ChannelStatus::kActive, fault->info);
       } else {
         Suspend(channel, fault->info);
       }
@@ -291,12 +319,13 @@ void DeliveryService::Impl::Reconcile(const Channel& channel) {
       return Activate(channel);
     case ChannelStatus::kUpdating: {
       StopWorker(channel.arn);
-      Result<ChannelConfig> config = ParseChannelConfig(channel.configuration_json);
+      const Result<ChannelConfig>& config = ConfigOf(channel);
       if (!config.has_value()) {
-        return Fail(channel, ChannelStatus::kUpdating, "INVALID_CONFIGURATION",
+        return Fail(channel, ChannelStatus::kUpdating, StateCode::kInvalidConfiguration,
                     config.error().message());
       }
-      if (Transition(channel, ChannelStatus::kUpdating, ChannelStatus::kActive, std::nullopt)) {
+      if (Transition(channel, ChannelStatus::kUpdating, ChannelStatus::kActive,
+                     StateUpdate::Leave())) {
         Channel active = channel;
         active.status = ChannelStatus::kActive;
         EnsureWorker(active);
@@ -307,14 +336,14 @@ void DeliveryService::Impl::Reconcile(const Channel& channel) {
       return ReconcileActive(channel);
     case ChannelStatus::kSuspending:
       StopWorker(channel.arn);
-      Transition(channel, ChannelStatus::kSuspending, ChannelStatus::kSuspended, std::nullopt);
+      Transition(channel, ChannelStatus::kSuspending, ChannelStatus::kSuspended,
+                 StateUpdate::Leave());
       return;
     case ChannelStatus::kSuspended:
       StopWorker(channel.arn);
-      if (!channel.paused && channel.state_info.has_value() &&
-          channel.state_info->code == "PAUSED" &&
+      if (!channel.paused && catalog::HasStateCode(channel.state_info, StateCode::kPaused) &&
           Transition(channel, ChannelStatus::kSuspended, ChannelStatus::kActive,
-                     std::optional<ChannelStateInfo>())) {
+                     StateUpdate::Clear())) {
         Channel active = channel;
         active.status = ChannelStatus::kActive;
         active.state_info.reset();
@@ -334,6 +363,7 @@ void DeliveryService::Impl::Reconcile(const Channel& channel) {
         return;
       }
       deps.logger.Log(http::LogLevel::kInfo, "channel_deleted", {{"channel", channel.arn}});
+      configs.erase(channel.arn);
       common::MutexLock lock(metrics_mu);
       metrics.erase(channel.arn);
       return;
@@ -363,6 +393,9 @@ void DeliveryService::ReconcileOnce() {
     if (seen.count(arn) == 0) gone.push_back(arn);
   }
   for (const std::string& arn : gone) impl_->StopWorker(arn);
+  for (auto it = impl_->configs.begin(); it != impl_->configs.end();) {
+    it = seen.count(it->first) == 0 ? impl_->configs.erase(it) : std::next(it);
+  }
   common::MutexLock lock(impl_->metrics_mu);
   for (auto it = impl_->metrics.begin(); it != impl_->metrics.end();) {
     it = seen.count(it->first) == 0 ? impl_->metrics.erase(it) : std::next(it);

@@ -9,9 +9,9 @@
 #include <optional>
 #include <vector>
 
+#include "catalog/channel_model.h"
 #include "common/random.h"
 #include "common/status.h"
-#include "delivery/channel_config.h"
 #include "delivery/dlq_record.h"
 #include "delivery/kafka_client.h"
 #include "iceberg/data_file.h"
@@ -25,6 +25,8 @@ class SchemaRegistry;
 }
 
 namespace st::delivery {
+
+using catalog::ChannelConfig;
 
 // Decodes records into data files of one table. Not thread-safe.
 class BatchWriter {

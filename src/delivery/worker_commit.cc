@@ -39,10 +39,11 @@ Status ChannelWorker::WriteDeadLetters() {
   for (const auto& [partition, entries] : by_partition) {
     const ConsumedRecord& first = entries.front()->first;
     std::string key =
-        DlqObjectKey(config_.dlq_prefix, channel_.name, channel_.channel_id, partition,
+        DlqObjectKey(config_.dlq_prefix(), channel_.name, channel_.channel_id, partition,
                      first.offset, entries.back()->first.offset, first.timestamp_ms);
-    ST_TRY(AuthorizeAsRole(ctx_.authorizer, config_.service_role_arn, config_.role_account_id,
-                           "s3:PutObject", config_.dlq_bucket_arn + "/" + key));
+    ST_TRY(AuthorizeAsRole(ctx_.authorizer, config_.service_execution_role.arn,
+                           config_.service_execution_role.account_id, "s3:PutObject",
+                           config_.dlq_bucket_arn + "/" + key));
     std::string body;
     for (const auto* entry : entries) {
       body += DlqJsonLine(entry->first, entry->second, channel_.arn);
@@ -89,8 +90,8 @@ Status ChannelWorker::WriteDeadLetterTopic() {
 
 Status ChannelWorker::AuthorizeTableWrite() {
   for (const char* action : {"s3tables:PutTableData", "s3tables:UpdateTableMetadataLocation"}) {
-    ST_TRY(AuthorizeAsRole(ctx_.authorizer, config_.service_role_arn, config_.role_account_id,
-                           action, table_->arn,
+    ST_TRY(AuthorizeAsRole(ctx_.authorizer, config_.service_execution_role.arn,
+                           config_.service_execution_role.account_id, action, table_->arn,
                            {{"s3tables:namespace", {table_->namespace_name}},
                             {"s3tables:tableName", {table_->name}},
                             {"aws:ResourceTag/TableName", {table_->name}}}));
@@ -133,7 +134,8 @@ ChannelWorker::CommitOutcome ChannelWorker::Commit(const std::vector<iceberg::Da
     for (const iceberg::DataFile& f : files) (void)io_->Delete(f.file_path);
     if (!dlq_keys_.empty()) DeleteDeadLetters(ranges);
   };
-  auto fault = [&](ChannelStatus status, const std::string& code, const std::string& message) {
+  auto fault = [&](ChannelStatus status, catalog::ChannelStateCode code,
+                   const std::string& message) {
     SetFault(status, code, message);
     discard();
     return CommitOutcome::kFault;
@@ -151,7 +153,8 @@ ChannelWorker::CommitOutcome ChannelWorker::Commit(const std::vector<iceberg::Da
   // that advances past it, so it must be durable before.
   if (Status written = WriteDeadLetters(); !written.ok()) {
     if (written.code() == StatusCode::kAccessDenied) {
-      return fault(ChannelStatus::kFailed, "ACCESS_DENIED", written.message());
+      return fault(ChannelStatus::kFailed, catalog::ChannelStateCode::kAccessDenied,
+                   written.message());
     }
     return retry(written.WithContext("writing dead letters to " + config_.dlq_bucket_arn));
   }
@@ -163,7 +166,8 @@ ChannelWorker::CommitOutcome ChannelWorker::Commit(const std::vector<iceberg::Da
     }
     Status allowed = AuthorizeTableWrite();
     if (allowed.code() == StatusCode::kAccessDenied) {
-      return fault(ChannelStatus::kFailed, "ACCESS_DENIED", allowed.message());
+      return fault(ChannelStatus::kFailed, catalog::ChannelStateCode::kAccessDenied,
+                   allowed.message());
     }
     if (!allowed.ok()) return retry(allowed);
     Result<catalog::LoadedTable> committed = CommitOnce(files, ranges);
@@ -207,12 +211,13 @@ ChannelWorker::CommitOutcome ChannelWorker::Commit(const std::vector<iceberg::Da
         break;  // The table moved: the same batch on the new base.
       }
       case StatusCode::kNotFound:
-        return fault(ChannelStatus::kSuspended, "TABLE_DELETED",
+        return fault(ChannelStatus::kSuspended, catalog::ChannelStateCode::kTableDeleted,
                      "The destination table " + config_.namespace_name + "." + config_.table_name +
                          " in " + config_.table_bucket_arn +
                          " was deleted; create a new channel to deliver to a new table.");
       case StatusCode::kAccessDenied:
-        return fault(ChannelStatus::kFailed, "ACCESS_DENIED", failed.message());
+        return fault(ChannelStatus::kFailed, catalog::ChannelStateCode::kAccessDenied,
+                     failed.message());
       default:
         // I/O, Unavailable, ...: a fresh writer re-reads the batch from the catalog offsets.
         return retry(failed);

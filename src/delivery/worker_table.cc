@@ -12,10 +12,6 @@ std::string TableLabel(const ChannelConfig& config) {
   return config.namespace_name + "." + config.table_name + " in " + config.table_bucket_arn;
 }
 
-std::string CompressionCodec(const std::string& compression) {
-  return compression == "SNAPPY" ? "snappy" : "zstd";
-}
-
 }  // namespace
 
 Status ChannelWorker::OpenWriter(const catalog::LoadedTable& loaded) {
@@ -37,12 +33,12 @@ Status ChannelWorker::OpenWriter(const catalog::LoadedTable& loaded) {
 
 Result<std::optional<RecordFailure>> ChannelWorker::EnsureTable(const ConsumedRecord& first) {
   using catalog::ChannelStatus;
-  const std::string& role = config_.service_role_arn;
-  const std::string& role_account = config_.role_account_id;
+  const std::string& role = config_.service_execution_role.arn;
+  const std::string& role_account = config_.service_execution_role.account_id;
   if (!channel_.table_id.empty()) {
     Result<catalog::LoadedTable> loaded = ctx_.commits.LoadTable(channel_.table_id);
     if (!loaded.has_value() && loaded.error().code() == StatusCode::kNotFound) {
-      SetFault(ChannelStatus::kSuspended, "TABLE_DELETED",
+      SetFault(ChannelStatus::kSuspended, catalog::ChannelStateCode::kTableDeleted,
                "The destination table " + TableLabel(config_) +
                    " was deleted; create a new channel to deliver to a new table.");
       return std::optional<RecordFailure>();
@@ -53,7 +49,7 @@ Result<std::optional<RecordFailure>> ChannelWorker::EnsureTable(const ConsumedRe
   }
 
   auto denied = [&](const Status& status) {
-    SetFault(ChannelStatus::kFailed, "ACCESS_DENIED", status.message());
+    SetFault(ChannelStatus::kFailed, catalog::ChannelStateCode::kAccessDenied, status.message());
   };
   Result<catalog::Namespace> ns =
       ctx_.store.GetNamespace(config_.table_bucket_arn, config_.namespace_name);
@@ -78,7 +74,7 @@ Result<std::optional<RecordFailure>> ChannelWorker::EnsureTable(const ConsumedRe
       ctx_.store.GetTable(config_.table_bucket_arn, config_.namespace_name, config_.table_name);
   if (existing.has_value()) {
     if (existing->managed_by_channel != channel_.arn) {
-      SetFault(ChannelStatus::kFailed, "TABLE_ALREADY_EXISTS",
+      SetFault(ChannelStatus::kFailed, catalog::ChannelStateCode::kTableAlreadyExists,
                "The destination table " + TableLabel(config_) +
                    " already exists and is not managed by this channel; delete it or choose "
                    "another destinationTableName.");
@@ -114,7 +110,8 @@ Result<std::optional<RecordFailure>> ChannelWorker::EnsureTable(const ConsumedRe
         layout.layout->schema,
         layout.layout->spec,
         iceberg::SortOrder::Unsorted(),
-        {{"write.parquet.compression-codec", CompressionCodec(config_.compression)},
+        {{"write.parquet.compression-codec",
+          std::string(catalog::IcebergCompressionCodec(config_.compression))},
          {"streamtables.channel-arn", channel_.arn}}};
     ST_ASSIGN_OR_RETURN(catalog::LoadedTable created, ctx_.commits.CreateTable(spec, metadata));
     if (Status tagged = ctx_.store.TagResource(created.table.arn, {{"TableName", spec.name}});

@@ -4,10 +4,10 @@
 // only), delete → DELETING; the delivery runtime does the rest.
 #include <charconv>
 
-#include "api/kafka/channel_config_internal.h"
 #include "api/kafka/kafka_errors_internal.h"
 #include "api/kafka/operations_internal.h"
 #include "api/kafka/resource_lookup_internal.h"
+#include "catalog/channel_model.h"
 #include "common/json_nesting.h"
 #include "common/utc_time.h"
 
@@ -53,38 +53,39 @@ json ChannelInfo(const catalog::Channel& channel) {
 
 Reply CreateChannel(const KafkaDeps& deps, Ctx& context) {
   auto cluster = ClusterFromPath(deps, context);
-  if (!cluster) return context.Fail(cluster.error());
-  auto parts = catalog::ParseKafkaClusterArn(cluster->arn);
-  if (!parts) return Err(parts.error());
+  if (!cluster) return FailOn(context, "clusterArn", cluster.error());
   ST_TRY(CheckJsonNesting(context.request.body, "The request body"));
-  json body = json::parse(context.request.body, nullptr, /*allow_exceptions=*/false);
-  if (!body.is_object()) {
-    return Err(InvalidArgument("The request body must be a JSON object."));
+  std::string invalid_member;
+  auto request = catalog::ParseCreateChannelRequest(context.request.body, &invalid_member);
+  if (!request) return FailOn(context, invalid_member, request.error());
+  const catalog::ChannelConfig& config = request->config;
+  if (config.topic.cluster.cluster_arn != cluster->arn) {
+    return context.Fail(BadParameter("topicArn", "The topic ARN '" + config.topic_arn +
+                                                     "' is not a topic of the cluster '" +
+                                                     cluster->arn + "'."));
   }
-  auto request = ValidateCreateChannel(body, *parts);
-  if (!request) return context.Fail(request.error());
+  const std::string& role_arn = config.service_execution_role.arn;
+  const std::string& role_account = config.service_execution_role.account_id;
 
   // As with IAM PassRole, only a role of the caller's own account can be
   // passed, whatever the caller's policies allow: another account's role
   // would create and fill tables in that account's buckets. A bucket of
   // another account is reached by its bucket policy granting the caller's role.
   const std::string caller_account = CallerAccount(deps, context);
-  if (request->role_account_id != caller_account) {
-    http::HttpError denied(
-        Status(StatusCode::kAccessDenied,
-               "Not authorized to perform iam:PassRole on " + request->service_execution_role_arn +
-                   ": the role belongs to account '" + request->role_account_id +
-                   "', and a channel can only pass a role of the caller's account " +
-                   caller_account + ". Use a role of account " + caller_account +
-                   " and grant it access to another account's table bucket with that bucket's "
-                   "policy."));
-    denied.details.emplace_back("invalidParameter", "serviceExecutionRoleArn");
-    return context.Fail(denied);
+  if (role_account != caller_account) {
+    return FailOn(context, "serviceExecutionRoleArn",
+                  Status(StatusCode::kAccessDenied,
+                         "Not authorized to perform iam:PassRole on " + role_arn +
+                             ": the role belongs to account '" + role_account +
+                             "', and a channel can only pass a role of the caller's account " +
+                             caller_account + ". Use a role of account " + caller_account +
+                             " and grant it access to another account's table bucket with that "
+                             "bucket's policy."));
   }
 
   http::AccessRequest pass_role;
   pass_role.action = "iam:PassRole";
-  pass_role.resource = request->service_execution_role_arn;
+  pass_role.resource = role_arn;
   pass_role.condition_keys["iam:PassedToService"] = {"kafka.amazonaws.com"};
   ST_TRY(Authorize(deps, context, pass_role));
   if (!request->tags.empty()) {
@@ -94,22 +95,20 @@ Reply CreateChannel(const KafkaDeps& deps, Ctx& context) {
     ST_TRY(Authorize(deps, context, tag));
   }
 
-  auto bucket = deps.store.GetTableBucket(request->warehouse_bucket_arn);
+  auto bucket = deps.store.GetTableBucket(config.table_bucket_arn);
   if (!bucket.has_value()) {
     if (bucket.error().code() != StatusCode::kNotFound) return Err(bucket.error());
-    return context.Fail(
-        BadParameter("warehouseLocation", "The table bucket '" + request->warehouse_bucket_arn +
-                                              "' does not exist; create it first."));
+    return context.Fail(BadParameter(
+        "warehouseLocation",
+        "The table bucket '" + config.table_bucket_arn + "' does not exist; create it first."));
   }
 
-  catalog::NewChannel row{cluster->arn, cluster->owner_account_id, request->channel_name,
-                          request->topic_name, request->configuration.dump()};
+  catalog::NewChannel row{cluster->arn, cluster->owner_account_id, config.channel_name,
+                          config.topic.topic, catalog::SerializeChannelConfig(config)};
   auto channel = deps.store.CreateChannel(row);
   if (!channel.has_value()) {
     if (channel.error().code() == StatusCode::kAlreadyExists) {
-      http::HttpError conflict(channel.error());
-      conflict.details.emplace_back("invalidParameter", "channelName");
-      return context.Fail(conflict);
+      return FailOn(context, "channelName", channel.error());
     }
     return Err(channel.error());
   }
@@ -118,10 +117,18 @@ Reply CreateChannel(const KafkaDeps& deps, Ctx& context) {
 }
 
 Reply DescribeChannel(const KafkaDeps& deps, Ctx& context) {
-  auto channel = ChannelFromPath(deps, context);
-  if (!channel) return context.Fail(channel.error());
-  json out = json::parse(channel->configuration_json, nullptr, /*allow_exceptions=*/false);
-  if (!out.is_object()) out = json::object();
+  auto cluster = ClusterFromPath(deps, context);
+  if (!cluster) return FailOn(context, "clusterArn", cluster.error());
+  auto channel = ChannelOfCluster(deps, context, *cluster);
+  if (!channel) return FailOn(context, "channelArn", channel.error());
+  // The configuration is echoed from the model; a row that does not parse
+  // still describes (status, stateInfo), without it.
+  json out = json::object();
+  if (auto config = catalog::ParseChannelConfig(channel->configuration_json,
+                                                catalog::ChannelDocument::kStored);
+      config.has_value()) {
+    out = json::parse(catalog::SerializeChannelConfig(*config));
+  }
   out.update(ChannelInfo(*channel));
   std::optional<catalog::ChannelStateInfo> info = channel->state_info;
   if (!info && channel->status == catalog::ChannelStatus::kActive && deps.live_state_info) {
@@ -137,7 +144,7 @@ Reply DescribeChannel(const KafkaDeps& deps, Ctx& context) {
 
 Reply ListChannels(const KafkaDeps& deps, Ctx& context) {
   auto cluster = ClusterFromPath(deps, context);
-  if (!cluster) return context.Fail(cluster.error());
+  if (!cluster) return FailOn(context, "clusterArn", cluster.error());
   catalog::PageRequest page;
   page.limit = 100;
   if (auto max = context.request.query().Get("maxResults"); max.has_value()) {
@@ -171,23 +178,28 @@ Reply ListChannels(const KafkaDeps& deps, Ctx& context) {
 }
 
 Reply UpdateChannel(const KafkaDeps& deps, Ctx& context) {
-  auto channel = ChannelFromPath(deps, context);
-  if (!channel) return context.Fail(channel.error());
+  auto cluster = ClusterFromPath(deps, context);
+  if (!cluster) return FailOn(context, "clusterArn", cluster.error());
+  auto channel = ChannelOfCluster(deps, context, *cluster);
+  if (!channel) return FailOn(context, "channelArn", channel.error());
   ST_TRY(CheckJsonNesting(context.request.body, "The request body"));
-  json body = json::parse(context.request.body, nullptr, /*allow_exceptions=*/false);
-  if (!body.is_object()) return Err(InvalidArgument("The request body must be a JSON object."));
-  auto freshness = ValidateUpdateChannel(body);
-  if (!freshness) return context.Fail(freshness.error());
+  std::string invalid_member;
+  auto freshness = catalog::ParseUpdateChannelRequest(context.request.body, &invalid_member);
+  if (!freshness) return FailOn(context, invalid_member, freshness.error());
   if (channel->status != catalog::ChannelStatus::kActive) {
     return context.Fail(NotActive(*channel, "updated"));
   }
-  json config = json::parse(channel->configuration_json, nullptr, /*allow_exceptions=*/false);
-  if (!config.is_object()) return Err(Internal("The stored channel configuration is not JSON."));
-  config["icebergDestinationConfiguration"]["dataFreshnessInSeconds"] = *freshness;
+  auto config =
+      catalog::ParseChannelConfig(channel->configuration_json, catalog::ChannelDocument::kStored);
+  if (!config) {
+    return Err(Internal("The stored configuration of " + channel->arn +
+                        " does not parse: " + config.error().message()));
+  }
+  config->data_freshness = *freshness;
   catalog::ChannelChange change;
   change.expected_status = catalog::ChannelStatus::kActive;
   change.status = catalog::ChannelStatus::kUpdating;
-  change.configuration_json = config.dump();
+  change.configuration_json = catalog::SerializeChannelConfig(*config);
   auto updated = deps.store.UpdateChannel(channel->arn, change);
   if (!updated.has_value()) {
     if (updated.error().code() == StatusCode::kConflict) {
@@ -199,8 +211,10 @@ Reply UpdateChannel(const KafkaDeps& deps, Ctx& context) {
 }
 
 Reply DeleteChannel(const KafkaDeps& deps, Ctx& context) {
-  auto channel = ChannelFromPath(deps, context);
-  if (!channel) return context.Fail(channel.error());
+  auto cluster = ClusterFromPath(deps, context);
+  if (!cluster) return FailOn(context, "clusterArn", cluster.error());
+  auto channel = ChannelOfCluster(deps, context, *cluster);
+  if (!channel) return FailOn(context, "channelArn", channel.error());
   // The runtime may move the status meanwhile; re-read and retry the CAS.
   for (int attempt = 0; attempt < 5; ++attempt) {
     if (channel->status == catalog::ChannelStatus::kDeleting) {
@@ -220,8 +234,10 @@ Reply DeleteChannel(const KafkaDeps& deps, Ctx& context) {
 namespace {
 
 Reply SetPaused(const KafkaDeps& deps, Ctx& context, bool paused) {
-  auto channel = ChannelFromPath(deps, context);
-  if (!channel) return context.Fail(channel.error());
+  auto cluster = ClusterFromPath(deps, context);
+  if (!cluster) return FailOn(context, "clusterArn", cluster.error());
+  auto channel = ChannelOfCluster(deps, context, *cluster);
+  if (!channel) return FailOn(context, "channelArn", channel.error());
   if (channel->status == catalog::ChannelStatus::kDeleting) {
     return context.Fail(BadParameter("channelArn", "The channel is being deleted."));
   }

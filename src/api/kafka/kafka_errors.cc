@@ -52,4 +52,22 @@ http::HttpError NotFoundParameter(std::string parameter, std::string message) {
   return error;
 }
 
+http::HttpError ParameterError(const std::string& parameter, const Status& status) {
+  http::HttpError error(status);
+  switch (status.code()) {
+    case StatusCode::kInvalidArgument:
+    case StatusCode::kNotFound:
+    case StatusCode::kAlreadyExists:
+    case StatusCode::kConflict:
+    case StatusCode::kAccessDenied:
+    case StatusCode::kUnsupported:
+    case StatusCode::kFailedPrecondition:
+      if (!parameter.empty()) error.details.emplace_back("invalidParameter", parameter);
+      break;
+    default:
+      break;
+  }
+  return error;
+}
+
 }  // namespace st::api::kafka

@@ -24,5 +24,9 @@ class KafkaErrorWriter final : public http::ErrorWriter {
 http::HttpError BadParameter(std::string parameter, std::string message);
 // 404 NotFoundException naming the path label or member.
 http::HttpError NotFoundParameter(std::string parameter, std::string message);
+// `status` about `parameter`: invalidParameter is filled for a client's
+// error (invalid argument, not found, already exists, conflict, access
+// denied, unsupported, failed precondition), left out for the server's own.
+http::HttpError ParameterError(const std::string& parameter, const Status& status);
 
 }  // namespace st::api::kafka

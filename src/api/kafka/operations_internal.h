@@ -15,6 +15,9 @@ using Reply = Result<http::Response>;
 
 std::string CallerAccount(const KafkaDeps& deps, const Ctx& context);
 http::Response JsonResponse(const nlohmann::json& body, int status = 200);
+// The error reply for `status` about the wire member or path label
+// `parameter` (kafka_errors_internal.h ParameterError).
+http::Response FailOn(const Ctx& context, const std::string& parameter, const Status& status);
 
 // Channel operations (channel_operations.cc).
 Reply CreateChannel(const KafkaDeps& deps, Ctx& context);

@@ -1,6 +1,5 @@
 // TagResource / UntagResource / ListTagsForResource on Kafka cluster and
 // channel ARNs, and DescribeClusterOperationV2 for channel operations.
-#include "api/kafka/channel_config_internal.h"
 #include "api/kafka/kafka_errors_internal.h"
 #include "api/kafka/operations_internal.h"
 #include "catalog/names.h"
@@ -14,24 +13,24 @@ namespace {
 using nlohmann::json;
 
 // The account a Kafka cluster/channel ARN names. Other ARNs are not ours.
-Checked<std::string> KafkaResourceAccount(const std::string& arn) {
+Result<std::string> KafkaResourceAccount(const std::string& arn) {
   if (auto channel = catalog::ParseKafkaChannelArn(arn); channel.has_value()) {
     return channel->cluster.account_id;
   }
   if (auto cluster = catalog::ParseKafkaClusterArn(arn); cluster.has_value()) {
     return cluster->account_id;
   }
-  return tl::unexpected(BadParameter(
-      "resourceArn", "The resource ARN '" + arn + "' is not a Kafka cluster or channel ARN."));
+  return Err(
+      InvalidArgument("The resource ARN '" + arn + "' is not a Kafka cluster or channel ARN."));
 }
 
-Checked<std::string> OwnedResource(const KafkaDeps& deps, const Ctx& context) {
+// The {resourceArn} label when it names a resource of the caller's account.
+// Errors: InvalidArgument, NotFound (both about resourceArn).
+Result<std::string> OwnedResource(const KafkaDeps& deps, const Ctx& context) {
   const std::string& arn = context.params.Get("resourceArn");
-  auto account = KafkaResourceAccount(arn);
-  if (!account) return tl::unexpected(account.error());
-  if (*account != CallerAccount(deps, context)) {
-    return tl::unexpected(
-        NotFoundParameter("resourceArn", "The resource '" + arn + "' does not exist."));
+  ST_ASSIGN_OR_RETURN(std::string account, KafkaResourceAccount(arn));
+  if (account != CallerAccount(deps, context)) {
+    return Err(NotFound("The resource '" + arn + "' does not exist."));
   }
   return arn;
 }
@@ -56,9 +55,13 @@ http::Response JsonResponse(const json& body, int status) {
   return http::Response::Json(status, body.dump());
 }
 
+http::Response FailOn(const Ctx& context, const std::string& parameter, const Status& status) {
+  return context.Fail(ParameterError(parameter, status));
+}
+
 Reply TagResource(const KafkaDeps& deps, Ctx& context) {
   auto arn = OwnedResource(deps, context);
-  if (!arn) return context.Fail(arn.error());
+  if (!arn) return FailOn(context, "resourceArn", arn.error());
   ST_TRY(CheckJsonNesting(context.request.body, "The request body"));
   json body = json::parse(context.request.body, nullptr, /*allow_exceptions=*/false);
   if (!body.is_object() || !body.contains("tags") || !body["tags"].is_object()) {
@@ -76,7 +79,7 @@ Reply TagResource(const KafkaDeps& deps, Ctx& context) {
 
 Reply UntagResource(const KafkaDeps& deps, Ctx& context) {
   auto arn = OwnedResource(deps, context);
-  if (!arn) return context.Fail(arn.error());
+  if (!arn) return FailOn(context, "resourceArn", arn.error());
   std::vector<std::string> keys;
   for (std::string_view key : context.request.query().GetAll("tagKeys")) keys.emplace_back(key);
   if (keys.empty()) {
@@ -88,7 +91,7 @@ Reply UntagResource(const KafkaDeps& deps, Ctx& context) {
 
 Reply ListTagsForResource(const KafkaDeps& deps, Ctx& context) {
   auto arn = OwnedResource(deps, context);
-  if (!arn) return context.Fail(arn.error());
+  if (!arn) return FailOn(context, "resourceArn", arn.error());
   auto tags = deps.store.ListTags(*arn);
   if (!tags) return StoreFailure(context, tags.error());
   json out = json::object();

@@ -1,15 +1,27 @@
-// Encryption configuration: stored and reported; enforcement (KMS) comes
-// with the key-management issue.
+// Encryption configuration: read, stored and reported through
+// catalog/maintenance_model.h; enforcement (KMS) comes with the
+// key-management issue.
 #include "api/s3tables/json_body_internal.h"
 #include "api/s3tables/operations_internal.h"
-#include "api/s3tables/resource_options_internal.h"
 #include "api/s3tables/wire_json_internal.h"
+#include "catalog/maintenance_model.h"
 
 namespace st::api::s3tables {
 
+namespace {
+
+Reply EncryptionReply(const catalog::EncryptionConfig& record) {
+  ST_ASSIGN_OR_RETURN(catalog::EncryptionConfiguration config,
+                      catalog::FromEncryptionRecord(record));
+  return JsonResponse({{"encryptionConfiguration",
+                        nlohmann::json::parse(catalog::SerializeEncryptionConfiguration(config))}});
+}
+
+}  // namespace
+
 Reply GetTableBucketEncryption(const S3TablesDeps& deps, Ctx& context) {
   ST_ASSIGN_OR_RETURN(catalog::TableBucket bucket, BucketFromPath(deps, context));
-  return JsonResponse({{"encryptionConfiguration", EncryptionJson(bucket.encryption)}});
+  return EncryptionReply(bucket.encryption);
 }
 
 Reply PutTableBucketEncryption(const S3TablesDeps& deps, Ctx& context) {
@@ -20,8 +32,9 @@ Reply PutTableBucketEncryption(const S3TablesDeps& deps, Ctx& context) {
   if (!value.has_value()) {
     return Err(InvalidArgument("The required member 'encryptionConfiguration' is missing."));
   }
-  ST_ASSIGN_OR_RETURN(catalog::EncryptionConfig config, ParseEncryptionConfiguration(*value));
-  ST_TRY(deps.store.PutTableBucketEncryption(bucket.arn, config));
+  ST_ASSIGN_OR_RETURN(catalog::EncryptionConfiguration config,
+                      catalog::ParseEncryptionConfiguration(value->dump()));
+  ST_TRY(deps.store.PutTableBucketEncryption(bucket.arn, catalog::ToEncryptionRecord(config)));
   return http::Response::Empty(200);
 }
 
@@ -33,7 +46,7 @@ Reply DeleteTableBucketEncryption(const S3TablesDeps& deps, Ctx& context) {
 
 Reply GetTableEncryption(const S3TablesDeps& deps, Ctx& context) {
   ST_ASSIGN_OR_RETURN(catalog::Table table, TableFromPath(deps, context));
-  return JsonResponse({{"encryptionConfiguration", EncryptionJson(table.encryption)}});
+  return EncryptionReply(table.encryption);
 }
 
 }  // namespace st::api::s3tables

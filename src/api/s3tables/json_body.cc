@@ -106,18 +106,4 @@ Result<std::map<std::string, std::string>> OptionalStringMap(const nlohmann::jso
   return json_fields::OptionalStringMap(object, key, At(where));
 }
 
-Result<ConfigurationValue> ReadConfigurationValue(const http::Request& request) {
-  ST_ASSIGN_OR_RETURN(nlohmann::json body, ParseJsonObject(request));
-  ST_ASSIGN_OR_RETURN(std::optional<nlohmann::json> value, OptionalObject(body, "value"));
-  if (!value.has_value()) return Err(InvalidArgument("The required member 'value' is missing."));
-  ConfigurationValue out;
-  ST_ASSIGN_OR_RETURN(out.status, OptionalString(*value, "status", "value."));
-  if (out.status.has_value() && *out.status != "enabled" && *out.status != "disabled") {
-    return Err(InvalidArgument("The value.status '" + *out.status +
-                               "' is not valid; use enabled or disabled."));
-  }
-  ST_ASSIGN_OR_RETURN(out.settings, OptionalObject(*value, "settings", "value."));
-  return out;
-}
-
 }  // namespace st::api::s3tables

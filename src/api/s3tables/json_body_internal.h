@@ -49,15 +49,4 @@ Result<std::map<std::string, std::string>> OptionalStringMap(const nlohmann::jso
                                                              std::string_view key,
                                                              std::string_view where = "");
 
-// The `value` of a Put*Configuration body (maintenance, record expiration):
-// {"value": {"status"?: "enabled" | "disabled", "settings"?: {...}}}.
-struct ConfigurationValue {
-  std::optional<std::string> status;
-  // value.settings as sent; the caller checks its members.
-  std::optional<nlohmann::json> settings;
-};
-// Errors: InvalidArgument (as ParseJsonObject; `value` missing or not an
-// object; a status other than enabled/disabled; settings not an object).
-Result<ConfigurationValue> ReadConfigurationValue(const http::Request& request);
-
 }  // namespace st::api::s3tables

@@ -1,86 +1,56 @@
 // Maintenance configuration (api-contract.md §1.5): the type is a path label,
-// the body is {"value": {status?, settings?: {<type>: {...}}}}; GETs report
-// the documented defaults for types never put. Maintenance jobs do not run
+// the body is {"value": {status?, settings?: {<type>: {...}}}}, read and
+// stored through catalog/maintenance_model.h; GETs report the documented
+// defaults for types never put. Maintenance jobs do not run
 // yet, so every job reports Not_Yet_Run (or Disabled when turned off).
 #include "api/s3tables/json_body_internal.h"
 #include "api/s3tables/operations_internal.h"
 #include "api/s3tables/wire_json_internal.h"
 #include "catalog/maintenance_defaults.h"
+#include "catalog/maintenance_model.h"
 
 namespace st::api::s3tables {
 
 namespace {
 
-struct IntSetting {
-  const char* name;
-  int64_t min;
-  int64_t max;
-};
+// The `value` object of a Put*MaintenanceConfiguration body, read by the
+// model's codec.
+Result<catalog::MaintenanceConfiguration> ReadMaintenanceValue(const Ctx& context,
+                                                               catalog::MaintenanceType type) {
+  ST_ASSIGN_OR_RETURN(nlohmann::json body, ParseJsonObject(context.request));
+  ST_ASSIGN_OR_RETURN(std::optional<nlohmann::json> value, OptionalObject(body, "value"));
+  if (!value.has_value()) return Err(InvalidArgument("The required member 'value' is missing."));
+  return catalog::ParseMaintenanceValue(type, value->dump());
+}
 
-// The normalized `value` document for `type`, with only the model's members.
-Result<nlohmann::json> ReadMaintenanceValue(const Ctx& context, const std::string& type,
-                                            const std::vector<IntSetting>& ints,
-                                            const std::vector<std::string>& strategies) {
-  ST_ASSIGN_OR_RETURN(ConfigurationValue value, ReadConfigurationValue(context.request));
-  nlohmann::json out = nlohmann::json::object();
-  if (value.status.has_value()) out["status"] = *value.status;
-  const std::optional<nlohmann::json>& settings = value.settings;
-  if (!settings.has_value()) return out;
-  for (const auto& [key, unused] : settings->items()) {
-    if (key != type) {
-      return Err(InvalidArgument("value.settings may only hold '" + type + "' for the " + type +
-                                 " configuration, not '" + key + "'."));
-    }
+// Stored values through the model; a value that does not parse (written by
+// hand into the database) is left out.
+std::map<catalog::MaintenanceType, catalog::MaintenanceConfiguration> Typed(
+    const catalog::MaintenanceConfigs& configs) {
+  std::map<catalog::MaintenanceType, catalog::MaintenanceConfiguration> out;
+  for (const auto& [name, value] : configs) {
+    Result<catalog::MaintenanceType> type = catalog::ParseMaintenanceType(name);
+    if (!type) continue;
+    Result<catalog::MaintenanceConfiguration> config = catalog::ParseMaintenanceValue(*type, value);
+    if (config) out.emplace(*type, *std::move(config));
   }
-  std::string where = "value.settings." + type + ".";
-  ST_ASSIGN_OR_RETURN(std::optional<nlohmann::json> typed,
-                      OptionalObject(*settings, type, "value.settings."));
-  nlohmann::json typed_out = nlohmann::json::object();
-  if (typed.has_value()) {
-    for (const IntSetting& setting : ints) {
-      ST_ASSIGN_OR_RETURN(std::optional<int64_t> number, OptionalInt(*typed, setting.name, where));
-      if (!number.has_value()) continue;
-      if (*number < setting.min || *number > setting.max) {
-        return Err(InvalidArgument("The member '" + where + setting.name + "' must be from " +
-                                   std::to_string(setting.min) + " to " +
-                                   std::to_string(setting.max) + ", not " +
-                                   std::to_string(*number) + "."));
-      }
-      typed_out[setting.name] = *number;
-    }
-    if (!strategies.empty()) {
-      ST_ASSIGN_OR_RETURN(std::optional<std::string> strategy,
-                          OptionalString(*typed, "strategy", where));
-      if (strategy.has_value()) {
-        if (std::find(strategies.begin(), strategies.end(), *strategy) == strategies.end()) {
-          return Err(InvalidArgument("The strategy '" + *strategy +
-                                     "' is not valid; use auto, binpack, sort or z-order."));
-        }
-        typed_out["strategy"] = *strategy;
-      }
-    }
-  }
-  out["settings"] = {{type, typed_out}};
   return out;
 }
 
 nlohmann::json ConfigurationJson(const catalog::MaintenanceConfigs& configs) {
   nlohmann::json out = nlohmann::json::object();
-  for (const auto& [type, value] : configs) {
-    nlohmann::json parsed = nlohmann::json::parse(value, nullptr, false);
-    if (!parsed.is_discarded()) out[type] = parsed;
+  for (const auto& [type, config] : Typed(configs)) {
+    out[std::string(catalog::MaintenanceTypeName(type))] =
+        nlohmann::json::parse(catalog::SerializeMaintenanceValue(config));
   }
   return out;
 }
 
-nlohmann::json JobStatus(const catalog::MaintenanceConfigs& effective, const std::string& type) {
-  auto it = effective.find(type);
-  if (it != effective.end()) {
-    nlohmann::json value = nlohmann::json::parse(it->second, nullptr, false);
-    if (value.is_object() && value.value("status", "enabled") == "disabled") {
-      return {{"status", "Disabled"}};
-    }
-  }
+nlohmann::json JobStatus(const catalog::MaintenanceConfigs& effective,
+                         catalog::MaintenanceType type) {
+  auto typed = Typed(effective);
+  auto it = typed.find(type);
+  if (it != typed.end() && !it->second.enabled()) return {{"status", "Disabled"}};
   return {{"status", "Not_Yet_Run"}};
 }
 
@@ -98,16 +68,15 @@ Reply GetTableBucketMaintenanceConfiguration(const S3TablesDeps& deps, Ctx& cont
 Reply PutTableBucketMaintenanceConfiguration(const S3TablesDeps& deps, Ctx& context) {
   ST_ASSIGN_OR_RETURN(catalog::TableBucket bucket, BucketFromPath(deps, context));
   const std::string& type = context.params.Get("type");
-  if (type != catalog::kIcebergUnreferencedFileRemoval) {
+  Result<catalog::MaintenanceType> parsed = catalog::ParseMaintenanceType(type);
+  if (!parsed || catalog::IsTableMaintenance(*parsed)) {
     return Err(InvalidArgument("The table bucket maintenance type '" + type +
                                "' is not valid; use icebergUnreferencedFileRemoval."));
   }
-  ST_ASSIGN_OR_RETURN(
-      nlohmann::json value,
-      ReadMaintenanceValue(context, type,
-                           {{"unreferencedDays", 1, INT32_MAX}, {"nonCurrentDays", 1, INT32_MAX}},
-                           {}));
-  ST_TRY(deps.store.PutTableBucketMaintenance(bucket.arn, type, value.dump()));
+  ST_ASSIGN_OR_RETURN(catalog::MaintenanceConfiguration value,
+                      ReadMaintenanceValue(context, *parsed));
+  ST_TRY(deps.store.PutTableBucketMaintenance(bucket.arn, type,
+                                              catalog::SerializeMaintenanceValue(value)));
   return http::Response::Empty(204);
 }
 
@@ -123,22 +92,16 @@ Reply GetTableMaintenanceConfiguration(const S3TablesDeps& deps, Ctx& context) {
 Reply PutTableMaintenanceConfiguration(const S3TablesDeps& deps, Ctx& context) {
   ST_ASSIGN_OR_RETURN(catalog::Table table, TableFromPath(deps, context));
   const std::string& type = context.params.Get("type");
-  Result<nlohmann::json> value = Err(Internal("unset"));
-  if (type == catalog::kIcebergCompaction) {
-    // The documented range of compaction target sizes is 64–512 MB.
-    value = ReadMaintenanceValue(context, type, {{"targetFileSizeMB", 64, 512}},
-                                 {"auto", "binpack", "sort", "z-order"});
-  } else if (type == catalog::kIcebergSnapshotManagement) {
-    value = ReadMaintenanceValue(
-        context, type,
-        {{"minSnapshotsToKeep", 1, INT32_MAX}, {"maxSnapshotAgeHours", 1, INT32_MAX}}, {});
-  } else {
+  Result<catalog::MaintenanceType> parsed = catalog::ParseMaintenanceType(type);
+  if (!parsed || !catalog::IsTableMaintenance(*parsed)) {
     return Err(InvalidArgument("The table maintenance type '" + type +
                                "' is not valid; use icebergCompaction or "
                                "icebergSnapshotManagement."));
   }
-  if (!value.has_value()) return Err(value.error());
-  ST_TRY(deps.store.PutTableMaintenance(table.table_id, type, value->dump()));
+  ST_ASSIGN_OR_RETURN(catalog::MaintenanceConfiguration value,
+                      ReadMaintenanceValue(context, *parsed));
+  ST_TRY(deps.store.PutTableMaintenance(table.table_id, type,
+                                        catalog::SerializeMaintenanceValue(value)));
   return http::Response::Empty(204);
 }
 
@@ -152,12 +115,14 @@ Reply GetTableMaintenanceJobStatus(const S3TablesDeps& deps, Ctx& context) {
       catalog::EffectiveTableMaintenance(std::move(table_configs));
   catalog::MaintenanceConfigs bucket_effective =
       catalog::EffectiveTableBucketMaintenance(std::move(bucket_configs));
+  using catalog::MaintenanceType;
   nlohmann::json status = {
-      {catalog::kIcebergCompaction, JobStatus(table_effective, catalog::kIcebergCompaction)},
+      {catalog::kIcebergCompaction,
+       JobStatus(table_effective, MaintenanceType::kIcebergCompaction)},
       {catalog::kIcebergSnapshotManagement,
-       JobStatus(table_effective, catalog::kIcebergSnapshotManagement)},
+       JobStatus(table_effective, MaintenanceType::kIcebergSnapshotManagement)},
       {catalog::kIcebergUnreferencedFileRemoval,
-       JobStatus(bucket_effective, catalog::kIcebergUnreferencedFileRemoval)}};
+       JobStatus(bucket_effective, MaintenanceType::kIcebergUnreferencedFileRemoval)}};
   return JsonResponse({{"tableARN", table.arn}, {"status", status}});
 }
 

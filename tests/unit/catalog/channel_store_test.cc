@@ -285,7 +285,7 @@ TEST_F(KafkaChannelStoreTest, UpdateChannelCasAndOperationArn) {
 
   ChannelChange pause;
   pause.paused = true;
-  pause.state_info = std::optional<ChannelStateInfo>();
+  pause.state_info = FieldUpdate<ChannelStateInfo>::Clear();
   auto paused = store_->UpdateChannel(channel.arn, pause);
   ASSERT_TRUE(paused.has_value());
   EXPECT_TRUE(paused->paused);
@@ -334,7 +334,7 @@ TEST_F(KafkaChannelStoreTest, ChannelOperationsAreKeptWithHowTheyEnded) {
   ChannelChange fail;
   fail.status = ChannelStatus::kFailed;
   fail.state_info = ChannelStateInfo{"ACCESS_DENIED", "role R may not s3tables:PutTableData"};
-  fail.cluster_operation_arn = std::optional<std::string>();  // As the reconciler clears it.
+  fail.cluster_operation_arn = FieldUpdate<std::string>::Clear();  // As the reconciler clears it.
   ASSERT_TRUE(store_->UpdateChannel(channel.arn, fail).has_value());
   auto failed = store_->GetChannelOperation(update_op);
   ASSERT_TRUE(failed.has_value());

@@ -203,7 +203,8 @@ TEST_F(DeliveryServiceTest, ZombieCommitIsFencedAndTheWorkerRereadsFromTheCatalo
   catalog::Channel channel = MakeChannel();
   Service().ReconcileOnce();  // ACTIVE, with the service's own worker:
   Service().Stop();           // stopped, so the two below race alone.
-  Result<ChannelConfig> config = ParseChannelConfig(channel.configuration_json);
+  Result<ChannelConfig> config =
+      catalog::ParseChannelConfig(channel.configuration_json, catalog::ChannelDocument::kStored);
   ASSERT_TRUE(config.has_value());
   DeliveryContext ctx{*store_,     *commits_, *faulty_, kafka_, format_,
                       authorizer_, clock_,    random_,  "",     logger_};

@@ -1,0 +1,147 @@
+// The typed model of a delivery channel's configuration (msk-channel-api.md
+// §3.1, §4, with our extensions: includeKafkaMetadata, deadLetterTopic,
+// TIME_DAY, 1 s freshness) and its one JSON codec.
+//
+// The stored document (Channel::configuration_json) is the CreateChannel
+// body without tags and with defaults filled, camelCase as on the wire. The
+// codec reads both: a CreateChannel body (kCreateRequest: the members the
+// model requires on the wire must be there) and a stored document (kStored:
+// what an earlier release stored). Serialize writes the stored document.
+// Parsed once where it enters: api/kafka parses request bodies, delivery
+// parses the stored document once per channel configuration.
+//
+// Errors: InvalidArgument whose message names the member and the fix; when
+// `invalid_member` is given it receives that camelCase member name (MSK's
+// invalidParameter), or "" when the document as a whole is wrong.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "catalog/arns.h"
+#include "catalog/channel_records.h"
+#include "common/status.h"
+
+namespace st::catalog {
+
+// ---- Enums and their wire strings (one table each, in channel_model.cc) ----
+
+// topicConfigurationList[].recordConverter.valueConverter.
+enum class ValueConverter { kJson, kJsonSchemaGsr, kByteArray, kString };
+std::string_view ValueConverterName(ValueConverter converter);  // "JSON", ...
+// Errors: InvalidArgument naming the value and the valid ones.
+Result<ValueConverter> ParseValueConverter(std::string_view name);
+
+// icebergDestinationConfiguration.compressionType.
+enum class IcebergCompression { kZstd, kSnappy };
+std::string_view IcebergCompressionName(IcebergCompression compression);  // "ZSTD", "SNAPPY"
+// The Iceberg `write.parquet.compression-codec` value: "zstd", "snappy".
+std::string_view IcebergCompressionCodec(IcebergCompression compression);
+Result<IcebergCompression> ParseIcebergCompression(std::string_view name);
+
+// destinationTableList[].partitionSpec.partitionStrategy.
+enum class PartitionStrategy { kTimeHour, kTimeDay };
+std::string_view PartitionStrategyName(PartitionStrategy strategy);  // "TIME_HOUR", "TIME_DAY"
+Result<PartitionStrategy> ParsePartitionStrategy(std::string_view name);
+
+// stateInfo.code of a FAILED / SUSPENDED (or stalled ACTIVE) channel.
+enum class ChannelStateCode {
+  kAccessDenied,           // The service role may not do something it must.
+  kClusterNotFound,        // The channel's Kafka cluster is not registered.
+  kDeliveryStalled,        // ACTIVE, but commits have failed for longer than the freshness.
+  kDlqBucketNotFound,      // deadLetterQueueS3.bucketArn does not exist.
+  kInvalidClientProperty,  // The cluster carries a client property we refuse.
+  kInvalidConfiguration,   // The stored configuration does not parse.
+  kInvalidSchema,          // The registry schema does not map to a table.
+  kPaused,                 // Extension: the user paused delivery.
+  kSchemaNotFound,         // The registry schema does not exist.
+  kTableAlreadyExists,     // The destination table exists and is not the channel's.
+  kTableBucketNotFound,    // catalog.warehouseLocation does not exist.
+  kTableDeleted,           // The channel's table was deleted.
+  kTopicNotFound,          // The Kafka topic does not exist.
+};
+std::string_view ChannelStateCodeName(ChannelStateCode code);  // "ACCESS_DENIED", ...
+Result<ChannelStateCode> ParseChannelStateCode(std::string_view name);
+// ChannelStateInfo keeps the code as its wire string (the store's column);
+// these are the typed ways to make and test one.
+ChannelStateInfo MakeStateInfo(ChannelStateCode code, std::string message);
+bool HasStateCode(const std::optional<ChannelStateInfo>& info, ChannelStateCode code);
+
+// ---- Data freshness ----
+
+// Extension: from 1 s (AWS: 300 s) to 900 s; default 600 s.
+inline constexpr std::chrono::seconds kMinDataFreshness{1};
+inline constexpr std::chrono::seconds kMaxDataFreshness{900};
+inline constexpr std::chrono::seconds kDefaultDataFreshness{600};
+// Errors: InvalidArgument outside [kMinDataFreshness, kMaxDataFreshness].
+Result<std::chrono::seconds> DataFreshnessFromSeconds(int64_t seconds);
+
+// ---- The model ----
+
+struct ChannelConfig {
+  std::string channel_name;
+
+  // topicConfigurationList[0]
+  std::string topic_arn;
+  KafkaTopicArnParts topic;
+  ValueConverter value_converter = ValueConverter::kJson;
+  std::optional<std::string> gsr_arn;  // recordSchema.gsrArn: required for JSON, else absent.
+
+  // icebergDestinationConfiguration
+  IamRoleArnParts service_execution_role;  // Its account may be empty (the API refuses it).
+  // deadLetterQueueS3
+  std::string dlq_bucket_arn;
+  std::string dlq_bucket_name;
+  std::optional<std::string> dlq_error_output_prefix;    // 1–512 of [0-9A-Za-z!-_'.*()/].
+  std::optional<std::string> dlq_expected_bucket_owner;  // 12 digits.
+  std::optional<std::string> dlq_topic;                  // Extension: deadLetterTopic.topicName.
+  bool include_kafka_metadata = true;                    // Extension.
+  // destinationTableList[0]
+  std::string namespace_name;
+  std::string table_name;
+  PartitionStrategy partition_strategy = PartitionStrategy::kTimeHour;
+  // partitionSpec.sourceList[0].sourceName; absent: the Kafka record timestamp.
+  std::optional<std::string> partition_source;
+  // catalog
+  std::string table_bucket_arn;  // warehouseLocation
+  TableBucketArnParts table_bucket;
+  std::optional<std::string> catalog_arn;  // The warehouse bucket's Glue catalog ARN.
+  std::chrono::seconds data_freshness = kDefaultDataFreshness;
+  IcebergCompression compression = IcebergCompression::kZstd;
+
+  // encryptionConfiguration.kmsKeyArn (stored and echoed; not enforced yet).
+  std::optional<std::string> kms_key_arn;
+  // loggingInfo as the client sent it (JSON object text): echoed by
+  // DescribeChannel, not interpreted (no log delivery yet).
+  std::optional<std::string> logging_info_json;
+
+  std::string dlq_prefix() const { return dlq_error_output_prefix.value_or(""); }
+};
+
+enum class ChannelDocument {
+  kCreateRequest,  // A CreateChannel body: appendOnly, schemaEvolution, tableCreation required.
+  kStored,         // Channel::configuration_json.
+};
+
+// The CreateChannel body: the configuration and the channel's tags.
+struct CreateChannelRequest {
+  ChannelConfig config;
+  std::map<std::string, std::string> tags;  // Checked with ValidateTag.
+};
+
+Result<ChannelConfig> ParseChannelConfig(std::string_view json_text, ChannelDocument document,
+                                         std::string* invalid_member = nullptr);
+// Also refuses s3DestinationConfiguration (every channel here is ICEBERG).
+Result<CreateChannelRequest> ParseCreateChannelRequest(std::string_view json_text,
+                                                       std::string* invalid_member = nullptr);
+// The new freshness of an UpdateChannel body: exactly icebergDestinationUpdate
+// with dataFreshnessInSeconds (s3DestinationUpdate is refused).
+Result<std::chrono::seconds> ParseUpdateChannelRequest(std::string_view json_text,
+                                                       std::string* invalid_member = nullptr);
+// The stored document (compact JSON object text).
+std::string SerializeChannelConfig(const ChannelConfig& config);
+
+}  // namespace st::catalog
