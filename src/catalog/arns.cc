@@ -1,5 +1,7 @@
 #include "catalog/arns.h"
 
+#include <array>
+#include <optional>
 #include <vector>
 
 #include "auth/arn.h"
@@ -222,11 +224,11 @@ Result<KafkaClusterOperationArnParts> ParseKafkaClusterOperationArn(std::string_
 }
 
 Result<ArnFields> ParseArn(std::string_view arn) {
-  std::vector<std::string_view> fields = Split(arn, ':', 6);
-  if (fields.size() != 6 || fields[0] != "arn" || fields[1].substr(0, 3) != "aws" ||
-      fields[2].empty()) {
+  std::optional<std::array<std::string_view, 6>> split = auth::SplitArnFields(arn);
+  if (!split || (*split)[0] != "arn" || (*split)[1].substr(0, 3) != "aws" || (*split)[2].empty()) {
     return Err(BadArn(arn, "arn:aws:<service>:<region>:<account>:<resource>"));
   }
+  const std::array<std::string_view, 6>& fields = *split;
   return ArnFields{std::string(fields[1]), std::string(fields[2]), std::string(fields[3]),
                    std::string(fields[4]), std::string(fields[5])};
 }
