@@ -490,8 +490,12 @@ Result<ColumnBatch> ChunkDecoder::Run() {
   std::string_view chunk;
   ST_TRY(in_.source->ReadAt(start, length, &scratch_, &chunk));
   source_views_live_ = in_.source->views_outlive_reads() && chunk.data() != scratch_.data();
-  if (col_.max_def_level > 0) batch_.def_levels.reserve(static_cast<size_t>(cc.num_values));
-  if (col_.max_rep_level > 0) batch_.rep_levels.reserve(static_cast<size_t>(cc.num_values));
+  // A hint only: num_values comes from the footer, so it is bounded by what
+  // the chunk's bytes could plausibly hold before anything is reserved.
+  const auto hint = static_cast<size_t>(
+      std::min<int64_t>(cc.num_values, static_cast<int64_t>(chunk.size()) * 8 + 1024));
+  if (col_.max_def_level > 0) batch_.def_levels.reserve(hint);
+  if (col_.max_rep_level > 0) batch_.rep_levels.reserve(hint);
   size_t pos = 0;
   while (batch_.num_levels < cc.num_values) {
     if (pos >= chunk.size()) {

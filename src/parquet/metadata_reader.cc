@@ -387,12 +387,19 @@ Status ReadColumnChunk(CompactReader* r, ColumnChunkInfo* c) {
   return Status::OK();
 }
 
-Status ReadRowGroup(CompactReader* r, RowGroupInfo* g) {
+// `leaves`: the schema's leaf count when the schema came first (as every
+// writer puts it), so a hostile column list is refused before it is parsed.
+Status ReadRowGroup(CompactReader* r, RowGroupInfo* g, std::optional<int32_t> leaves) {
   return ReadStruct(r, [&](int16_t id, ThriftType t) -> Status {
     int64_t w = 0;
     switch (id) {
       case 1:
-        return ReadList(r, t, id, T::kStruct, [&](int32_t, int32_t) -> Status {
+        return ReadList(r, t, id, T::kStruct, [&](int32_t i, int32_t n) -> Status {
+          if (i == 0 && leaves && n != *leaves) {
+            return Corruption("parquet row group has " + std::to_string(n) +
+                              " column chunks, the schema " + std::to_string(*leaves) +
+                              " leaf columns");
+          }
           g->columns.emplace_back();
           return ReadColumnChunk(r, &g->columns.back());
         });
@@ -435,11 +442,18 @@ Result<FileMetadata> ParseFileMetadata(std::string_view footer) {
       case 3:
         has_num_rows = true;
         return I64(&r, t, id, &m.num_rows);
-      case 4:
+      case 4: {
+        std::optional<int32_t> leaves;
+        if (has_schema) {
+          leaves = 0;
+          for (const SchemaElement& e : elements) *leaves += e.num_children.value_or(0) > 0 ? 0 : 1;
+          if (!elements.empty()) *leaves -= elements[0].num_children.value_or(0) > 0 ? 0 : 1;
+        }
         return ReadList(&r, t, id, T::kStruct, [&](int32_t, int32_t) -> Status {
           m.row_groups.emplace_back();
-          return ReadRowGroup(&r, &m.row_groups.back());
+          return ReadRowGroup(&r, &m.row_groups.back(), leaves);
         });
+      }
       case 5:
         return ReadList(&r, t, id, T::kStruct, [&](int32_t, int32_t) -> Status {
           std::pair<std::string, std::string> kv;
