@@ -104,6 +104,17 @@ Status RleDecoder::DecodeT(T* out, size_t n) {
       std::fill(out + done, out + done + take, static_cast<T>(value_));
     } else if (bit_width_ == 0) {
       std::fill(out + done, out + done + take, T{0});
+    } else if (bit_width_ == 1 && (packed_bit_ & 7) == 0) {
+      // Definition levels of flat optional columns: a byte at a time.
+      // left_ never exceeds the run's bits, so every byte read is inside it.
+      const uint8_t* p = packed_ + (packed_bit_ >> 3);
+      size_t i = 0;
+      for (; i + 8 <= take; i += 8, ++p) {
+        const uint8_t b = *p;
+        for (int k = 0; k < 8; ++k) out[done + i + k] = static_cast<T>((b >> k) & 1);
+      }
+      for (int k = 0; i < take; ++i, ++k) out[done + i] = static_cast<T>((*p >> k) & 1);
+      packed_bit_ += take;
     } else {
       const int w = bit_width_;
       uint64_t bit = packed_bit_;

@@ -429,5 +429,26 @@ TEST(DecodersTest, RleHybridRunsAndBitPacking) {
   EXPECT_FALSE(short_decoder.Decode(out, 4).ok());
 }
 
+TEST(DecodersTest, OneBitRunsDecodeTheSameInAnySplit) {
+  // A bit-packed run of 2 groups (16 one-bit values), then an RLE run of 5 ones.
+  const uint8_t data[] = {0x05, 0xB2, 0x67, 0x0A, 0x01};
+  std::vector<int16_t> want;
+  for (uint8_t b : {uint8_t{0xB2}, uint8_t{0x67}}) {
+    for (int k = 0; k < 8; ++k) want.push_back((b >> k) & 1);
+  }
+  for (int k = 0; k < 5; ++k) want.push_back(1);
+  for (size_t split : {size_t{1}, size_t{3}, size_t{8}, size_t{13}}) {
+    internal::RleDecoder d(data, sizeof(data), 1);
+    std::vector<int16_t> got(want.size());
+    size_t at = 0;
+    while (at < got.size()) {
+      const size_t n = std::min(split, got.size() - at);
+      ASSERT_TRUE(d.Decode(got.data() + at, n).ok());
+      at += n;
+    }
+    EXPECT_EQ(got, want) << "split " << split;
+  }
+}
+
 }  // namespace
 }  // namespace st::parquet
