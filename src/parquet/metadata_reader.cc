@@ -12,50 +12,6 @@ namespace {
 using T = ThriftType;
 using Kind = LogicalType::Kind;
 
-// Calls on_field(id, type) for every field of the struct the reader is at;
-// on_field consumes the value (or Skips it).
-template <typename F>
-Status ReadStruct(CompactReader* r, F&& on_field) {
-  ST_TRY(r->BeginStruct());
-  while (true) {
-    int16_t id = 0;
-    ThriftType type{};
-    bool done = false;
-    ST_TRY(r->NextField(&id, &type, &done));
-    if (done) return Status::OK();
-    ST_TRY(on_field(id, type));
-  }
-}
-
-// Calls on_element() `size` times for a list of `want` elements.
-template <typename F>
-Status ReadList(CompactReader* r, ThriftType field_type, int16_t id, ThriftType want,
-                F&& on_element) {
-  ST_TRY(r->ExpectType(field_type, T::kList, id));
-  ThriftType et{};
-  int32_t n = 0;
-  ST_TRY(r->ReadListHeader(&et, &n));
-  ST_TRY(r->ExpectType(et, want, id));
-  for (int32_t i = 0; i < n; ++i) ST_TRY(on_element(i, n));
-  return Status::OK();
-}
-
-Status I32(CompactReader* r, ThriftType t, int16_t id, int32_t* v) {
-  ST_TRY(r->ExpectType(t, T::kI32, id));
-  return r->ReadI32(v);
-}
-Status I64(CompactReader* r, ThriftType t, int16_t id, int64_t* v) {
-  ST_TRY(r->ExpectType(t, T::kI64, id));
-  return r->ReadI64(v);
-}
-Status Str(CompactReader* r, ThriftType t, int16_t id, std::string* v) {
-  ST_TRY(r->ExpectType(t, T::kBinary, id));
-  std::string_view view;
-  ST_TRY(r->ReadBinary(&view));
-  v->assign(view);
-  return Status::OK();
-}
-
 struct SchemaElement {
   std::optional<int32_t> type;
   int32_t type_length = 0;
@@ -116,8 +72,8 @@ Status ReadLogicalType(CompactReader* r, SchemaElement* e) {
       case 5:
         lt.kind = Kind::kDecimal;
         return ReadStruct(r, [&](int16_t fid, ThriftType ft) -> Status {
-          if (fid == 1) return I32(r, ft, fid, &lt.scale);
-          if (fid == 2) return I32(r, ft, fid, &lt.precision);
+          if (fid == 1) return ReadI32Field(r, ft, fid, &lt.scale);
+          if (fid == 2) return ReadI32Field(r, ft, fid, &lt.precision);
           return r->Skip(ft);
         });
       case 6:
@@ -143,31 +99,31 @@ Status ReadSchemaElement(CompactReader* r, SchemaElement* e) {
     int32_t v = 0;
     switch (id) {
       case 1:
-        ST_TRY(I32(r, t, id, &v));
+        ST_TRY(ReadI32Field(r, t, id, &v));
         e->type = v;
         return Status::OK();
       case 2:
-        return I32(r, t, id, &e->type_length);
+        return ReadI32Field(r, t, id, &e->type_length);
       case 3:
-        ST_TRY(I32(r, t, id, &v));
+        ST_TRY(ReadI32Field(r, t, id, &v));
         e->repetition = v;
         return Status::OK();
       case 4:
-        return Str(r, t, id, &e->name);
+        return ReadStringField(r, t, id, &e->name);
       case 5:
-        ST_TRY(I32(r, t, id, &v));
+        ST_TRY(ReadI32Field(r, t, id, &v));
         e->num_children = v;
         return Status::OK();
       case 6:
-        ST_TRY(I32(r, t, id, &v));
+        ST_TRY(ReadI32Field(r, t, id, &v));
         e->converted_type = v;
         return Status::OK();
       case 7:
-        return I32(r, t, id, &e->scale);
+        return ReadI32Field(r, t, id, &e->scale);
       case 8:
-        return I32(r, t, id, &e->precision);
+        return ReadI32Field(r, t, id, &e->precision);
       case 9:
-        ST_TRY(I32(r, t, id, &v));
+        ST_TRY(ReadI32Field(r, t, id, &v));
         e->field_id = v;
         return Status::OK();
       case 10:
@@ -283,27 +239,27 @@ Status ReadStatistics(CompactReader* r, ColumnStatistics* s) {
     std::string str;
     switch (id) {
       case 1:
-        ST_TRY(Str(r, t, id, &str));
+        ST_TRY(ReadStringField(r, t, id, &str));
         s->legacy_max = std::move(str);
         return Status::OK();
       case 2:
-        ST_TRY(Str(r, t, id, &str));
+        ST_TRY(ReadStringField(r, t, id, &str));
         s->legacy_min = std::move(str);
         return Status::OK();
       case 3:
-        ST_TRY(I64(r, t, id, &v));
+        ST_TRY(ReadI64Field(r, t, id, &v));
         s->null_count = v;
         return Status::OK();
       case 4:
-        ST_TRY(I64(r, t, id, &v));
+        ST_TRY(ReadI64Field(r, t, id, &v));
         s->distinct_count = v;
         return Status::OK();
       case 5:
-        ST_TRY(Str(r, t, id, &str));
+        ST_TRY(ReadStringField(r, t, id, &str));
         s->max_value = std::move(str);
         return Status::OK();
       case 6:
-        ST_TRY(Str(r, t, id, &str));
+        ST_TRY(ReadStringField(r, t, id, &str));
         s->min_value = std::move(str);
         return Status::OK();
       default:
@@ -319,7 +275,7 @@ Status ReadColumnMetaData(CompactReader* r, ColumnChunkInfo* c, bool* has_meta) 
     int64_t w = 0;
     switch (id) {
       case 1:
-        ST_TRY(I32(r, t, id, &v));
+        ST_TRY(ReadI32Field(r, t, id, &v));
         if (v == 3) return Unsupported("parquet column chunk of INT96");
         if (v < 0 || v > 7) return Corruption("parquet column chunk: unknown physical type");
         c->physical_type = static_cast<PhysicalType>(v);
@@ -338,19 +294,19 @@ Status ReadColumnMetaData(CompactReader* r, ColumnChunkInfo* c, bool* has_meta) 
           return Status::OK();
         });
       case 4:
-        ST_TRY(I32(r, t, id, &v));
+        ST_TRY(ReadI32Field(r, t, id, &v));
         c->codec = static_cast<Codec>(v);
         return Status::OK();
       case 5:
-        return I64(r, t, id, &c->num_values);
+        return ReadI64Field(r, t, id, &c->num_values);
       case 6:
-        return I64(r, t, id, &c->total_uncompressed_size);
+        return ReadI64Field(r, t, id, &c->total_uncompressed_size);
       case 7:
-        return I64(r, t, id, &c->total_compressed_size);
+        return ReadI64Field(r, t, id, &c->total_compressed_size);
       case 9:
-        return I64(r, t, id, &c->data_page_offset);
+        return ReadI64Field(r, t, id, &c->data_page_offset);
       case 11:
-        ST_TRY(I64(r, t, id, &w));
+        ST_TRY(ReadI64Field(r, t, id, &w));
         c->dictionary_page_offset = w;
         return Status::OK();
       case 12:
@@ -404,15 +360,15 @@ Status ReadRowGroup(CompactReader* r, RowGroupInfo* g, std::optional<int32_t> le
           return ReadColumnChunk(r, &g->columns.back());
         });
       case 2:
-        return I64(r, t, id, &g->total_byte_size);
+        return ReadI64Field(r, t, id, &g->total_byte_size);
       case 3:
-        return I64(r, t, id, &g->num_rows);
+        return ReadI64Field(r, t, id, &g->num_rows);
       case 5:
-        ST_TRY(I64(r, t, id, &w));
+        ST_TRY(ReadI64Field(r, t, id, &w));
         g->file_offset = w;
         return Status::OK();
       case 6:
-        ST_TRY(I64(r, t, id, &w));
+        ST_TRY(ReadI64Field(r, t, id, &w));
         g->total_compressed_size = w;
         return Status::OK();
       default:
@@ -432,7 +388,7 @@ Result<FileMetadata> ParseFileMetadata(std::string_view footer) {
   ST_TRY(ReadStruct(&r, [&](int16_t id, ThriftType t) -> Status {
     switch (id) {
       case 1:
-        return I32(&r, t, id, &m.version);
+        return ReadI32Field(&r, t, id, &m.version);
       case 2:
         has_schema = true;
         return ReadList(&r, t, id, T::kStruct, [&](int32_t, int32_t) -> Status {
@@ -441,7 +397,7 @@ Result<FileMetadata> ParseFileMetadata(std::string_view footer) {
         });
       case 3:
         has_num_rows = true;
-        return I64(&r, t, id, &m.num_rows);
+        return ReadI64Field(&r, t, id, &m.num_rows);
       case 4: {
         std::optional<int32_t> leaves;
         if (has_schema) {
@@ -458,15 +414,15 @@ Result<FileMetadata> ParseFileMetadata(std::string_view footer) {
         return ReadList(&r, t, id, T::kStruct, [&](int32_t, int32_t) -> Status {
           std::pair<std::string, std::string> kv;
           ST_TRY(ReadStruct(&r, [&](int16_t kid, ThriftType kt) -> Status {
-            if (kid == 1) return Str(&r, kt, kid, &kv.first);
-            if (kid == 2) return Str(&r, kt, kid, &kv.second);
+            if (kid == 1) return ReadStringField(&r, kt, kid, &kv.first);
+            if (kid == 2) return ReadStringField(&r, kt, kid, &kv.second);
             return r.Skip(kt);
           }));
           m.key_value_metadata.push_back(std::move(kv));
           return Status::OK();
         });
       case 6:
-        return Str(&r, t, id, &m.created_by);
+        return ReadStringField(&r, t, id, &m.created_by);
       case 8:
         return Unsupported("parquet file is encrypted (encryption_algorithm in the footer)");
       default:
@@ -521,84 +477,6 @@ Result<FileMetadata> ParseFileMetadata(std::string_view footer) {
     }
   }
   return m;
-}
-
-Status ParsePageHeader(const uint8_t* data, size_t size, PageHeader* h, size_t* header_bytes) {
-  CompactReader r(data, size, "parquet page header");
-  auto data_page = [&](bool v2) -> Status {
-    h->has_type_header = true;
-    return ReadStruct(&r, [&](int16_t id, ThriftType t) -> Status {
-      if (!v2) {
-        switch (id) {
-          case 1:
-            return I32(&r, t, id, &h->num_values);
-          case 2:
-            return I32(&r, t, id, &h->encoding);
-          case 3:
-            return I32(&r, t, id, &h->def_level_encoding);
-          case 4:
-            return I32(&r, t, id, &h->rep_level_encoding);
-          default:
-            return r.Skip(t);
-        }
-      }
-      switch (id) {
-        case 1:
-          return I32(&r, t, id, &h->num_values);
-        case 2:
-          return I32(&r, t, id, &h->num_nulls);
-        case 3:
-          return I32(&r, t, id, &h->num_rows);
-        case 4:
-          return I32(&r, t, id, &h->encoding);
-        case 5:
-          return I32(&r, t, id, &h->def_levels_byte_length);
-        case 6:
-          return I32(&r, t, id, &h->rep_levels_byte_length);
-        case 7:
-          ST_TRY(r.ExpectType(t, T::kBoolTrue, id));
-          h->is_compressed = t == T::kBoolTrue;
-          return Status::OK();
-        default:
-          return r.Skip(t);
-      }
-    });
-  };
-  ST_TRY(ReadStruct(&r, [&](int16_t id, ThriftType t) -> Status {
-    switch (id) {
-      case 1:
-        return I32(&r, t, id, &h->type);
-      case 2:
-        return I32(&r, t, id, &h->uncompressed_page_size);
-      case 3:
-        return I32(&r, t, id, &h->compressed_page_size);
-      case 5:
-        if (h->type != static_cast<int32_t>(PageType::kDataPage)) return r.Skip(t);
-        ST_TRY(r.ExpectType(t, T::kStruct, id));
-        return data_page(false);
-      case 7:
-        if (h->type != static_cast<int32_t>(PageType::kDictionaryPage)) return r.Skip(t);
-        ST_TRY(r.ExpectType(t, T::kStruct, id));
-        h->has_type_header = true;
-        return ReadStruct(&r, [&](int16_t fid, ThriftType ft) -> Status {
-          if (fid == 1) return I32(&r, ft, fid, &h->num_values);
-          if (fid == 2) return I32(&r, ft, fid, &h->encoding);
-          return r.Skip(ft);
-        });
-      case 8:
-        if (h->type != static_cast<int32_t>(PageType::kDataPageV2)) return r.Skip(t);
-        ST_TRY(r.ExpectType(t, T::kStruct, id));
-        return data_page(true);
-      default:
-        return r.Skip(t);
-    }
-  }));
-  if (h->uncompressed_page_size < 0 || h->compressed_page_size < 0 || h->num_values < 0 ||
-      h->num_nulls < 0 || h->def_levels_byte_length < 0 || h->rep_levels_byte_length < 0) {
-    return Corruption("parquet page header: negative size or count");
-  }
-  *header_bytes = r.position();
-  return Status::OK();
 }
 
 }  // namespace st::parquet::internal

@@ -62,4 +62,52 @@ class CompactReader {
   std::vector<int16_t> last_field_id_;
 };
 
+// Struct-walking helpers over CompactReader for the parsers of
+// parquet.thrift structures.
+
+// Calls on_field(id, type) for every field of the struct the reader is at;
+// on_field consumes the value (or Skips it).
+template <typename F>
+Status ReadStruct(CompactReader* r, F&& on_field) {
+  ST_TRY(r->BeginStruct());
+  while (true) {
+    int16_t id = 0;
+    ThriftType type{};
+    bool done = false;
+    ST_TRY(r->NextField(&id, &type, &done));
+    if (done) return Status::OK();
+    ST_TRY(on_field(id, type));
+  }
+}
+
+// Calls on_element() `size` times for a list of `want` elements.
+template <typename F>
+Status ReadList(CompactReader* r, ThriftType field_type, int16_t id, ThriftType want,
+                F&& on_element) {
+  ST_TRY(r->ExpectType(field_type, ThriftType::kList, id));
+  ThriftType et{};
+  int32_t n = 0;
+  ST_TRY(r->ReadListHeader(&et, &n));
+  ST_TRY(r->ExpectType(et, want, id));
+  for (int32_t i = 0; i < n; ++i) ST_TRY(on_element(i, n));
+  return Status::OK();
+}
+
+// One field of the expected type (Corruption otherwise).
+inline Status ReadI32Field(CompactReader* r, ThriftType t, int16_t id, int32_t* v) {
+  ST_TRY(r->ExpectType(t, ThriftType::kI32, id));
+  return r->ReadI32(v);
+}
+inline Status ReadI64Field(CompactReader* r, ThriftType t, int16_t id, int64_t* v) {
+  ST_TRY(r->ExpectType(t, ThriftType::kI64, id));
+  return r->ReadI64(v);
+}
+inline Status ReadStringField(CompactReader* r, ThriftType t, int16_t id, std::string* v) {
+  ST_TRY(r->ExpectType(t, ThriftType::kBinary, id));
+  std::string_view view;
+  ST_TRY(r->ReadBinary(&view));
+  v->assign(view);
+  return Status::OK();
+}
+
 }  // namespace st::parquet::internal
