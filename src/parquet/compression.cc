@@ -1,3 +1,4 @@
+#include <lz4.h>
 #include <snappy.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -135,11 +136,26 @@ Status GzipDecompress(std::string_view input, char* out, size_t out_size) {
 
 }  // namespace
 
+// parquet.thrift LZ4_RAW: a bare LZ4 block. Read only, so not in Codec.
+constexpr auto kLz4Raw = static_cast<Codec>(7);
+
 Decompressor::~Decompressor() {
   if (zstd_context_ != nullptr) ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(zstd_context_));
 }
 
 Status Decompressor::Decompress(Codec codec, std::string_view input, char* out, size_t out_size) {
+  if (codec == kLz4Raw) {
+    if (input.size() > static_cast<size_t>(INT32_MAX) ||
+        out_size > static_cast<size_t>(INT32_MAX)) {
+      return Corruption("parquet lz4 page larger than 2 GiB");
+    }
+    const int rc = LZ4_decompress_safe(input.data(), out, static_cast<int>(input.size()),
+                                       static_cast<int>(out_size));
+    if (rc < 0 || static_cast<size_t>(rc) != out_size) {
+      return Corruption("parquet lz4 page is malformed or not of its declared size");
+    }
+    return Status::OK();
+  }
   switch (codec) {
     case Codec::kUncompressed:
       if (input.size() != out_size) {
@@ -181,7 +197,7 @@ Status Decompressor::Decompress(Codec codec, std::string_view input, char* out, 
     }
   }
   return Unsupported("parquet codec " + std::to_string(static_cast<int>(codec)) +
-                     " is not supported (UNCOMPRESSED, SNAPPY, GZIP, ZSTD are)");
+                     " is not supported (UNCOMPRESSED, SNAPPY, GZIP, ZSTD, LZ4_RAW are)");
 }
 
 }  // namespace st::parquet::internal

@@ -42,7 +42,7 @@ class Decompressor {
   // Decompresses `input` into out[0..out_size), which must come out exactly
   // full (the page header's uncompressed size). Errors: Corruption when the
   // input is malformed or decompresses to another size; Unsupported for a
-  // codec other than UNCOMPRESSED, SNAPPY, GZIP, ZSTD.
+  // codec other than UNCOMPRESSED, SNAPPY, GZIP, ZSTD, LZ4_RAW (7).
   Status Decompress(Codec codec, std::string_view input, char* out, size_t out_size);
 
  private:

@@ -8,8 +8,9 @@
 // metadata; data pages v1 and v2; PLAIN, PLAIN_DICTIONARY / RLE_DICTIONARY,
 // RLE (levels, booleans), DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY,
 // DELTA_BYTE_ARRAY and BYTE_STREAM_SPLIT values; UNCOMPRESSED, SNAPPY, GZIP,
-// ZSTD. Not read (Unsupported): encrypted files, INT96, legacy 2-level lists,
-// LZ4/BROTLI/LZO, BIT_PACKED levels. Bloom filters, page indexes and CRCs
+// ZSTD, LZ4_RAW. Not read (Unsupported): encrypted files, INT96, legacy
+// 2-level lists, the deprecated Hadoop-framed LZ4 (codec 5), BROTLI, LZO,
+// BIT_PACKED levels. Bloom filters, page indexes and CRCs
 // are ignored.
 //
 // Errors: every malformed input (wrong magic, truncated footer, bad page

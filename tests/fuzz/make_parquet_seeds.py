@@ -45,6 +45,7 @@ def variants():
     yield dict(data_page_version="1.0", compression="snappy")
     yield dict(data_page_version="2.0", compression="zstd")
     yield dict(data_page_version="1.0", compression="gzip", use_dictionary=False)
+    yield dict(data_page_version="2.0", compression="lz4")  # LZ4_RAW
     yield dict(data_page_version="2.0", compression="none", use_dictionary=False,
                column_encoding={"i": "DELTA_BINARY_PACKED", "s": "DELTA_LENGTH_BYTE_ARRAY",
                                 "tags.list.element": "DELTA_BYTE_ARRAY",

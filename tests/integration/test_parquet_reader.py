@@ -4,7 +4,7 @@ PyIceberg write.
 pyarrow writes one table of every Iceberg primitive (and the timestamp units
 pyarrow may write), nested struct/list/map and null patterns, with field ids
 in b'PARQUET:field_id', across data page v1/v2, dictionary on/off, every codec
-and the DELTA_* / BYTE_STREAM_SPLIT encodings. `streamtables dev parquet-cat`
+(pyarrow's "lz4" is LZ4_RAW) and the DELTA_* / BYTE_STREAM_SPLIT encodings. `streamtables dev parquet-cat`
 prints what our reader decoded as JSON lines; we bring pyarrow's values to the
 same form and compare value for value, then the footer (field ids, logical
 types, null counts). Corrupt files must fail with a clear error, not a crash.
@@ -195,7 +195,7 @@ def assert_footer(build_dir, path, table):
 
 
 CASES = [(v, d, c) for v in ("1.0", "2.0") for d in (True, False)
-         for c in ("none", "snappy", "gzip", "zstd")]
+         for c in ("none", "snappy", "gzip", "zstd", "lz4")]
 
 
 @pytest.mark.parametrize("version,dictionary,codec", CASES,

@@ -385,12 +385,13 @@ TEST(FileReaderTest, RandomBitFlipsNeverCrash) {
 
 // The fuzz seeds are pyarrow files (tests/fuzz/make_parquet_seeds.py): data
 // page v1/v2, dictionary and PLAIN, DELTA_* and BYTE_STREAM_SPLIT, every
-// codec, nesting. Under ASan here; value equality is the integration test's.
+// codec (LZ4_RAW too), nesting. Under ASan here; value equality is the integration test's.
 TEST(FileReaderTest, ReadsThePyarrowSeedFiles) {
   const char* seeds[] = {
       "112d9b6a4782cc2ca160c26d25841561599a5540", "2b7596b00221447b287fe1479022d7ec4c1c1f47",
       "2d805077f7bbe45e78c74cb5333c0935a29ea7fa", "3cb0ef1389f7508e99322e848bfa61cd0299d972",
-      "4abf27a566976a23d3b744b83869afac944b4e1e", "7bcc0dc6ad5a42df0b34331a4e9814cb1bd6ea29"};
+      "4abf27a566976a23d3b744b83869afac944b4e1e", "7bcc0dc6ad5a42df0b34331a4e9814cb1bd6ea29",
+      "4a78d8bc24cf076f9c3194860e37ab558a0aaee2"};
   for (const char* seed : seeds) {
     const std::string path =
         std::string(ST_SOURCE_DIR) + "/tests/fuzz/corpus/parquet_reader/" + seed;
