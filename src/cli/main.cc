@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "cli/parquet_cat_command.h"
 #include "cli/service_commands.h"
 #include "cli/write_table_command.h"
 #include "server/run_server.h"
@@ -39,6 +40,22 @@ void AddWriteTable(CLI::App& dev, st::cli::WriteTableOptions& o, bool& selected)
   cmd->callback([&selected] { selected = true; });
 }
 
+void AddParquetCat(CLI::App& dev, st::cli::ParquetCatOptions& o, bool& selected) {
+  CLI::App* cmd = dev.add_subcommand(
+      "parquet-cat", "Read a Parquet file with our reader; print rows as JSON lines");
+  cmd->add_option("file", o.file, "Parquet file")->required();
+  cmd->add_flag("--metadata", o.metadata, "Print the footer (schema, row groups, stats) instead");
+  cmd->add_flag("--decode-only", o.decode_only,
+                "Decode every column without printing; print the seconds per run");
+  cmd->add_option("--threads", o.threads, "--decode-only: decoding threads")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--repeat", o.repeat, "--decode-only: runs")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->callback([&selected] { selected = true; });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -55,6 +72,9 @@ int main(int argc, char** argv) {
   st::cli::WriteTableOptions write_table;
   bool write_table_selected = false;
   AddWriteTable(*dev, write_table, write_table_selected);
+  st::cli::ParquetCatOptions parquet_cat;
+  bool parquet_cat_selected = false;
+  AddParquetCat(*dev, parquet_cat, parquet_cat_selected);
 
   try {
     app.parse(argc, argv);
@@ -70,6 +90,15 @@ int main(int argc, char** argv) {
       return 1;
     }
     std::cout << *location << std::endl;
+    return 0;
+  }
+  if (parquet_cat_selected) {
+    st::Status s = st::cli::RunParquetCat(parquet_cat, std::cout);
+    std::cout.flush();
+    if (!s.ok()) {
+      std::cerr << "streamtables dev parquet-cat: " << s.ToString() << "\n";
+      return 1;
+    }
     return 0;
   }
   return 2;

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "common/status.h"
 #include "common/value.h"
@@ -28,6 +29,9 @@ namespace st::cli {
 // One row (a Struct in schema order) as a single-line JSON text, no newline.
 // Errors: InvalidArgument when the value does not match the schema.
 Result<std::string> RowToJsonLine(const iceberg::Schema& schema, const Value& row);
+
+// Standard base64 with padding (how fixed and binary values are printed).
+std::string Base64Encode(std::string_view bytes);
 
 // "-123.45" for unscaled -12345 at scale 2.
 std::string DecimalToString(Int128 unscaled, int scale);

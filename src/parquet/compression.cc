@@ -1,7 +1,9 @@
+#include <lz4.h>
 #include <snappy.h>
 #include <zlib.h>
 #include <zstd.h>
 
+#include <cstring>
 #include <string>
 
 #include "parquet/compression_internal.h"
@@ -98,6 +100,104 @@ Status Compressor::Compress(std::string_view input, ByteBuffer* out) {
     }
   }
   return Internal("parquet: unknown codec");
+}
+
+namespace {
+
+Status GzipDecompress(std::string_view input, char* out, size_t out_size) {
+  z_stream stream{};
+  // 15 + 32: accept the gzip or the zlib wrapper (some writers emit zlib).
+  if (inflateInit2(&stream, 15 + 32) != Z_OK) return Internal("parquet gzip: inflateInit2 failed");
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(input.data()));
+  stream.avail_in = static_cast<uInt>(input.size());
+  stream.next_out = reinterpret_cast<Bytef*>(out);
+  stream.avail_out = static_cast<uInt>(out_size);
+  int rc = Z_OK;
+  // Concatenated gzip members are legal; keep inflating while input remains.
+  while (true) {
+    rc = inflate(&stream, Z_FINISH);
+    if (rc == Z_STREAM_END && stream.avail_in > 0 && stream.avail_out > 0) {
+      if (inflateReset(&stream) != Z_OK) break;
+      continue;
+    }
+    break;
+  }
+  const size_t produced = out_size - stream.avail_out;
+  const bool more_output = rc == Z_BUF_ERROR && stream.avail_out == 0 && stream.avail_in > 0;
+  inflateEnd(&stream);
+  if (more_output) return Corruption("parquet gzip page decompresses past its declared size");
+  if (rc != Z_STREAM_END) return Corruption("parquet gzip page is malformed or truncated");
+  if (produced != out_size) {
+    return Corruption("parquet gzip page decompressed to " + std::to_string(produced) +
+                      " bytes, header says " + std::to_string(out_size));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+// parquet.thrift LZ4_RAW: a bare LZ4 block. Read only, so not in Codec.
+constexpr auto kLz4Raw = static_cast<Codec>(7);
+
+Decompressor::~Decompressor() {
+  if (zstd_context_ != nullptr) ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(zstd_context_));
+}
+
+Status Decompressor::Decompress(Codec codec, std::string_view input, char* out, size_t out_size) {
+  if (codec == kLz4Raw) {
+    if (input.size() > static_cast<size_t>(INT32_MAX) ||
+        out_size > static_cast<size_t>(INT32_MAX)) {
+      return Corruption("parquet lz4 page larger than 2 GiB");
+    }
+    const int rc = LZ4_decompress_safe(input.data(), out, static_cast<int>(input.size()),
+                                       static_cast<int>(out_size));
+    if (rc < 0 || static_cast<size_t>(rc) != out_size) {
+      return Corruption("parquet lz4 page is malformed or not of its declared size");
+    }
+    return Status::OK();
+  }
+  switch (codec) {
+    case Codec::kUncompressed:
+      if (input.size() != out_size) {
+        return Corruption("parquet uncompressed page: compressed and uncompressed sizes differ");
+      }
+      if (out_size != 0) std::memcpy(out, input.data(), out_size);
+      return Status::OK();
+    case Codec::kSnappy: {
+      size_t length = 0;
+      if (!snappy::GetUncompressedLength(input.data(), input.size(), &length)) {
+        return Corruption("parquet snappy page: malformed length preamble");
+      }
+      if (length != out_size) {
+        return Corruption("parquet snappy page holds " + std::to_string(length) +
+                          " bytes, header says " + std::to_string(out_size));
+      }
+      if (!snappy::RawUncompress(input.data(), input.size(), out)) {
+        return Corruption("parquet snappy page is malformed");
+      }
+      return Status::OK();
+    }
+    case Codec::kGzip:
+      return GzipDecompress(input, out, out_size);
+    case Codec::kZstd: {
+      if (zstd_context_ == nullptr) {
+        zstd_context_ = ZSTD_createDCtx();
+        if (zstd_context_ == nullptr) return Internal("parquet zstd: out of memory");
+      }
+      const size_t rc = ZSTD_decompressDCtx(static_cast<ZSTD_DCtx*>(zstd_context_), out, out_size,
+                                            input.data(), input.size());
+      if (ZSTD_isError(rc)) {
+        return Corruption(std::string("parquet zstd page: ") + ZSTD_getErrorName(rc));
+      }
+      if (rc != out_size) {
+        return Corruption("parquet zstd page decompressed to " + std::to_string(rc) +
+                          " bytes, header says " + std::to_string(out_size));
+      }
+      return Status::OK();
+    }
+  }
+  return Unsupported("parquet codec " + std::to_string(static_cast<int>(codec)) +
+                     " is not supported (UNCOMPRESSED, SNAPPY, GZIP, ZSTD, LZ4_RAW are)");
 }
 
 }  // namespace st::parquet::internal

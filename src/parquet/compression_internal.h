@@ -30,4 +30,23 @@ class Compressor {
   void* zstd_context_ = nullptr;
 };
 
+// Page decompression; one per column chunk read (keeps the zstd context).
+// Not thread-safe.
+class Decompressor {
+ public:
+  Decompressor() = default;
+  ~Decompressor();
+  Decompressor(const Decompressor&) = delete;
+  Decompressor& operator=(const Decompressor&) = delete;
+
+  // Decompresses `input` into out[0..out_size), which must come out exactly
+  // full (the page header's uncompressed size). Errors: Corruption when the
+  // input is malformed or decompresses to another size; Unsupported for a
+  // codec other than UNCOMPRESSED, SNAPPY, GZIP, ZSTD, LZ4_RAW (7).
+  Status Decompress(Codec codec, std::string_view input, char* out, size_t out_size);
+
+ private:
+  void* zstd_context_ = nullptr;
+};
+
 }  // namespace st::parquet::internal

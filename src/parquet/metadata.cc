@@ -14,7 +14,9 @@ constexpr int32_t kConvertedMap = 1;
 constexpr int32_t kConvertedList = 3;
 constexpr int32_t kConvertedDecimal = 5;
 constexpr int32_t kConvertedDate = 6;
+constexpr int32_t kConvertedTimeMillis = 7;
 constexpr int32_t kConvertedTimeMicros = 8;
+constexpr int32_t kConvertedTimestampMillis = 9;
 constexpr int32_t kConvertedTimestampMicros = 10;
 // LogicalType union member ids.
 constexpr int16_t kLogicalString = 1;
@@ -25,7 +27,21 @@ constexpr int16_t kLogicalDate = 6;
 constexpr int16_t kLogicalTime = 7;
 constexpr int16_t kLogicalTimestamp = 8;
 constexpr int16_t kLogicalUuid = 14;
+constexpr int16_t kTimeUnitMillis = 1;
 constexpr int16_t kTimeUnitMicros = 2;
+constexpr int16_t kTimeUnitNanos = 3;
+
+int16_t TimeUnitMember(TimeUnit unit) {
+  switch (unit) {
+    case TimeUnit::kMillis:
+      return kTimeUnitMillis;
+    case TimeUnit::kNanos:
+      return kTimeUnitNanos;
+    case TimeUnit::kMicros:
+      break;
+  }
+  return kTimeUnitMicros;
+}
 
 int32_t RepetitionValue(Repetition r) {
   switch (r) {
@@ -40,8 +56,8 @@ int32_t RepetitionValue(Repetition r) {
 }
 
 // The legacy converted_type, only where the spec defines it as equivalent:
-// TIME_MICROS and TIMESTAMP_MICROS mean isAdjustedToUTC=true, so local
-// times/timestamps get none.
+// TIME_MICROS and TIMESTAMP_MICROS (and _MILLIS) mean isAdjustedToUTC=true,
+// so local times/timestamps, and nanos, get none.
 std::optional<int32_t> ConvertedType(const LogicalType& lt) {
   switch (lt.kind) {
     case Kind::kString:
@@ -55,11 +71,11 @@ std::optional<int32_t> ConvertedType(const LogicalType& lt) {
     case Kind::kDate:
       return kConvertedDate;
     case Kind::kTime:
-      if (lt.adjusted_to_utc) return kConvertedTimeMicros;
-      return std::nullopt;
+      if (!lt.adjusted_to_utc || lt.unit == TimeUnit::kNanos) return std::nullopt;
+      return lt.unit == TimeUnit::kMillis ? kConvertedTimeMillis : kConvertedTimeMicros;
     case Kind::kTimestamp:
-      if (lt.adjusted_to_utc) return kConvertedTimestampMicros;
-      return std::nullopt;
+      if (!lt.adjusted_to_utc || lt.unit == TimeUnit::kNanos) return std::nullopt;
+      return lt.unit == TimeUnit::kMillis ? kConvertedTimestampMillis : kConvertedTimestampMicros;
     default:
       return std::nullopt;
   }
@@ -70,11 +86,11 @@ void WriteLogicalType(const LogicalType& lt, CompactWriter* w) {
     w->BeginStructField(id);
     w->EndStruct();
   };
-  auto time_like = [w](int16_t id, bool utc) {
+  auto time_like = [w, &lt](int16_t id, bool utc) {
     w->BeginStructField(id);
     w->FieldBool(1, utc);
     w->BeginStructField(2);  // unit: TimeUnit union
-    w->BeginStructField(kTimeUnitMicros);
+    w->BeginStructField(TimeUnitMember(lt.unit));
     w->EndStruct();
     w->EndStruct();
     w->EndStruct();

@@ -33,8 +33,10 @@ Status ValidateLeaf(const Node& node, const std::string& path) {
     case Kind::kDate:
       return need(pt == PhysicalType::kInt32, "INT32");
     case Kind::kTime:
+      if (lt.unit == TimeUnit::kMillis) return need(pt == PhysicalType::kInt32, "INT32 (millis)");
+      return need(pt == PhysicalType::kInt64, "INT64 (micros, nanos)");
     case Kind::kTimestamp:
-      return need(pt == PhysicalType::kInt64, "INT64 (micros)");
+      return need(pt == PhysicalType::kInt64, "INT64");
     case Kind::kUuid:
       return need(pt == PhysicalType::kFixedLenByteArray && node.type_length() == 16,
                   "FIXED_LEN_BYTE_ARRAY(16)");

@@ -27,14 +27,21 @@ enum class PhysicalType {
   kFixedLenByteArray = 7,
 };
 
-// The logical-type annotations we write. The matching legacy converted_type
-// is derived from it when the Parquet spec pairs the two.
+// The unit of a TIME or TIMESTAMP (parquet.thrift TimeUnit). We write micros
+// (Iceberg's unit); the reader reports what a file says (pyarrow may write
+// millis or nanos).
+enum class TimeUnit { kMillis, kMicros, kNanos };
+
+// The logical-type annotations we write (and read). The matching legacy
+// converted_type is derived from it when the Parquet spec pairs the two.
 struct LogicalType {
   enum class Kind { kNone, kString, kDate, kTime, kTimestamp, kDecimal, kUuid, kList, kMap };
   Kind kind = Kind::kNone;
-  bool adjusted_to_utc = false;  // kTime, kTimestamp (the unit is always micros).
+  bool adjusted_to_utc = false;  // kTime, kTimestamp.
   int32_t precision = 0;         // kDecimal
   int32_t scale = 0;             // kDecimal
+  // kTime, kTimestamp. TIME(MILLIS) is INT32, every other TIME/TIMESTAMP INT64.
+  TimeUnit unit = TimeUnit::kMicros;
 
   static LogicalType None() { return {}; }
   static LogicalType String() { return {Kind::kString}; }
@@ -43,6 +50,12 @@ struct LogicalType {
   static LogicalType Timestamp(bool adjusted_to_utc) { return {Kind::kTimestamp, adjusted_to_utc}; }
   static LogicalType Decimal(int32_t precision, int32_t scale) {
     return {Kind::kDecimal, false, precision, scale};
+  }
+  static LogicalType TimeWithUnit(bool adjusted_to_utc, TimeUnit unit) {
+    return {Kind::kTime, adjusted_to_utc, 0, 0, unit};
+  }
+  static LogicalType TimestampWithUnit(bool adjusted_to_utc, TimeUnit unit) {
+    return {Kind::kTimestamp, adjusted_to_utc, 0, 0, unit};
   }
   static LogicalType Uuid() { return {Kind::kUuid}; }
   static LogicalType List() { return {Kind::kList}; }
