@@ -37,8 +37,8 @@
 //   (catalog::ParseMaintenanceJob names) and returns the recorded run,
 //   {"tableARN", "job", "status": "Successful"|"Failed", "lastRunTimestamp",
 //   "failureMessage"?, "deletedDataFiles", "deletedRecords", "removedFilesSize"};
-//   400 for an unknown job, 404 for an unknown table, 412-style
-//   FailedPrecondition (409 ConflictException) when the job is disabled.
+//   400 for an unknown job or one not implemented yet (compaction), 404 for
+//   an unknown table, 409 ConflictException when the job is disabled.
 //
 // Account routes authorize on the operator account's root
 // (arn:aws:iam::<operator>:root). An account is {"accountId", "createdAt",
@@ -68,7 +68,7 @@ struct AdminDeps {
   // The region of registered Kafka clusters' ARNs.
   std::string region = "us-east-1";
   // Runs one maintenance job on a table now (the maintenance service's
-  // RunNow, by table id); null: the maintenance route answers 501.
+  // RunNow, by table id); null: the route answers Unsupported.
   std::function<Result<catalog::MaintenanceJobState>(const std::string& table_id,
                                                      catalog::MaintenanceJob job)>
       run_maintenance = nullptr;
