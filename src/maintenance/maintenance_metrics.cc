@@ -48,11 +48,18 @@ void MaintenanceMetrics::RecordShape(const std::string& table_arn, const TableSh
 }
 
 std::string MaintenanceMetrics::Text() const {
-  common::MutexLock lock(mu_);
+  // A copy, so formatting happens without the lock.
+  std::map<std::pair<std::string, catalog::MaintenanceJob>, JobCounters> jobs;
+  std::map<std::string, TableShapeSample> shapes;
+  {
+    common::MutexLock lock(mu_);
+    jobs = jobs_;
+    shapes = shapes_;
+  }
   std::string out;
   auto job_family = [&](const char* name, const char* type, const char* help, auto value) {
     out += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " " + type + "\n";
-    for (const auto& [key, counters] : jobs_) {
+    for (const auto& [key, counters] : jobs) {
       out += std::string(name) + "{table=\"" + Label(key.first) + "\",job=\"" +
              std::string(catalog::MaintenanceJobName(key.second)) + "\"} " + value(counters) + "\n";
     }
@@ -73,7 +80,7 @@ std::string MaintenanceMetrics::Text() const {
              [](const JobCounters& c) { return Number(c.duration_seconds); });
   auto shape_family = [&](const char* name, const char* help, auto value) {
     out += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " gauge\n";
-    for (const auto& [table, shape] : shapes_) {
+    for (const auto& [table, shape] : shapes) {
       int64_t v = value(shape);
       if (v < 0) continue;
       out += std::string(name) + "{table=\"" + Label(table) + "\"} " + std::to_string(v) + "\n";

@@ -79,6 +79,11 @@ void MaintenanceService::Stop() {
   if (thread_.joinable()) thread_.join();
 }
 
+bool MaintenanceService::Stopping() {
+  common::MutexLock lock(mu_);
+  return stopping_;
+}
+
 void MaintenanceService::Loop() {
   auto next_due = deps_.clock.Now() + options_.interval;
   while (true) {
@@ -296,6 +301,7 @@ Status MaintenanceService::RunOnce() {
                 deps_.store.ListTables(bucket.arn, std::nullopt, tables_page);
             if (!tables.has_value()) break;  // The bucket went away meanwhile.
             for (const catalog::Table& table : tables->items) {
+              if (Stopping()) return Status::OK();  // Shutdown waits for one job at most.
               if (Status ran = RunTableLocked(table); !ran.ok()) {
                 // One table's catalog trouble must not starve the others.
                 deps_.logger.Log(http::LogLevel::kWarn, "maintenance_table_skipped",

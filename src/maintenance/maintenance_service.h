@@ -69,7 +69,8 @@ class MaintenanceService {
 
   // Starts the scheduler thread; the first pass runs one interval later.
   void Start() EXCLUDES(mu_);
-  // Waits for a running job to finish. Idempotent.
+  // Waits for the running job to finish (a pass stops between tables).
+  // Idempotent.
   void Stop() EXCLUDES(mu_);
 
   // Runs `job` on the table now and records its outcome (a job that ran and
@@ -94,6 +95,7 @@ class MaintenanceService {
                                                     catalog::MaintenanceJob job) REQUIRES(run_mu_);
   Status RunTableLocked(const catalog::Table& table) REQUIRES(run_mu_);
   void Loop() EXCLUDES(mu_);
+  bool Stopping() EXCLUDES(mu_);
 
   MaintenanceDeps deps_;
   MaintenanceOptions options_;
