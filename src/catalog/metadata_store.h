@@ -58,6 +58,7 @@
 #include "catalog/general_purpose_bucket_store.h"
 #include "catalog/identity_store.h"
 #include "catalog/kafka_cluster_store.h"
+#include "catalog/maintenance_job_store.h"
 #include "catalog/namespace_store.h"
 #include "catalog/pagination.h"
 #include "catalog/records.h"
@@ -78,6 +79,7 @@ class MetadataStore : public IdentityStore,
                       public ChannelOffsetStore,
                       public KafkaClusterStore,
                       public GeneralPurposeBucketStore,
+                      public MaintenanceJobStore,
                       public UnitOfWorkSource {
  public:
   ~MetadataStore() override = default;

@@ -145,6 +145,11 @@ class SqliteMetadataStore final : public MetadataStore {
       const std::string& owner_account_id) override;
   Status DeleteGeneralPurposeBucket(const std::string& name) override;
 
+  Status PutMaintenanceJobState(const std::string& table_id, MaintenanceJob job,
+                                const MaintenanceJobState& state) override;
+  Result<std::map<MaintenanceJob, MaintenanceJobState>> GetMaintenanceJobStates(
+      const std::string& table_id) override;
+
   // A SqliteUnitOfWork (sqlite_unit_of_work.cc) over one transaction.
   Result<std::unique_ptr<UnitOfWork>> BeginUnitOfWork() override;
 

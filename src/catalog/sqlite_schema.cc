@@ -170,6 +170,19 @@ CREATE TABLE channel_operations (
 );
 CREATE INDEX channel_operations_by_end ON channel_operations(end_ms);
 )sql"},
+      {4, R"sql(
+CREATE TABLE maintenance_jobs (
+  table_id           TEXT NOT NULL REFERENCES tables(table_id) ON DELETE CASCADE,
+  job                TEXT NOT NULL,
+  outcome            TEXT NOT NULL CHECK (outcome IN ('successful', 'failed')),
+  last_run_ms        INTEGER NOT NULL,
+  failure_message    TEXT NOT NULL,
+  deleted_data_files INTEGER NOT NULL,
+  deleted_records    INTEGER NOT NULL,
+  removed_bytes      INTEGER NOT NULL,
+  PRIMARY KEY (table_id, job)
+);
+)sql"},
   };
   return kMigrations;
 }

@@ -115,6 +115,19 @@ void AddNamespaceCommands(CLI::App& app, ServiceCommands& s) {
   remove->add_option("name", name, "Namespace")->required();
 }
 
+// The ARN of table `ns`.`name` in `bucket` (name or ARN), through GetTable.
+Result<std::string> TableArn(const ServiceClient& c, const std::string& bucket,
+                             const std::string& ns, const std::string& name) {
+  ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, bucket));
+  ST_ASSIGN_OR_RETURN(
+      json reply,
+      c.Call("GET", "/get-table", {{"tableBucketARN", arn}, {"namespace", ns}, {"name", name}}));
+  if (!reply.is_object() || !reply.contains("tableARN") || !reply["tableARN"].is_string()) {
+    return Err(Internal("GetTable returned no tableARN"));
+  }
+  return reply["tableARN"].get<std::string>();
+}
+
 void AddTableCommands(CLI::App& app, ServiceCommands& s) {
   CLI::App* group = AddGroup(app, s, "table", "Tables of a table bucket");
   const bool& json_out = s.options.json;
@@ -175,6 +188,54 @@ void AddTableCommands(CLI::App& app, ServiceCommands& s) {
     leaf->add_option("name", name, "Table name")->required();
   }
   remove->add_option("--version-token", version_token, "Delete only at this version");
+
+  // table maintenance run|status: POST /admin/maintenance/run, and the two
+  // S3 Tables job-status operations.
+  CLI::App* maintenance =
+      AddGroup(*group, s, "maintenance", "Run a maintenance job now, or show the jobs' status");
+  std::string& job = s.NewString();
+  CLI::App* run = AddLeaf(*maintenance, s, "run", "Run one maintenance job on a table now", [&] {
+    return [&](const ServiceClient& c, std::ostream& out) -> Status {
+      ST_ASSIGN_OR_RETURN(std::string arn, TableArn(c, bucket, ns, name));
+      ST_ASSIGN_OR_RETURN(
+          json reply, c.Call("POST", "/admin/maintenance/run", {{"tableArn", arn}, {"job", job}}));
+      Print(out, json_out, reply, [&] { PrintFields(out, reply); });
+      return Status::OK();
+    };
+  });
+  CLI::App* status = AddLeaf(*maintenance, s, "status", "Show every maintenance job's status", [&] {
+    return [&](const ServiceClient& c, std::ostream& out) -> Status {
+      ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, bucket));
+      ST_ASSIGN_OR_RETURN(json jobs,
+                          c.Call("GET", TablePath(arn, ns, name) + "/maintenance-job-status"));
+      ST_ASSIGN_OR_RETURN(std::string tarn, TableArn(c, bucket, ns, name));
+      ST_ASSIGN_OR_RETURN(json expiration, c.Call("GET", "/table-record-expiration-job-status",
+                                                  {{"tableArn", tarn}}));
+      json reply = {{"tableARN", tarn},
+                    {"status", jobs.is_object() ? jobs.value("status", json::object()) : json()},
+                    {"recordExpiration", expiration}};
+      Print(out, json_out, reply, [&] {
+        for (const auto& [name_of_job, value] : reply["status"].items()) {
+          out << name_of_job << "\t" << value.value("status", "") << "\t"
+              << value.value("lastRunTimestamp", "") << "\t" << value.value("failureMessage", "")
+              << "\n";
+        }
+        out << "recordExpiration\t" << expiration.value("status", "") << "\t"
+            << expiration.value("lastRunTimestamp", "") << "\t"
+            << expiration.value("failureMessage", "") << "\n";
+      });
+      return Status::OK();
+    };
+  });
+  for (CLI::App* leaf : {run, status}) {
+    leaf->add_option("--bucket", bucket, "Bucket name or ARN")->required();
+    leaf->add_option("--namespace", ns, "Namespace")->required();
+    leaf->add_option("name", name, "Table name")->required();
+  }
+  run->add_option("--job", job,
+                  "icebergSnapshotManagement (compaction, unreferenced file removal and record "
+                  "expiration are not run yet)")
+      ->required();
 }
 
 // The policy path of the bucket, or of the table when `table` is given.

@@ -30,6 +30,21 @@ class SystemClock final : public Clock {
   static SystemClock& Default();
 };
 
+// Another clock shifted by a fixed offset: the server's test-only clock
+// offset (--test-only-clock-offset-hours) makes maintenance see day-long
+// rules expire without waiting, through the same code production runs with
+// offset zero. Thread-safe when `base` is; `base` must outlive it.
+class OffsetClock final : public Clock {
+ public:
+  OffsetClock(const Clock& base, std::chrono::system_clock::duration offset)
+      : base_(base), offset_(offset) {}
+  std::chrono::system_clock::time_point Now() const override { return base_.Now() + offset_; }
+
+ private:
+  const Clock& base_;
+  const std::chrono::system_clock::duration offset_;
+};
+
 // A clock that moves only when told. Thread-safe.
 class ManualClock final : public Clock {
  public:

@@ -3,10 +3,14 @@
 // own fails the channel; a deleted one suspends it.
 #include "delivery/channel_worker.h"
 #include "delivery/service_role.h"
+#include "iceberg/table_update.h"
 
 namespace st::delivery {
 
 namespace {
+
+// write.metadata.previous-versions-max of a streaming table (Iceberg: 100).
+constexpr int kStreamingPreviousVersionsMax = 10;
 
 std::string TableLabel(const ChannelConfig& config) {
   return config.namespace_name + "." + config.table_name + " in " + config.table_bucket_arn;
@@ -112,7 +116,11 @@ Result<std::optional<RecordFailure>> ChannelWorker::EnsureTable(const ConsumedRe
         iceberg::SortOrder::Unsorted(),
         {{"write.parquet.compression-codec",
           std::string(catalog::IcebergCompressionCodec(config_.compression))},
-         {"streamtables.channel-arn", channel_.arn}}};
+         {"streamtables.channel-arn", channel_.arn},
+         // A streaming table commits every few seconds: Iceberg's default
+         // of 100 logged versions would be 100 entries rewritten on every
+         // commit. Snapshot expiration deletes the files that fall off.
+         {iceberg::kMetadataPreviousVersionsMax, std::to_string(kStreamingPreviousVersionsMax)}}};
     ST_ASSIGN_OR_RETURN(catalog::LoadedTable created, ctx_.commits.CreateTable(spec, metadata));
     if (Status tagged = ctx_.store.TagResource(created.table.arn, {{"TableName", spec.name}});
         !tagged.ok()) {

@@ -130,6 +130,10 @@ struct AuthDecision {
   // For a deny: sent to the client as the AccessDenied message, so it names
   // the principal, action and resource (never the policy text).
   std::string message;
+  // For a deny: a policy statement denied explicitly (not merely no allow).
+  // Service principals acting for a resource's owner (maintenance) are
+  // stopped only by an explicit deny.
+  bool explicit_deny = false;
 };
 
 // Decides whether `principal` may perform `access`. Must be thread-safe.

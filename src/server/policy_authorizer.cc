@@ -173,9 +173,10 @@ Result<http::AuthDecision> PolicyAuthorizer::Authorize(const http::Request& requ
   std::string because = result.decision == auth::Decision::kExplicitDeny
                             ? "with an explicit deny (" + result.explanation + ")"
                             : "because " + result.explanation;
-  return http::AuthDecision{false, "User: " + who +
-                                       " is not authorized to perform: " + access.action +
-                                       " on resource: " + access.resource + " " + because};
+  return http::AuthDecision{false,
+                            "User: " + who + " is not authorized to perform: " + access.action +
+                                " on resource: " + access.resource + " " + because,
+                            result.decision == auth::Decision::kExplicitDeny};
 }
 
 }  // namespace st::server

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -26,6 +27,7 @@
 #include "delivery/delivery_service.h"
 #include "http/error_shapes.h"
 #include "http/server.h"
+#include "maintenance/maintenance_service.h"
 #include "registry/schema_registry.h"
 #include "server/admin_key_file.h"
 #include "server/builtin_routes.h"
@@ -177,6 +179,21 @@ int RunServer(int argc, char** argv) {
                                       config.region, kObjectKeyRoot, logger},
                                      DeliveryOptions(config));
 
+  // ---- Maintenance: the scheduler acts as the maintenance principal; only
+  // its clock carries the test-only offset (SigV4 and commits keep real time).
+  OffsetClock maintenance_clock(clock, std::chrono::hours(config.test_only_clock_offset_hours));
+  maintenance::MaintenanceOptions maintenance_options;
+  maintenance_options.interval =
+      std::chrono::seconds(std::max<uint64_t>(config.maintenance_interval_seconds, 1));
+  maintenance::MaintenanceService maintenance_service(
+      {store, commits, objects, kObjectKeyRoot, authorizer, maintenance_clock, random, logger},
+      maintenance_options);
+  if (config.test_only_clock_offset_hours != 0) {
+    logger.Log(http::LogLevel::kWarn, "test_only_clock_offset",
+               {{"hours", config.test_only_clock_offset_hours},
+                {"warning", "maintenance time is shifted; never use this in production"}});
+  }
+
   // ---- API endpoint: control plane at /, Iceberg REST at /iceberg, admin at
   // /admin, channels at /v1 and /api/v2, the Glue schema registry at /glue.
   http::Router api_router(api_authenticator, authorizer, logger);
@@ -189,8 +206,11 @@ int RunServer(int argc, char** argv) {
         {store, commits, objects, kObjectKeyRoot, config.region, s3_url, clock, random}));
   }
   if (mounted.ok()) {
-    mounted =
-        api_router.Mount(api::admin::MakeAdminSurface({store, layout->account_id, config.region}));
+    mounted = api_router.Mount(api::admin::MakeAdminSurface(
+        {store, layout->account_id, config.region,
+         [&maintenance_service](const std::string& table_id, catalog::MaintenanceJob job) {
+           return maintenance_service.RunNow(table_id, job);
+         }}));
   }
   api::kafka::KafkaDeps kafka_deps{
       store, authorizer, layout->account_id,
@@ -213,8 +233,11 @@ int RunServer(int argc, char** argv) {
   http::Router metrics_router(api_authenticator, authorizer, logger);
   std::unique_ptr<http::Server> metrics;
   if (config.metrics_listen.has_value()) {
-    mounted = metrics_router.Mount({"metrics", "", std::make_shared<http::S3TablesErrorWriter>(),
-                                    MetricsRoutes([&delivery] { return delivery.MetricsText(); })});
+    mounted =
+        metrics_router.Mount({"metrics", "", std::make_shared<http::S3TablesErrorWriter>(),
+                              MetricsRoutes([&delivery, &maintenance_service] {
+                                return delivery.MetricsText() + maintenance_service.MetricsText();
+                              })});
     if (!mounted.ok()) return fail(mounted);
     http::Server::Options metrics_options = s3_options;
     metrics_options.address = config.metrics_listen->host;
@@ -246,6 +269,7 @@ int RunServer(int argc, char** argv) {
               {"admin_created", admin->created}});
   // The listening line comes first: scripts read exactly one line to find the ports.
   delivery.Start();
+  if (config.maintenance_interval_seconds > 0) maintenance_service.Start();
   std::printf("streamtables: listening api=%s s3=%s metrics=%s\n", Url(**api).c_str(),
               s3_url.c_str(), metrics_url.c_str());
   std::printf("streamtables: admin credentials in %s\n", key_file.c_str());
@@ -258,6 +282,7 @@ int RunServer(int argc, char** argv) {
   // Delivery first: a commit in flight completes, uncommitted work is dropped
   // and re-read from Kafka after the next start.
   delivery.Stop();
+  maintenance_service.Stop();
   // Drain both endpoints at once so the grace period is not spent twice.
   std::thread s3_stop([&] { (*s3)->Shutdown(); });
   std::thread metrics_stop([&] {

@@ -114,9 +114,26 @@ Result<ServerConfig> ParseServerFlags(const std::vector<std::string>& args) {
       }
     } else if (flag == "--s3-max-body-bytes") {
       ST_ASSIGN_OR_RETURN(config.s3_max_body_bytes, ParseUnsigned(flag, value, UINT64_MAX));
+    } else if (flag == "--maintenance-interval-seconds") {
+      ST_ASSIGN_OR_RETURN(config.maintenance_interval_seconds,
+                          ParseUnsigned(flag, value, 7ull * 24 * 3600));
+    } else if (flag == "--test-only-clock-offset-hours") {
+      // Ten years either way is more than any maintenance rule needs.
+      ST_ASSIGN_OR_RETURN(config.test_only_clock_offset_hours,
+                          ParseUnsigned(flag, value, 10ull * 365 * 24));
+    } else if (flag == "--allow-test-only-options") {
+      if (value != "yes") {
+        return Err(InvalidArgument("--allow-test-only-options takes only 'yes'"));
+      }
+      config.allow_test_only_options = true;
     } else {
       return Err(InvalidArgument("unknown flag " + flag + "; see --help"));
     }
+  }
+  if (config.test_only_clock_offset_hours != 0 && !config.allow_test_only_options) {
+    return Err(InvalidArgument(
+        "--test-only-clock-offset-hours shifts maintenance time for tests and must never be "
+        "used in production; pass --allow-test-only-options yes to use it"));
   }
   return config;
 }
@@ -141,6 +158,12 @@ std::string ServerUsage() {
   --delivery-buffer-mb N   per-channel delivery buffer before a commit is forced (default 48)
   --header-timeout-ms N    a request's line and headers must arrive within N ms of its first
                            byte, or the connection is closed (default 20000)
+  --maintenance-interval-seconds N
+                           run every table's enabled maintenance jobs every N seconds
+                           (default 3600; 0: only on POST /admin/maintenance/run)
+  --test-only-clock-offset-hours N
+                           TESTS ONLY, needs --allow-test-only-options yes: maintenance
+                           sees the time N hours ahead (snapshot and file ages, schedule)
 
 Port 0 picks a free port. On start the server prints one line to stdout:
   streamtables: listening api=http://HOST:PORT s3=http://HOST:PORT metrics=http://HOST:PORT

@@ -42,6 +42,14 @@ struct ServerConfig {
   // Both endpoints: a request head (request line and headers) must arrive
   // within this long of its first byte (http::Server::Options::header_timeout).
   uint64_t header_timeout_ms = 20'000;
+  // How often the maintenance scheduler runs every table's enabled jobs; 0
+  // turns the scheduler off (POST /admin/maintenance/run still works).
+  uint64_t maintenance_interval_seconds = 3600;
+  // FOR TESTS ONLY: maintenance (its schedule, snapshot and file ages) sees
+  // the time this many hours ahead, so day-long rules can be proven without
+  // waiting. Refused unless --allow-test-only-options yes comes with it.
+  int64_t test_only_clock_offset_hours = 0;
+  bool allow_test_only_options = false;
   bool help = false;
 };
 

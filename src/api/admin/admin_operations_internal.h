@@ -67,4 +67,7 @@ Reply ListKafkaClusters(const AdminDeps& deps, http::RouteContext& context);
 Reply GetKafkaCluster(const AdminDeps& deps, http::RouteContext& context);
 Reply DeleteKafkaCluster(const AdminDeps& deps, http::RouteContext& context);
 
+// Maintenance (maintenance_operations.cc).
+Reply RunMaintenanceJob(const AdminDeps& deps, http::RouteContext& context);
+
 }  // namespace st::api::admin

@@ -72,6 +72,19 @@ http::AccessResolver ClusterAccess(DepsPtr deps, bool by_name_in_body) {
   };
 }
 
+// ?tableArn: the table a maintenance run acts on.
+http::AccessResolver TableArnAccess() {
+  return [](const http::Request& request, const http::PathParams&,
+            http::AccessRequest& access) -> Status {
+    std::optional<std::string_view> arn = request.query().Get("tableArn");
+    if (!arn.has_value() || arn->empty()) {
+      return InvalidArgument("The query parameter 'tableArn' is required.");
+    }
+    access.resource = std::string(*arn);
+    return Status::OK();
+  };
+}
+
 }  // namespace
 
 http::Surface MakeAdminSurface(const AdminDeps& deps_in) {
@@ -143,6 +156,13 @@ http::Surface MakeAdminSurface(const AdminDeps& deps_in) {
     route("DELETE", "/{name}/policies/{policyName}", "Delete" + word + "Policy",
           IdentityAccess(deps, kind), DeletePolicy);
   }
+  routes.push_back(http::Route{
+      "POST",
+      "/maintenance/run",
+      {},
+      "RunMaintenanceJob",
+      http::Requires("s3tables:PutTableMaintenanceConfiguration", TableArnAccess()),
+      [deps](http::RouteContext& context) { return RunMaintenanceJob(*deps, context); }});
   return http::Surface{"admin", "/admin", std::make_shared<http::S3TablesErrorWriter>(),
                        std::move(routes)};
 }

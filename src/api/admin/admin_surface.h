@@ -32,6 +32,14 @@
 //   catalog/kafka_client_properties.h, each value checked (400 naming the property otherwise;
 //   secrets are masked as "****" in responses).
 //
+//   POST   /admin/maintenance/run ?tableArn=<table ARN>&job=<job name>
+//   s3tables:PutTableMaintenanceConfiguration on the table: runs the job now
+//   (catalog::ParseMaintenanceJob names) and returns the recorded run,
+//   {"tableARN", "job", "status": "Successful"|"Failed", "lastRunTimestamp",
+//   "failureMessage"?, "deletedDataFiles", "deletedRecords", "removedFilesSize"};
+//   400 for an unknown job or one not implemented yet (compaction), 404 for
+//   an unknown table, 409 ConflictException when the job is disabled.
+//
 // Account routes authorize on the operator account's root
 // (arn:aws:iam::<operator>:root). An account is {"accountId", "createdAt",
 // "userCount", "roleCount", "tableBucketCount"}; ListAccounts returns
@@ -43,8 +51,10 @@
 // identity 404 NotFoundException.
 #pragma once
 
+#include <functional>
 #include <string>
 
+#include "catalog/maintenance_job_store.h"
 #include "catalog/metadata_store.h"
 #include "http/router.h"
 
@@ -57,6 +67,11 @@ struct AdminDeps {
   std::string operator_account_id;
   // The region of registered Kafka clusters' ARNs.
   std::string region = "us-east-1";
+  // Runs one maintenance job on a table now (the maintenance service's
+  // RunNow, by table id); null: the route answers Unsupported.
+  std::function<Result<catalog::MaintenanceJobState>(const std::string& table_id,
+                                                     catalog::MaintenanceJob job)>
+      run_maintenance = nullptr;
 };
 
 // The surface "admin" at prefix "/admin".

@@ -1,8 +1,9 @@
 // Maintenance configuration (api-contract.md §1.5): the type is a path label,
 // the body is {"value": {status?, settings?: {<type>: {...}}}}, read and
 // stored through catalog/maintenance_model.h; GETs report the documented
-// defaults for types never put. Maintenance jobs do not run
-// yet, so every job reports Not_Yet_Run (or Disabled when turned off).
+// defaults for types never put. Job status is the last run the maintenance
+// service recorded in the catalog (MaintenanceJobStore), or Not_Yet_Run;
+// Disabled when the job is turned off.
 #include "api/s3tables/json_body_internal.h"
 #include "api/s3tables/operations_internal.h"
 #include "api/s3tables/wire_json_internal.h"
@@ -46,12 +47,17 @@ nlohmann::json ConfigurationJson(const catalog::MaintenanceConfigs& configs) {
   return out;
 }
 
-nlohmann::json JobStatus(const catalog::MaintenanceConfigs& effective,
-                         catalog::MaintenanceType type) {
+nlohmann::json JobStatus(
+    const catalog::MaintenanceConfigs& effective, catalog::MaintenanceType type,
+    catalog::MaintenanceJob job,
+    const std::map<catalog::MaintenanceJob, catalog::MaintenanceJobState>& runs) {
   auto typed = Typed(effective);
   auto it = typed.find(type);
-  if (it != typed.end() && !it->second.enabled()) return {{"status", "Disabled"}};
-  return {{"status", "Not_Yet_Run"}};
+  bool enabled = it == typed.end() || it->second.enabled();
+  auto run = runs.find(job);
+  return MaintenanceJobStatusJson(
+      run == runs.end() ? std::nullopt : std::optional<catalog::MaintenanceJobState>(run->second),
+      enabled, /*record_expiration=*/false);
 }
 
 }  // namespace
@@ -115,14 +121,18 @@ Reply GetTableMaintenanceJobStatus(const S3TablesDeps& deps, Ctx& context) {
       catalog::EffectiveTableMaintenance(std::move(table_configs));
   catalog::MaintenanceConfigs bucket_effective =
       catalog::EffectiveTableBucketMaintenance(std::move(bucket_configs));
+  ST_ASSIGN_OR_RETURN(auto runs, deps.store.GetMaintenanceJobStates(table.table_id));
+  using catalog::MaintenanceJob;
   using catalog::MaintenanceType;
   nlohmann::json status = {
-      {catalog::kIcebergCompaction,
-       JobStatus(table_effective, MaintenanceType::kIcebergCompaction)},
+      {catalog::kIcebergCompaction, JobStatus(table_effective, MaintenanceType::kIcebergCompaction,
+                                              MaintenanceJob::kCompaction, runs)},
       {catalog::kIcebergSnapshotManagement,
-       JobStatus(table_effective, MaintenanceType::kIcebergSnapshotManagement)},
+       JobStatus(table_effective, MaintenanceType::kIcebergSnapshotManagement,
+                 MaintenanceJob::kSnapshotManagement, runs)},
       {catalog::kIcebergUnreferencedFileRemoval,
-       JobStatus(bucket_effective, MaintenanceType::kIcebergUnreferencedFileRemoval)}};
+       JobStatus(bucket_effective, MaintenanceType::kIcebergUnreferencedFileRemoval,
+                 MaintenanceJob::kUnreferencedFileRemoval, runs)}};
   return JsonResponse({{"tableARN", table.arn}, {"status", status}});
 }
 

@@ -1,7 +1,7 @@
 // Record expiration (docs/api-contract-notes.md §1.4/§1.5): PUT/GET
 // /table-record-expiration?tableArn= with {"value": {status, settings:
-// {days}}}, and the job status. Expiration does not run yet: an enabled
-// configuration reports NotYetRun, a disabled or unset one Disabled.
+// {days}}}, and the job status: the last run the maintenance service
+// recorded (NotYetRun before the first), Disabled when unset or disabled.
 #include "api/s3tables/json_body_internal.h"
 #include "api/s3tables/operations_internal.h"
 #include "api/s3tables/wire_json_internal.h"
@@ -57,7 +57,11 @@ Reply GetTableRecordExpirationJobStatus(const S3TablesDeps& deps, Ctx& context) 
   ST_ASSIGN_OR_RETURN(catalog::Table table, TableFromArnQuery(deps, context));
   ST_ASSIGN_OR_RETURN(catalog::RecordExpirationConfiguration configuration,
                       StoredConfiguration(deps, table));
-  return JsonResponse({{"status", configuration.enabled() ? "NotYetRun" : "Disabled"}});
+  ST_ASSIGN_OR_RETURN(auto runs, deps.store.GetMaintenanceJobStates(table.table_id));
+  auto run = runs.find(catalog::MaintenanceJob::kRecordExpiration);
+  return JsonResponse(MaintenanceJobStatusJson(
+      run == runs.end() ? std::nullopt : std::optional<catalog::MaintenanceJobState>(run->second),
+      configuration.enabled(), /*record_expiration=*/true));
 }
 
 }  // namespace st::api::s3tables

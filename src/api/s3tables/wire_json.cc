@@ -3,6 +3,26 @@
 
 namespace st::api::s3tables {
 
+nlohmann::json MaintenanceJobStatusJson(const std::optional<catalog::MaintenanceJobState>& last_run,
+                                        bool enabled, bool record_expiration) {
+  if (!enabled) return {{"status", "Disabled"}};
+  if (!last_run.has_value()) {
+    return {{"status", record_expiration ? "NotYetRun" : "Not_Yet_Run"}};
+  }
+  nlohmann::json out = {
+      {"status", last_run->outcome == catalog::JobOutcome::kSuccessful ? "Successful" : "Failed"},
+      {"lastRunTimestamp", FormatUtcMillis(last_run->last_run)}};
+  if (last_run->outcome == catalog::JobOutcome::kFailed) {
+    out["failureMessage"] = last_run->failure_message;
+  }
+  if (record_expiration && last_run->outcome == catalog::JobOutcome::kSuccessful) {
+    out["metrics"] = {{"deletedDataFiles", last_run->deleted_data_files},
+                      {"deletedRecords", last_run->deleted_records},
+                      {"removedFilesSize", last_run->removed_files_size_bytes}};
+  }
+  return out;
+}
+
 nlohmann::json TableBucketJson(const catalog::TableBucket& bucket) {
   return {{"arn", bucket.arn},
           {"name", bucket.name},

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "catalog/maintenance_job_store.h"
 #include "catalog/records.h"
 #include "http/response.h"
 
@@ -21,6 +22,13 @@ nlohmann::json TableSummaryJson(const catalog::Table& table);
 nlohmann::json TableJson(const catalog::Table& table);
 // EncryptionConfiguration.
 nlohmann::json EncryptionJson(const catalog::EncryptionConfig& config);
+
+// TableMaintenanceJobStatusValue, or the record-expiration job status when
+// `record_expiration` (its words have no underscores, and it carries the
+// deleted counts as `metrics`): Disabled when the job is off, else the last
+// run's outcome (Not_Yet_Run when it never ran).
+nlohmann::json MaintenanceJobStatusJson(const std::optional<catalog::MaintenanceJobState>& last_run,
+                                        bool enabled, bool record_expiration);
 
 // 200 (or `status`) with a JSON body.
 http::Response JsonResponse(const nlohmann::json& body, int status = 200);

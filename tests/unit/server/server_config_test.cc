@@ -33,5 +33,25 @@ TEST(ServerConfigTest, MasterKeyFile) {
   EXPECT_FALSE(ParseServerFlags({"--master-key-file="}).has_value());
 }
 
+TEST(ServerConfigTest, MaintenanceIntervalAndTheTestOnlyClockOffset) {
+  auto config = ParseServerFlags({});
+  ASSERT_TRUE(config.has_value());
+  EXPECT_EQ(config->maintenance_interval_seconds, 3600u);
+  EXPECT_EQ(config->test_only_clock_offset_hours, 0);
+  config = ParseServerFlags({"--maintenance-interval-seconds", "0"});
+  ASSERT_TRUE(config.has_value());
+  EXPECT_EQ(config->maintenance_interval_seconds, 0u);
+
+  // The offset is for tests: refused unless explicitly allowed.
+  config = ParseServerFlags({"--test-only-clock-offset-hours", "72"});
+  ASSERT_FALSE(config.has_value());
+  EXPECT_NE(config.error().message().find("--allow-test-only-options yes"), std::string::npos);
+  config = ParseServerFlags(
+      {"--allow-test-only-options", "yes", "--test-only-clock-offset-hours", "72"});
+  ASSERT_TRUE(config.has_value()) << config.error().ToString();
+  EXPECT_EQ(config->test_only_clock_offset_hours, 72);
+  EXPECT_FALSE(ParseServerFlags({"--allow-test-only-options", "true"}).has_value());
+}
+
 }  // namespace
 }  // namespace st::server

@@ -1,0 +1,24 @@
+// The maintenance principal: every job acts as the S3 Tables maintenance
+// service principal and is authorized through the server's policy engine
+// like any caller, before it touches a table.
+#pragma once
+
+#include <string>
+
+#include "catalog/records.h"
+#include "common/status.h"
+#include "http/router.h"
+
+namespace st::maintenance {
+
+inline constexpr const char* kMaintenancePrincipal = "maintenance.s3tables.amazonaws.com";
+
+// Whether the maintenance principal may perform `action` on `table`. The
+// service acts for the table's owner, who turned the job on, so (as in S3
+// Tables) only an explicit Deny naming it in a table bucket or table policy
+// stops it; a grant is not needed. Errors: AccessDenied naming the
+// principal, action and table (and the fix); the authorizer's own errors.
+Status AuthorizeMaintenance(const http::Authorizer& authorizer, const std::string& action,
+                            const catalog::Table& table);
+
+}  // namespace st::maintenance

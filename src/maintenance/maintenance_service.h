@@ -1,0 +1,111 @@
+// The maintenance service of `streamtables server`: one scheduler thread
+// that, every `interval` of the injected clock, runs each table's enabled
+// jobs as the maintenance principal, records each run's outcome in the
+// catalog (MaintenanceJobStore) and counts it for /metrics. RunNow runs one
+// job on one table at once (the admin route and CLI).
+//
+// Jobs run one at a time (a mutex serialises the scheduler and RunNow), so
+// two expirations of one table never race each other; against delivery they
+// race only through the commit engine's compare-and-swap, which re-applies
+// the maintenance commit on the newer base, so delivery never waits for
+// more than one of its own commit retries.
+//
+// Implemented jobs: icebergSnapshotManagement (snapshot_expiration.h),
+// icebergUnreferencedFileRemoval (unreferenced_files.h) and record
+// expiration (record_expiration.h). Compaction is not run yet (it keeps
+// reporting Not_Yet_Run; RunNow answers Unsupported).
+//
+// Thread-safety: every public method is thread-safe.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "catalog/maintenance_job_store.h"
+#include "catalog/metadata_store.h"
+#include "catalog/table_commits.h"
+#include "common/clock.h"
+#include "common/mutex.h"
+#include "common/random.h"
+#include "common/status.h"
+#include "http/logger.h"
+#include "http/router.h"
+#include "maintenance/maintenance_metrics.h"
+#include "storage/object_store.h"
+
+namespace st::maintenance {
+
+// References outlive the service.
+struct MaintenanceDeps {
+  catalog::MetadataStore& store;
+  catalog::TableCommits& commits;
+  storage::ObjectStore& objects;
+  std::string key_root;  // As TableCommitsOptions::key_root.
+  const http::Authorizer& authorizer;
+  // Job timestamps, snapshot and file ages, and the schedule; the server's
+  // test-only clock offset shifts only this clock.
+  const Clock& clock;
+  Random& random;  // Snapshot ids and file names of record expiration's commits.
+  http::Logger& logger;
+};
+
+struct MaintenanceOptions {
+  // How often every table's enabled jobs run. S3 Tables runs maintenance a
+  // few times a day; an hour keeps streaming tables' snapshot count near
+  // what an hour of commits adds.
+  std::chrono::milliseconds interval = std::chrono::hours(1);
+  // How often the scheduler looks at the clock (an offset clock can jump).
+  std::chrono::milliseconds tick = std::chrono::seconds(1);
+};
+
+class MaintenanceService {
+ public:
+  MaintenanceService(MaintenanceDeps deps, MaintenanceOptions options);
+  ~MaintenanceService();  // Stops the scheduler.
+  MaintenanceService(const MaintenanceService&) = delete;
+  MaintenanceService& operator=(const MaintenanceService&) = delete;
+
+  // Starts the scheduler thread; the first pass runs one interval later.
+  void Start() EXCLUDES(mu_);
+  // Waits for the running job to finish (a pass stops between tables).
+  // Idempotent.
+  void Stop() EXCLUDES(mu_);
+
+  // Runs `job` on the table now and records its outcome (a job that ran and
+  // failed is a recorded Failed state, not an error). Errors: NotFound
+  // (table), FailedPrecondition (the job is disabled for the table),
+  // Unsupported (a job not implemented yet), the store's errors.
+  Result<catalog::MaintenanceJobState> RunNow(const std::string& table_id,
+                                              catalog::MaintenanceJob job) EXCLUDES(run_mu_);
+  // One scheduler pass over every table of every account. Errors: listing
+  // the catalog failed (a job's own failure is recorded, not returned).
+  Status RunOnce() EXCLUDES(run_mu_);
+
+  // Prometheus text (maintenance_metrics.h).
+  std::string MetricsText() const { return metrics_.Text(); }
+
+ private:
+  // Whether `job` is enabled for `table` under its (or its bucket's) settings,
+  // and the snapshot rules when it is snapshot management.
+  Result<bool> Enabled(const catalog::Table& table, catalog::MaintenanceJob job);
+  // Runs and records one job; run_mu_ held.
+  Result<catalog::MaintenanceJobState> RunJobLocked(const catalog::Table& table,
+                                                    catalog::MaintenanceJob job) REQUIRES(run_mu_);
+  Status RunTableLocked(const catalog::Table& table) REQUIRES(run_mu_);
+  void Loop() EXCLUDES(mu_);
+  bool Stopping() EXCLUDES(mu_);
+
+  MaintenanceDeps deps_;
+  MaintenanceOptions options_;
+  MaintenanceMetrics metrics_;
+  // Serialises job runs (the scheduler's passes and RunNow).
+  common::Mutex run_mu_;
+  common::Mutex mu_;
+  common::CondVar wake_;
+  bool stopping_ GUARDED_BY(mu_) = false;
+  std::thread thread_;  // Started and joined by Start/Stop only.
+};
+
+}  // namespace st::maintenance

@@ -1,0 +1,67 @@
+"""Unreferenced file removal (icebergUnreferencedFileRemoval, a table bucket
+setting) run by the server's maintenance service: an orphan object planted
+under a table's location goes only after unreferencedDays + nonCurrentDays
+of injected time; every file the table references stays, and readers still
+see every row.
+"""
+
+from iceberg_rest_clients import pyiceberg_catalog
+from test_maintenance_snapshots import (NO_SCHEDULER, OFFSET, multiset, object_path,
+                                        referenced_files, restart_with, run_job,
+                                        table_with_appends)
+
+JOB = "icebergUnreferencedFileRemoval"
+
+
+def test_orphan_removed_only_after_the_configured_days_referenced_files_never(fresh_server):
+    server = fresh_server(extra_args=NO_SCHEDULER)
+    arn, _, table = table_with_appends(server, appends=3)
+    expected = multiset(table.scan().to_arrow().to_pylist())
+    server.boto3_client("s3tables").put_table_bucket_maintenance_configuration(
+        tableBucketARN=arn, type=JOB,
+        value={"status": "enabled", "settings": {JOB: {"unreferencedDays": 2,
+                                                       "nonCurrentDays": 3}}})
+    orphan = object_path(server, table.metadata.location + "/data/planted-orphan.parquet")
+    orphan.parent.mkdir(parents=True, exist_ok=True)
+    orphan.write_bytes(b"not referenced by anything")
+    referenced = referenced_files(table)
+
+    def run_at(hours: int) -> dict:
+        restart_with(server, *OFFSET, str(hours)) if hours else restart_with(server)
+        result = run_job(server, arn, JOB)
+        assert result["status"] == "Successful", result
+        return result
+
+    # Now, and 1 day on (younger than unreferencedDays): untouched.
+    for hours in (0, 24):
+        run_at(hours)
+        assert orphan.is_file()
+    # 3 days: noncurrent (older than 2 days) but not yet 2 + 3 days old: kept.
+    run_at(72)
+    assert orphan.is_file()
+    # 6 days: deleted.
+    result = run_at(144)
+    assert not orphan.exists()
+    assert result["removedFilesSize"] == len(b"not referenced by anything")
+
+    after = pyiceberg_catalog(server, arn).load_table("ns.t")  # The restarts picked new ports.
+    for uri in referenced | referenced_files(after):
+        assert object_path(server, uri).is_file(), f"referenced file removed: {uri}"
+    assert multiset(after.scan().to_arrow().to_pylist()) == expected
+    status = server.boto3_client("s3tables").get_table_maintenance_job_status(
+        tableBucketARN=arn, namespace="ns", name="t")
+    assert status["status"][JOB]["status"] == "Successful"
+
+
+def test_disabled_bucket_setting_reports_disabled_and_keeps_orphans(fresh_server):
+    server = fresh_server(extra_args=[*NO_SCHEDULER, *OFFSET, str(24 * 30)])
+    arn, _, table = table_with_appends(server, appends=1)
+    s3t = server.boto3_client("s3tables")
+    s3t.put_table_bucket_maintenance_configuration(tableBucketARN=arn, type=JOB,
+                                                   value={"status": "disabled"})
+    status = s3t.get_table_maintenance_job_status(tableBucketARN=arn, namespace="ns", name="t")
+    assert status["status"][JOB] == {"status": "Disabled"}
+    refused = server.cli("table", "maintenance", "run", "--bucket", arn, "--namespace", "ns", "t",
+                         "--job", JOB, check=False)
+    assert refused.returncode != 0
+    assert "disabled" in refused.stdout + refused.stderr

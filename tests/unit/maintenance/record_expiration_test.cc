@@ -1,0 +1,131 @@
+// Record expiration over a real catalog, commit engine and object store: a
+// table partitioned by hour(ts), files dated by partition and by upper bound.
+#include "maintenance/record_expiration.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "maintenance_fixture.h"
+
+namespace st::maintenance {
+namespace {
+
+constexpr int64_t kHourUs = 3'600'000'000LL;
+
+class RecordExpirationTest : public MaintenanceTest {
+ protected:
+  catalog::Table MakeHourlyTable(std::optional<std::string> channel = std::nullopt) {
+    auto schema = iceberg::Schema::Make(0, {{1, "id", true, iceberg::Type::Long(), ""},
+                                            {2, "ts", true, iceberg::Type::TimestampTz(), ""}});
+    EXPECT_TRUE(schema.has_value());
+    auto spec = iceberg::PartitionSpec::Make(*schema, 0,
+                                             {{2, 1000, "ts_hour", iceberg::Transform::Hour()}});
+    EXPECT_TRUE(spec.has_value()) << spec.error().ToString();
+    auto created = commits_->CreateTable(
+        catalog::NewTable{bucket_.arn, "ns", "hourly", kAccount, std::move(channel), std::nullopt},
+        catalog::InitialMetadata{*schema, *spec, iceberg::SortOrder::Unsorted(), {}});
+    EXPECT_TRUE(created.has_value()) << created.error().ToString();
+    return created->table;
+  }
+
+  // A file of `records` rows in hour `hour`; with `upper_us`, its ts upper bound.
+  iceberg::DataFile File(const catalog::Table& table, int32_t hour, int64_t records,
+                         std::optional<int64_t> upper_us = std::nullopt) {
+    iceberg::DataFile file;
+    file.file_path = table.warehouse_location + "/data/h" + std::to_string(hour) + "-" +
+                     std::to_string(next_file_++) + ".parquet";
+    file.partition = Value::MakeStruct({Value::Int32(hour)});
+    file.record_count = records;
+    file.file_size_in_bytes = 1000 + records;
+    if (upper_us) {
+      std::string bytes(8, '\0');
+      std::memcpy(bytes.data(), &*upper_us, 8);
+      file.upper_bounds[2] = bytes;
+    }
+    return file;
+  }
+
+  void Commit(const catalog::Table& table, const std::vector<iceberg::DataFile>& files) {
+    auto loaded = commits_->LoadTable(table.table_id);
+    ASSERT_TRUE(loaded.has_value());
+    iceberg::FileIO io = catalog::TableFileIO(*objects_, loaded->table, kKeyRoot);
+    iceberg::OperationContext op{io, clock_, random_};
+    auto snapshot = iceberg::FastAppend(loaded->metadata->metadata, files, {}, op);
+    ASSERT_TRUE(snapshot.has_value()) << snapshot.error().ToString();
+    catalog::CommitOptions options;
+    options.account_id = kAccount;
+    options.acting_channel = table.managed_by_channel;
+    ASSERT_TRUE(
+        commits_->CommitTable(table.table_id, snapshot->requirements, snapshot->updates, options)
+            .has_value());
+  }
+
+  std::set<std::string> LivePaths(const catalog::Table& table) {
+    auto loaded = commits_->LoadTable(table.table_id);
+    iceberg::FileIO io = catalog::TableFileIO(*objects_, loaded->table, kKeyRoot);
+    std::set<std::string> out;
+    auto lists =
+        iceberg::ReadManifestList(io, loaded->metadata->metadata.CurrentSnapshot()->manifest_list);
+    for (const auto& m : *lists) {
+      auto manifest = iceberg::ReadManifest(io, m);
+      EXPECT_TRUE(manifest.has_value());
+      for (const auto& e : manifest->entries) {
+        if (e.status != iceberg::ManifestEntryStatus::kDeleted) out.insert(e.data_file.file_path);
+      }
+    }
+    return out;
+  }
+
+  Result<RecordExpirationOutcome> Expire(const catalog::Table& table, int days) {
+    return ExpireRecords({*commits_, *objects_, kKeyRoot, clock_, random_}, table,
+                         std::chrono::days(days));
+  }
+};
+
+TEST_F(RecordExpirationTest, DropsWholeFilesOlderThanTheHorizonAndKeepsStraddlingOnes) {
+  const std::string channel = "arn:aws:kafka:us-east-1:111122223333:channel/c/x";
+  catalog::Table table = MakeHourlyTable(channel);
+  const int64_t now_us = clock_.NowMillis() * 1000;
+  const int32_t now_hour = static_cast<int32_t>(now_us / kHourUs);
+  // Horizon: 2 days ago.
+  iceberg::DataFile old_by_partition = File(table, now_hour - 72, 10);
+  iceberg::DataFile old_by_bound = File(table, now_hour - 49, 20, (now_hour - 49) * kHourUs + 5);
+  iceberg::DataFile straddling = File(table, now_hour - 48, 30, now_us);  // Bound says "new".
+  iceberg::DataFile fresh = File(table, now_hour, 40);
+  Commit(table, {old_by_partition, old_by_bound});
+  Commit(table, {straddling, fresh});
+
+  auto outcome = Expire(table, 2);
+  ASSERT_TRUE(outcome.has_value()) << outcome.error().ToString();
+  EXPECT_EQ(outcome->deleted_data_files, 2);
+  EXPECT_EQ(outcome->deleted_records, 30);
+  EXPECT_EQ(outcome->removed_files_size_bytes, 1010 + 1020);
+  EXPECT_EQ(LivePaths(table), (std::set<std::string>{straddling.file_path, fresh.file_path}));
+  iceberg::TableMetadata after = commits_->LoadTable(table.table_id)->metadata->metadata;
+  ASSERT_NE(after.CurrentSnapshot(), nullptr);
+  EXPECT_EQ(after.CurrentSnapshot()->operation(), "delete");
+
+  // Nothing else is old enough: no new snapshot.
+  auto snapshots = commits_->LoadTable(table.table_id)->metadata->metadata.snapshots.size();
+  outcome = Expire(table, 2);
+  ASSERT_TRUE(outcome.has_value());
+  EXPECT_EQ(outcome->deleted_data_files, 0);
+  EXPECT_EQ(commits_->LoadTable(table.table_id)->metadata->metadata.snapshots.size(), snapshots);
+}
+
+TEST_F(RecordExpirationTest, ATableWithoutATimestamptzPartitionIsAFailedPrecondition) {
+  catalog::Table table = MakeTable("plain");
+  Append(table);
+  EXPECT_EQ(Expire(table, 1).error().code(), StatusCode::kFailedPrecondition);
+}
+
+TEST(PartitionEndTest, HourDayIdentity) {
+  EXPECT_EQ(PartitionEndMicros(iceberg::Transform::Hour(), 0), kHourUs);
+  EXPECT_EQ(PartitionEndMicros(iceberg::Transform::Day(), 1), 2 * 24 * kHourUs);
+  EXPECT_EQ(PartitionEndMicros(iceberg::Transform::Identity(), 41), 42);
+  EXPECT_FALSE(PartitionEndMicros(iceberg::Transform::Month(), 1).has_value());
+}
+
+}  // namespace
+}  // namespace st::maintenance
