@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "auth/authorizer.h"
 #include "catalog/channel_model.h"
 #include "catalog/metadata_store.h"
 #include "catalog/table_commits.h"
@@ -41,7 +42,6 @@
 #include "delivery/offset_tracker.h"
 #include "delivery/record_format.h"
 #include "http/logger.h"
-#include "http/router.h"
 #include "storage/object_store.h"
 
 namespace st::delivery {
@@ -53,7 +53,7 @@ struct DeliveryContext {
   storage::ObjectStore& objects;
   KafkaClientFactory& kafka;
   RecordFormat& format;
-  const http::Authorizer& authorizer;
+  const auth::Authorizer& authorizer;
   const Clock& clock;
   Random& random;
   std::string key_root;

@@ -24,12 +24,12 @@
 #include <optional>
 #include <string>
 
+#include "auth/authorizer.h"
 #include "catalog/metadata_store.h"
 #include "catalog/table_commits.h"
 #include "common/clock.h"
 #include "common/random.h"
 #include "http/logger.h"
-#include "http/router.h"
 #include "storage/object_store.h"
 
 namespace st::registry {
@@ -49,7 +49,7 @@ class DeliveryService {
     catalog::TableCommits& commits;
     storage::ObjectStore& objects;
     registry::SchemaRegistry* registry;  // Required unless record_format is given.
-    const http::Authorizer& authorizer;
+    const auth::Authorizer& authorizer;
     const Clock& clock;
     Random& random;
     std::string region;

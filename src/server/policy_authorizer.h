@@ -1,4 +1,4 @@
-// The production http::Authorizer: IAM policy evaluation (auth::Evaluate) over
+// The production auth::Authorizer: IAM policy evaluation (auth::Evaluate) over
 // the caller's identity policies, the table bucket policy of the resource's
 // bucket and, for a table, its table policy, all read from the catalog.
 //
@@ -20,6 +20,7 @@
 #include <string>
 #include <utility>
 
+#include "auth/authorizer.h"
 #include "auth/evaluator.h"
 #include "catalog/general_purpose_bucket_store.h"
 #include "catalog/identity_store.h"
@@ -29,7 +30,6 @@
 #include "common/clock.h"
 #include "common/mutex.h"
 #include "http/logger.h"
-#include "http/router.h"
 
 namespace st::server {
 
@@ -43,7 +43,7 @@ struct PolicySources {
 };
 
 // Thread-safe. The stores, `clock` and `logger` must outlive it.
-class PolicyAuthorizer final : public http::Authorizer {
+class PolicyAuthorizer final : public auth::Authorizer {
  public:
   PolicyAuthorizer(PolicySources sources, const Clock& clock, http::Logger& logger,
                    std::string operator_account_id);
@@ -54,13 +54,13 @@ class PolicyAuthorizer final : public http::Authorizer {
 
   // Errors: the store's (e.g. Unavailable), and Internal for a stored policy
   // that no longer parses (fail closed: it might have held a Deny).
-  Result<http::AuthDecision> Authorize(const http::Request& request,
+  Result<auth::AuthDecision> Authorize(const auth::CallContext& call,
                                        const auth::Principal& principal,
-                                       const http::AccessRequest& access) const override;
+                                       const auth::AccessRequest& access) const override;
 
   // The decision without an HTTP request (for tests and tools).
   Result<auth::EvaluationResult> Evaluate(const auth::Principal& principal,
-                                          const http::AccessRequest& access,
+                                          const auth::AccessRequest& access,
                                           const std::string& source_ip) const;
 
  private:

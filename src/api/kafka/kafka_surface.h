@@ -36,7 +36,7 @@ namespace st::api::kafka {
 struct KafkaDeps {
   catalog::MetadataStore& store;
   // The router's authorizer, for the extra checks CreateChannel needs.
-  const http::Authorizer& authorizer;
+  const auth::Authorizer& authorizer;
   // The account of callers whose principal carries none (test hooks).
   std::string account_id;
   // Live delivery state of an ACTIVE channel whose row has no stateInfo

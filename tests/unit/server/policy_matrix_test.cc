@@ -144,8 +144,8 @@ class PolicyMatrixTest : public ::testing::Test {
     }
   }
 
-  http::AccessRequest AccessFor(const json& c) {
-    http::AccessRequest access;
+  auth::AccessRequest AccessFor(const json& c) {
+    auth::AccessRequest access;
     access.action = c["action"];
     std::string resource = c["resource"];
     if (tables_.count(resource)) {
@@ -202,7 +202,7 @@ TEST_F(PolicyMatrixTest, UnparseableStoredPolicyIsAnError) {
   http::NullLogger logger;
   PolicyAuthorizer authorizer(*store_, clock_, logger, matrix_["accounts"]["owner"]);
   ASSERT_TRUE(store_->PutTableBucketPolicy(bucket_arns_["bucket"], "{not json").ok());
-  http::AccessRequest access;
+  auth::AccessRequest access;
   access.action = "s3tables:GetTable";
   access.resource = tables_["orders"].arn;
   auto result = authorizer.Evaluate(principals_["alice"], access, "127.0.0.1");
@@ -220,7 +220,7 @@ TEST_F(PolicyMatrixTest, AdminActionsBelongToTheOperatorAccount) {
       R"({"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"iam:*","Resource":"*"}]})";
   ASSERT_TRUE(store_->PutIdentityPolicy(identity_arns_["carol"], {"iam", kIamAll}).ok());
   ASSERT_TRUE(store_->PutIdentityPolicy(identity_arns_["bob"], {"iam", kIamAll}).ok());
-  http::AccessRequest access;
+  auth::AccessRequest access;
   access.action = "iam:CreateUser";
   access.resource = "arn:aws:iam::444455556666:user/mallory";
   auto carol = authorizer.Evaluate(principals_["carol"], access, "127.0.0.1");

@@ -25,15 +25,15 @@ class FixedAuthenticator final : public http::Authenticator {
   }
 };
 
-class RecordingAuthorizer final : public http::Authorizer {
+class RecordingAuthorizer final : public auth::Authorizer {
  public:
-  Result<http::AuthDecision> Authorize(const http::Request&, const auth::Principal&,
-                                       const http::AccessRequest& access) const override {
+  Result<auth::AuthDecision> Authorize(const auth::CallContext&, const auth::Principal&,
+                                       const auth::AccessRequest& access) const override {
     last = access;
-    return http::AuthDecision{allow, allow ? "" : "denied by test"};
+    return auth::AuthDecision{allow, allow ? "" : "denied by test"};
   }
   bool allow = true;
-  mutable std::optional<http::AccessRequest> last;
+  mutable std::optional<auth::AccessRequest> last;
 };
 
 class NullLogger final : public http::Logger {

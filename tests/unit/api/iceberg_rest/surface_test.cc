@@ -32,22 +32,22 @@ class FixedAuthenticator final : public http::Authenticator {
   }
 };
 
-class RecordingAuthorizer final : public http::Authorizer {
+class RecordingAuthorizer final : public auth::Authorizer {
  public:
-  Result<http::AuthDecision> Authorize(const http::Request&, const auth::Principal&,
-                                       const http::AccessRequest& access) const override {
+  Result<auth::AuthDecision> Authorize(const auth::CallContext&, const auth::Principal&,
+                                       const auth::AccessRequest& access) const override {
     std::lock_guard<std::mutex> lock(mu_);
     last_ = access;
-    return http::AuthDecision{true, ""};
+    return auth::AuthDecision{true, ""};
   }
-  http::AccessRequest last() const {
+  auth::AccessRequest last() const {
     std::lock_guard<std::mutex> lock(mu_);
     return last_;
   }
 
  private:
   mutable std::mutex mu_;
-  mutable http::AccessRequest last_;
+  mutable auth::AccessRequest last_;
 };
 
 class NullLogger final : public http::Logger {

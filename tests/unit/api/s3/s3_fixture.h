@@ -32,14 +32,14 @@ class AdminAuthenticator final : public http::Authenticator {
   }
 };
 
-class RecordingAuthorizer final : public http::Authorizer {
+class RecordingAuthorizer final : public auth::Authorizer {
  public:
-  Result<http::AuthDecision> Authorize(const http::Request&, const auth::Principal&,
-                                       const http::AccessRequest& access) const override {
+  Result<auth::AuthDecision> Authorize(const auth::CallContext&, const auth::Principal&,
+                                       const auth::AccessRequest& access) const override {
     last = access;
-    return http::AuthDecision{!deny, deny ? "denied by test" : ""};
+    return auth::AuthDecision{!deny, deny ? "denied by test" : ""};
   }
-  mutable http::AccessRequest last;
+  mutable auth::AccessRequest last;
   bool deny = false;
 };
 
