@@ -35,13 +35,13 @@
 #include "catalog/metadata_store.h"
 #include "catalog/table_commits.h"
 #include "common/clock.h"
+#include "common/logger.h"
 #include "common/mutex.h"
 #include "common/random.h"
 #include "delivery/channel_metrics.h"
 #include "delivery/kafka_client.h"
 #include "delivery/offset_tracker.h"
 #include "delivery/record_format.h"
-#include "http/logger.h"
 #include "storage/object_store.h"
 
 namespace st::delivery {
@@ -57,7 +57,7 @@ struct DeliveryContext {
   const Clock& clock;
   Random& random;
   std::string key_root;
-  http::Logger& logger;
+  Logger& logger;
 };
 
 struct WorkerOptions {

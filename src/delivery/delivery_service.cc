@@ -123,13 +123,13 @@ bool DeliveryService::Impl::Transition(const Channel& channel, ChannelStatus fro
   }
   Result<Channel> updated = deps.store.UpdateChannel(channel.arn, change);
   if (!updated.has_value()) {
-    deps.logger.Log(http::LogLevel::kInfo, "channel_transition_skipped",
+    deps.logger.Log(LogLevel::kInfo, "channel_transition_skipped",
                     {{"channel", channel.arn},
                      {"to", catalog::ChannelStatusName(to)},
                      {"error", updated.error().ToString()}});
     return false;
   }
-  deps.logger.Log(http::LogLevel::kInfo, "channel_status",
+  deps.logger.Log(LogLevel::kInfo, "channel_status",
                   {{"channel", channel.arn},
                    {"from", catalog::ChannelStatusName(from)},
                    {"to", catalog::ChannelStatusName(to)}});
@@ -241,13 +241,13 @@ void DeliveryService::Impl::Activate(const Channel& channel) {
     if (ends.error().code() == StatusCode::kNotFound) {
       return Fail(channel, kFrom, StateCode::kTopicNotFound, ends.error().message());
     }
-    deps.logger.Log(http::LogLevel::kWarn, "end_offsets_failed",
+    deps.logger.Log(LogLevel::kWarn, "end_offsets_failed",
                     {{"channel", channel.arn}, {"error", ends.error().ToString()}});
     return;
   }
   Status init = deps.store.InitChannelOffsets(channel.arn, *ends, 0);
   if (!init.ok() && init.code() != StatusCode::kAlreadyExists) {
-    deps.logger.Log(http::LogLevel::kWarn, "init_offsets_failed",
+    deps.logger.Log(LogLevel::kWarn, "init_offsets_failed",
                     {{"channel", channel.arn}, {"error", init.ToString()}});
     return;
   }
@@ -358,11 +358,11 @@ void DeliveryService::Impl::Reconcile(const Channel& channel) {
       Status offsets = deps.store.DeleteChannelOffsets(channel.arn);
       Status deleted = offsets.ok() ? deps.store.DeleteChannel(channel.arn) : offsets;
       if (!deleted.ok() && deleted.code() != StatusCode::kNotFound) {
-        deps.logger.Log(http::LogLevel::kWarn, "channel_delete_failed",
+        deps.logger.Log(LogLevel::kWarn, "channel_delete_failed",
                         {{"channel", channel.arn}, {"error", deleted.ToString()}});
         return;
       }
-      deps.logger.Log(http::LogLevel::kInfo, "channel_deleted", {{"channel", channel.arn}});
+      deps.logger.Log(LogLevel::kInfo, "channel_deleted", {{"channel", channel.arn}});
       configs.erase(channel.arn);
       common::MutexLock lock(metrics_mu);
       metrics.erase(channel.arn);
@@ -379,7 +379,7 @@ DeliveryService::~DeliveryService() { Stop(); }
 void DeliveryService::ReconcileOnce() {
   Result<std::vector<Channel>> channels = impl_->deps.store.ListAllChannels();
   if (!channels.has_value()) {
-    impl_->deps.logger.Log(http::LogLevel::kWarn, "list_channels_failed",
+    impl_->deps.logger.Log(LogLevel::kWarn, "list_channels_failed",
                            {{"error", channels.error().ToString()}});
     return;
   }

@@ -28,8 +28,8 @@
 #include "catalog/metadata_store.h"
 #include "catalog/table_commits.h"
 #include "common/clock.h"
+#include "common/logger.h"
 #include "common/random.h"
-#include "http/logger.h"
 #include "storage/object_store.h"
 
 namespace st::registry {
@@ -54,7 +54,7 @@ class DeliveryService {
     Random& random;
     std::string region;
     std::string key_root;  // TableCommitsOptions::key_root.
-    http::Logger& logger;
+    Logger& logger;
     // Test seams: null means librdkafka and decoding + registry.
     KafkaClientFactory* kafka = nullptr;
     RecordFormat* record_format = nullptr;

@@ -32,10 +32,10 @@
 
 #include "auth/authorizer.h"
 #include "auth/principal.h"
+#include "common/logger.h"
 #include "common/status.h"
 #include "http/handler.h"
 #include "http/http_error.h"
-#include "http/logger.h"
 
 namespace st::http {
 

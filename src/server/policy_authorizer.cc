@@ -41,7 +41,7 @@ Result<std::optional<std::string>> Optional(Result<std::string> document) {
 
 }  // namespace
 
-PolicyAuthorizer::PolicyAuthorizer(PolicySources sources, const Clock& clock, http::Logger& logger,
+PolicyAuthorizer::PolicyAuthorizer(PolicySources sources, const Clock& clock, Logger& logger,
                                    std::string operator_account_id)
     : sources_(sources),
       clock_(clock),
@@ -160,8 +160,8 @@ Result<auth::AuthDecision> PolicyAuthorizer::Authorize(const auth::CallContext& 
   ST_ASSIGN_OR_RETURN(auth::EvaluationResult result,
                       Evaluate(principal, access, call.remote_address));
   const std::string& who = principal.arn.empty() ? std::string("anonymous") : principal.arn;
-  if (logger_.Enabled(http::LogLevel::kDebug)) {
-    logger_.Log(http::LogLevel::kDebug, "authorization",
+  if (logger_.Enabled(LogLevel::kDebug)) {
+    logger_.Log(LogLevel::kDebug, "authorization",
                 {{"request_id", call.request_id},
                  {"principal", who},
                  {"action", access.action},

@@ -28,8 +28,8 @@
 #include "catalog/table_bucket_store.h"
 #include "catalog/table_store.h"
 #include "common/clock.h"
+#include "common/logger.h"
 #include "common/mutex.h"
-#include "http/logger.h"
 
 namespace st::server {
 
@@ -45,9 +45,9 @@ struct PolicySources {
 // Thread-safe. The stores, `clock` and `logger` must outlive it.
 class PolicyAuthorizer final : public auth::Authorizer {
  public:
-  PolicyAuthorizer(PolicySources sources, const Clock& clock, http::Logger& logger,
+  PolicyAuthorizer(PolicySources sources, const Clock& clock, Logger& logger,
                    std::string operator_account_id);
-  PolicyAuthorizer(catalog::MetadataStore& store, const Clock& clock, http::Logger& logger,
+  PolicyAuthorizer(catalog::MetadataStore& store, const Clock& clock, Logger& logger,
                    std::string operator_account_id)
       : PolicyAuthorizer(PolicySources{store, store, store, store}, clock, logger,
                          std::move(operator_account_id)) {}
@@ -73,7 +73,7 @@ class PolicyAuthorizer final : public auth::Authorizer {
 
   PolicySources sources_;
   const Clock& clock_;
-  http::Logger& logger_;
+  Logger& logger_;
   std::string operator_account_id_;
   mutable common::Mutex mu_;
   mutable std::map<std::pair<int, std::string>, std::shared_ptr<const auth::Policy>> cache_

@@ -79,9 +79,9 @@ int RunServer(int argc, char** argv) {
 
   const Clock& clock = SystemClock::Default();
   Random& random = DefaultRandom::Default();
-  http::JsonLinesLogger logger(stderr, config.log_level, clock);
+  JsonLinesLogger logger(stderr, config.log_level, clock);
   auto fail = [&](const Status& status) {
-    logger.Log(http::LogLevel::kError, "startup_failed", {{"error", status.ToString()}});
+    logger.Log(LogLevel::kError, "startup_failed", {{"error", status.ToString()}});
     return 1;
   };
 
@@ -93,7 +93,7 @@ int RunServer(int argc, char** argv) {
     for (const std::string& example : layout->repaired.examples) {
       examples += (examples.empty() ? "" : ", ") + example;
     }
-    logger.Log(http::LogLevel::kWarn, "data_dir_modes_tightened",
+    logger.Log(LogLevel::kWarn, "data_dir_modes_tightened",
                {{"data_dir", layout->root},
                 {"files_set_0600", layout->repaired.files},
                 {"dirs_set_0700", layout->repaired.dirs},
@@ -104,7 +104,7 @@ int RunServer(int argc, char** argv) {
       {config.master_key_file, master_key_env ? master_key_env : "", layout->master_key_path});
   if (!master_key.has_value()) return fail(master_key.error().WithContext("master key"));
   if (!master_key->warning.empty()) {
-    logger.Log(http::LogLevel::kWarn, "master_key_readable_by_others",
+    logger.Log(LogLevel::kWarn, "master_key_readable_by_others",
                {{"warning", master_key->warning}});
   }
   Result<std::unique_ptr<auth::AesGcmSecretSealer>> sealer =
@@ -236,7 +236,7 @@ int RunServer(int argc, char** argv) {
       WriteAdminKeyFile(key_file, {*admin, config.region, layout->account_id, Url(**api), s3_url});
   if (!written.ok()) return fail(written);
 
-  logger.Log(http::LogLevel::kInfo, "started",
+  logger.Log(LogLevel::kInfo, "started",
              {{"api", Url(**api)},
               {"s3", s3_url},
               {"data_dir", layout->root},
@@ -253,7 +253,7 @@ int RunServer(int argc, char** argv) {
 
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);
-  logger.Log(http::LogLevel::kInfo, "shutdown",
+  logger.Log(LogLevel::kInfo, "shutdown",
              {{"signal", signal_number == SIGINT ? "SIGINT" : "SIGTERM"}});
   // Delivery first: a commit in flight completes, uncommitted work is dropped
   // and re-read from Kafka after the next start.
@@ -267,7 +267,7 @@ int RunServer(int argc, char** argv) {
   s3_stop.join();
   metrics_stop.join();
   logger.Log(
-      http::LogLevel::kInfo, "stopped",
+      LogLevel::kInfo, "stopped",
       {{"api_requests", (*api)->requests_served()}, {"s3_requests", (*s3)->requests_served()}});
   return 0;
 }

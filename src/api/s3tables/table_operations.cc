@@ -37,7 +37,7 @@ void PurgeTableFiles(const S3TablesDeps& deps, const catalog::Table& table, cons
   }
   if (!status.ok()) {
     context.logger.Log(
-        http::LogLevel::kWarn, "table_purge_incomplete",
+        LogLevel::kWarn, "table_purge_incomplete",
         {{"request_id", context.request_id()}, {"table", table.arn}, {"error", status.ToString()}});
   }
 }

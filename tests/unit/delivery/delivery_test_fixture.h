@@ -176,7 +176,7 @@ class DeliveryFixture : public ::testing::Test {
   std::string dir_;
   SystemClock clock_;
   DefaultRandom random_{7};
-  http::NullLogger logger_;
+  NullLogger logger_;
   std::unique_ptr<catalog::MetadataStore> store_;
   std::unique_ptr<storage::ObjectStore> objects_;
   // What the catalog and delivery write through.

@@ -81,7 +81,7 @@ class AdminSurfaceTest : public ::testing::Test {
   std::unique_ptr<catalog::MetadataStore> store_;
   TestAuthenticator authenticator_;
   RecordingAuthorizer authorizer_;
-  http::NullLogger logger_;
+  NullLogger logger_;
   std::unique_ptr<http::Router> router_;
 };
 

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "http/logger.h"
+#include "common/logger.h"
 
 namespace st::api::glue {
 namespace {
@@ -36,10 +36,10 @@ class RecordingAuthorizer final : public auth::Authorizer {
   mutable std::optional<auth::AccessRequest> last;
 };
 
-class NullLogger final : public http::Logger {
+class NullLogger final : public Logger {
  public:
-  bool Enabled(http::LogLevel) const override { return false; }
-  void Log(http::LogLevel, std::string_view, std::initializer_list<http::LogField>) override {}
+  bool Enabled(LogLevel) const override { return false; }
+  void Log(LogLevel, std::string_view, std::initializer_list<LogField>) override {}
 };
 
 class GlueSurfaceTest : public ::testing::Test {

@@ -10,7 +10,7 @@
 
 #include "api/iceberg_rest/iceberg_rest_surface.h"
 #include "catalog/sqlite_metadata_store.h"
-#include "http/logger.h"
+#include "common/logger.h"
 #include "iceberg/json_serde.h"
 #include "storage/local_object_store.h"
 
@@ -50,10 +50,10 @@ class RecordingAuthorizer final : public auth::Authorizer {
   mutable auth::AccessRequest last_;
 };
 
-class NullLogger final : public http::Logger {
+class NullLogger final : public Logger {
  public:
-  void Log(http::LogLevel, std::string_view, std::initializer_list<http::LogField>) override {}
-  bool Enabled(http::LogLevel) const override { return false; }
+  void Log(LogLevel, std::string_view, std::initializer_list<LogField>) override {}
+  bool Enabled(LogLevel) const override { return false; }
 };
 
 struct Reply {

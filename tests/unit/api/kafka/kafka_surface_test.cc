@@ -159,7 +159,7 @@ class KafkaSurfaceTest : public ::testing::Test {
   std::unique_ptr<catalog::MetadataStore> store_;
   TestAuthenticator authenticator_;
   RecordingAuthorizer authorizer_;
-  http::NullLogger logger_;
+  NullLogger logger_;
   std::unique_ptr<http::Router> router_;
   catalog::KafkaCluster cluster_;
   catalog::TableBucket bucket_;

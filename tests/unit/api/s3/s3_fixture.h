@@ -107,7 +107,7 @@ class S3SurfaceTest : public ::testing::Test {
   std::unique_ptr<storage::ObjectStore> objects_;
   AdminAuthenticator authenticator_;
   RecordingAuthorizer authorizer_;
-  http::NullLogger logger_;
+  NullLogger logger_;
   std::unique_ptr<http::Router> router_;
   catalog::Table regular_;
   catalog::Table streaming_;

@@ -106,7 +106,7 @@ class SurfaceTest : public ::testing::Test {
   std::unique_ptr<catalog::TableCommits> commits_;
   TestAuthenticator authenticator_;
   RecordingAuthorizer authorizer_;
-  http::NullLogger logger_;
+  NullLogger logger_;
   std::unique_ptr<http::Router> router_;
 };
 
