@@ -24,20 +24,9 @@ using StateUpdate = catalog::FieldUpdate<ChannelStateInfo>;
 
 struct DeliveryService::Impl {
   Impl(Deps d, Options o) : deps(std::move(d)), options(o) {
-    KafkaClientFactory* kafka = deps.kafka;
-    if (kafka == nullptr) {
-      owned_kafka = NewRdKafkaClientFactory();
-      kafka = owned_kafka.get();
-    }
-    RecordFormat* format = deps.record_format;
-    if (format == nullptr) {
-      ST_CHECK(deps.registry != nullptr);
-      owned_format = NewDecodingRecordFormat(*deps.registry);
-      format = owned_format.get();
-    }
     ctx = std::make_unique<DeliveryContext>(
-        DeliveryContext{deps.store, deps.commits, deps.objects, *kafka, *format, deps.authorizer,
-                        deps.clock, deps.random, deps.key_root, deps.logger});
+        DeliveryContext{deps.store, deps.commits, deps.objects, deps.kafka, deps.record_format,
+                        deps.authorizer, deps.clock, deps.random, deps.key_root, deps.logger});
   }
 
   void Loop();
@@ -79,8 +68,6 @@ struct DeliveryService::Impl {
 
   Deps deps;
   Options options;
-  std::unique_ptr<KafkaClientFactory> owned_kafka;
-  std::unique_ptr<RecordFormat> owned_format;
   std::unique_ptr<DeliveryContext> ctx;
   // Reconciler thread only.
   std::map<std::string, std::unique_ptr<ChannelWorker>> workers;

@@ -32,10 +32,6 @@
 #include "common/random.h"
 #include "storage/object_store.h"
 
-namespace st::registry {
-class SchemaRegistry;
-}
-
 namespace st::delivery {
 
 class KafkaClientFactory;
@@ -43,21 +39,21 @@ class RecordFormat;
 
 class DeliveryService {
  public:
-  // Not owned; all must outlive the service.
+  // Not owned; all must outlive the service. The composition root passes
+  // the real adapters (NewRdKafkaClientFactory, NewDecodingRecordFormat over
+  // the schema registry); tests pass fakes.
   struct Deps {
     catalog::MetadataStore& store;
     catalog::TableCommits& commits;
     storage::ObjectStore& objects;
-    registry::SchemaRegistry* registry;  // Required unless record_format is given.
     const auth::Authorizer& authorizer;
     const Clock& clock;
     Random& random;
     std::string region;
     std::string key_root;  // TableCommitsOptions::key_root.
     Logger& logger;
-    // Test seams: null means librdkafka and decoding + registry.
-    KafkaClientFactory* kafka = nullptr;
-    RecordFormat* record_format = nullptr;
+    KafkaClientFactory& kafka;
+    RecordFormat& record_format;
   };
   struct Options {
     // How often channel rows are re-read (status changes take effect within it).

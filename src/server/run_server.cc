@@ -24,6 +24,8 @@
 #include "common/clock.h"
 #include "common/random.h"
 #include "delivery/delivery_service.h"
+#include "delivery/kafka_client.h"
+#include "delivery/record_format.h"
 #include "http/error_shapes.h"
 #include "http/server.h"
 #include "registry/schema_registry.h"
@@ -173,9 +175,15 @@ int RunServer(int argc, char** argv) {
   const std::string s3_url = Url(**s3);
 
   // ---- Delivery: one worker per active channel, acting as its service role.
-  delivery::DeliveryService delivery({store, commits, objects, &schemas, authorizer, clock, random,
-                                      config.region, kObjectKeyRoot, logger},
-                                     DeliveryOptions(config));
+  // Its real adapters are built here: librdkafka, and records decoded
+  // against the built-in schema registry.
+  std::unique_ptr<delivery::KafkaClientFactory> kafka = delivery::NewRdKafkaClientFactory();
+  std::unique_ptr<delivery::RecordFormat> record_format =
+      delivery::NewDecodingRecordFormat(schemas);
+  delivery::DeliveryService delivery(
+      {store, commits, objects, authorizer, clock, random, config.region, kObjectKeyRoot, logger,
+       *kafka, *record_format},
+      DeliveryOptions(config));
 
   // ---- API endpoint: control plane at /, Iceberg REST at /iceberg, admin at
   // /admin, channels at /v1 and /api/v2, the Glue schema registry at /glue.

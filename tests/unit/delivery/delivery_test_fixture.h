@@ -99,8 +99,8 @@ class DeliveryFixture : public ::testing::Test {
       options.poll_timeout = 5ms;
       options.max_backoff = 50ms;
       service_ = std::make_unique<DeliveryService>(
-          DeliveryService::Deps{*store_, *commits_, *faulty_, nullptr, authorizer_, clock_, random_,
-                                kRegion, "", logger_, &kafka_, &format_},
+          DeliveryService::Deps{*store_, *commits_, *faulty_, authorizer_, clock_, random_, kRegion,
+                                "", logger_, kafka_, format_},
           options);
     }
     return *service_;
