@@ -113,6 +113,13 @@ class Authenticator {
   virtual ~Authenticator() = default;
   // Errors go to the client in the surface's shape; set HttpError::wire_code
   // for precise codes (SignatureDoesNotMatch, InvalidAccessKeyId, ...).
+  //
+  // The error is an HttpError rather than a Status (so not Result<Principal>):
+  // a SigV4 refusal's wire code, HTTP status and S3 XML details (StringToSign,
+  // CanonicalRequest, ServerTime ...) are what clients and their tests read,
+  // and a Status carries only a code and a message. The same holds for the
+  // S3 surface's payload decoders (api/s3) that return HttpError; everything
+  // else returns Status/Result.
   virtual tl::expected<auth::Principal, HttpError> Authenticate(const Request& request) const = 0;
 };
 
