@@ -1,4 +1,4 @@
-// The checks follow the table in msk-channel-api.md §4, member by member, so
+// The checks follow the table in docs/msk-channel-api-notes.md §4, member by member, so
 // that each refusal names the member a client has to fix.
 #include "catalog/channel_model.h"
 
