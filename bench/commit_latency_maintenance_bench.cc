@@ -23,9 +23,9 @@
 #include "catalog/sqlite_metadata_store.h"
 #include "catalog/table_commits.h"
 #include "common/clock.h"
+#include "common/logger.h"
 #include "common/random.h"
 #include "common/value.h"
-#include "http/logger.h"
 #include "iceberg/append.h"
 #include "maintenance/maintenance_service.h"
 #include "storage/local_object_store.h"
@@ -35,11 +35,11 @@ namespace {
 using namespace st;
 
 // Allows everything: the bench measures commits, not policies.
-class AllowAll final : public http::Authorizer {
+class AllowAll final : public auth::Authorizer {
  public:
-  Result<http::AuthDecision> Authorize(const http::Request&, const auth::Principal&,
-                                       const http::AccessRequest&) const override {
-    return http::AuthDecision{true, "", false};
+  Result<auth::AuthDecision> Authorize(const auth::CallContext&, const auth::Principal&,
+                                       const auth::AccessRequest&) const override {
+    return auth::AuthDecision{true, "", false};
   }
 };
 
@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
 
   ManualClock clock(std::chrono::system_clock::now());
   DefaultRandom random(42);
-  http::NullLogger logger;
+  NullLogger logger;
   AllowAll authorizer;
   auto store_or = catalog::OpenSqliteMetadataStore({dir + "/catalog.db"}, clock, random);
   if (!store_or) return Fail(store_or.error());

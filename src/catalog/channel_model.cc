@@ -1,4 +1,4 @@
-// The checks follow the table in msk-channel-api.md §4, member by member, so
+// The checks follow the table in docs/msk-channel-api-notes.md §4, member by member, so
 // that each refusal names the member a client has to fix.
 #include "catalog/channel_model.h"
 
@@ -77,14 +77,6 @@ bool ArnOf(const std::string& arn, std::string_view service, std::string_view re
   return fields.has_value() && fields->service == service &&
          fields->resource.compare(0, resource.size(), resource) == 0 &&
          fields->resource.size() > resource.size();
-}
-
-Result<json> ParseObject(std::string_view text, const char* what, Reader& reader) {
-  json root = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (root.is_discarded() || !root.is_object()) {
-    return Err(reader.Bad("", std::string(what) + " must be a JSON object."));
-  }
-  return root;
 }
 
 Status ReadTopic(const json& body, ChannelConfig& out, Reader& reader) {
@@ -369,14 +361,16 @@ Result<ChannelConfig> ParseChannelConfig(std::string_view json_text, ChannelDocu
   Reader reader(invalid_member);
   const char* what = document == ChannelDocument::kStored ? "The stored channel configuration"
                                                           : "The request body";
-  ST_ASSIGN_OR_RETURN(json body, ParseObject(json_text, what, reader));
+  ST_ASSIGN_OR_RETURN(json body,
+                      reader.ParseObject(json_text, std::string(what) + " must be a JSON object."));
   return ReadChannel(body, document, reader);
 }
 
 Result<CreateChannelRequest> ParseCreateChannelRequest(std::string_view json_text,
                                                        std::string* invalid_member) {
   Reader reader(invalid_member);
-  ST_ASSIGN_OR_RETURN(json body, ParseObject(json_text, "The request body", reader));
+  ST_ASSIGN_OR_RETURN(json body,
+                      reader.ParseObject(json_text, "The request body must be a JSON object."));
   CreateChannelRequest out;
   ST_ASSIGN_OR_RETURN(out.config, ReadChannel(body, ChannelDocument::kCreateRequest, reader));
   ST_ASSIGN_OR_RETURN(const json* tags, reader.Obj(body, "tags", false));
@@ -395,7 +389,8 @@ Result<CreateChannelRequest> ParseCreateChannelRequest(std::string_view json_tex
 Result<std::chrono::seconds> ParseUpdateChannelRequest(std::string_view json_text,
                                                        std::string* invalid_member) {
   Reader reader(invalid_member);
-  ST_ASSIGN_OR_RETURN(json body, ParseObject(json_text, "The request body", reader));
+  ST_ASSIGN_OR_RETURN(json body,
+                      reader.ParseObject(json_text, "The request body must be a JSON object."));
   ST_ASSIGN_OR_RETURN(const json* iceberg, reader.Obj(body, "icebergDestinationUpdate", false));
   ST_ASSIGN_OR_RETURN(const json* s3, reader.Obj(body, "s3DestinationUpdate", false));
   if (s3 != nullptr) {

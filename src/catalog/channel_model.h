@@ -1,4 +1,4 @@
-// The typed model of a delivery channel's configuration (msk-channel-api.md
+// The typed model of a delivery channel's configuration (docs/msk-channel-api-notes.md
 // §3.1, §4, with our extensions: includeKafkaMetadata, deadLetterTopic,
 // TIME_DAY, 1 s freshness) and its one JSON codec.
 //

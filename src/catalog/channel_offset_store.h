@@ -1,6 +1,6 @@
 // ChannelOffsetStore: each delivery channel's per-partition next Kafka
 // offset, kept in the catalog so that a delivery commit advances it in the
-// same transaction as the table's metadata pointer (ARCHITECTURE.md
+// same transaction as the table's metadata pointer (docs/ARCHITECTURE.md
 // "Exactly-once delivery"; that commit is a UnitOfWork, unit_of_work.h, or
 // MetadataStore::CommitWithOffsets). One of the per-entity interfaces that
 // MetadataStore aggregates (metadata_store.h states the shared contract).

@@ -1,6 +1,6 @@
 // Kafka offset bookkeeping of delivery channels, kept in the catalog so that
 // the offsets advance in the same transaction as the table's metadata pointer
-// (ARCHITECTURE.md "Exactly-once delivery").
+// (docs/ARCHITECTURE.md "Exactly-once delivery").
 #pragma once
 
 #include <cstdint>

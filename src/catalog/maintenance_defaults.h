@@ -1,5 +1,5 @@
 // Maintenance configuration a table or bucket reports when none was put
-// (api-contract.md §1.5 and §6 item 8). Values are the S3 Tables `value`
+// (docs/api-contract-notes.md §1.5 and §6 item 8). Values are the S3 Tables `value`
 // JSON documents, as MetadataStore stores them.
 #pragma once
 

@@ -41,14 +41,6 @@ constexpr std::array<WireName<SseAlgorithm>, 2> kSseAlgorithms{{
     {SseAlgorithm::kAwsKms, "aws:kms"},
 }};
 
-Result<json> ParseObject(std::string_view text, const char* what) {
-  json root = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (root.is_discarded() || !root.is_object()) {
-    return Err(InvalidArgument(std::string("The member '") + what + "' must be an object."));
-  }
-  return root;
-}
-
 // An integer member from `min` to `max`; nullopt when absent.
 Result<std::optional<int64_t>> RangedInt(const json& object, const std::string& key, int64_t min,
                                          int64_t max, Reader& reader) {
@@ -173,8 +165,9 @@ Result<CompactionStrategy> ParseCompactionStrategy(std::string_view name) {
 
 Result<MaintenanceConfiguration> ParseMaintenanceValue(MaintenanceType type,
                                                        std::string_view value_json) {
-  ST_ASSIGN_OR_RETURN(json value, ParseObject(value_json, "value"));
   Reader reader(nullptr);
+  ST_ASSIGN_OR_RETURN(json value,
+                      reader.ParseObject(value_json, "The member 'value' must be an object."));
   MaintenanceConfiguration out;
   out.type = type;
   ST_ASSIGN_OR_RETURN(const json* settings, ReadStatusAndSettings(value, out.status, reader));
@@ -215,8 +208,9 @@ MaintenanceConfiguration DefaultMaintenance(MaintenanceType type) {
 }
 
 Result<RecordExpirationConfiguration> ParseRecordExpirationValue(std::string_view value_json) {
-  ST_ASSIGN_OR_RETURN(json value, ParseObject(value_json, "value"));
   Reader reader(nullptr);
+  ST_ASSIGN_OR_RETURN(json value,
+                      reader.ParseObject(value_json, "The member 'value' must be an object."));
   RecordExpirationConfiguration out;
   ST_ASSIGN_OR_RETURN(const json* settings, ReadStatusAndSettings(value, out.status, reader));
   if (settings == nullptr) return out;
@@ -262,8 +256,10 @@ Result<SseAlgorithm> ParseSseAlgorithm(std::string_view name) {
 }
 
 Result<EncryptionConfiguration> ParseEncryptionConfiguration(std::string_view json_text) {
-  ST_ASSIGN_OR_RETURN(json value, ParseObject(json_text, "encryptionConfiguration"));
   Reader reader(nullptr, "encryptionConfiguration.");
+  ST_ASSIGN_OR_RETURN(
+      json value,
+      reader.ParseObject(json_text, "The member 'encryptionConfiguration' must be an object."));
   EncryptionConfiguration out;
   ST_ASSIGN_OR_RETURN(std::string algorithm, reader.RequiredStr(value, "sseAlgorithm"));
   ST_ASSIGN_OR_RETURN(out.kms_key_arn, reader.Str(value, "kmsKeyArn", false));

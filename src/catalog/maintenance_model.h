@@ -1,4 +1,4 @@
-// The typed model of S3 Tables maintenance settings (api-contract.md §1.4,
+// The typed model of S3 Tables maintenance settings (docs/api-contract-notes.md §1.4,
 // §1.5): table maintenance (icebergCompaction, icebergSnapshotManagement),
 // table bucket maintenance (icebergUnreferencedFileRemoval), record
 // expiration, and a table's or bucket's encryption configuration, each with

@@ -1,4 +1,4 @@
-// Naming rules of S3 Tables and IAM (api-contract.md §1.2). Every check
+// Naming rules of S3 Tables and IAM (docs/api-contract-notes.md §1.2). Every check
 // returns OK or InvalidArgument (S3 Tables BadRequestException upstream) with
 // a message that names the offending value and the rule it broke.
 #pragma once

@@ -1,4 +1,4 @@
-// Paged listing (api-contract.md §1.1): results come in a stable order, at
+// Paged listing (docs/api-contract-notes.md §1.1): results come in a stable order, at
 // most `limit` per page, and a page that is not the last carries an opaque
 // continuation token that resumes right after its last item.
 #pragma once

@@ -2,7 +2,7 @@
 // staged through per-entity views and made visible by one Commit(). The
 // delivery commit is the reason it exists: the table's metadata pointer swap
 // and the channel's Kafka offsets advance atomically, or not at all
-// (ARCHITECTURE.md "Exactly-once delivery"); CommitWithOffsets below is that
+// (docs/ARCHITECTURE.md "Exactly-once delivery"); CommitWithOffsets below is that
 // flow, written once over the interface so every backend gets the same
 // checks in the same order.
 //

@@ -1,4 +1,4 @@
-// Per-channel delivery counters (msk-channel-api.md §9) and their Prometheus
+// Per-channel delivery counters (docs/msk-channel-api-notes.md §9) and their Prometheus
 // text rendering. Workers update them lock-free; /metrics reads them.
 #pragma once
 

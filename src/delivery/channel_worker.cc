@@ -53,7 +53,7 @@ std::optional<WorkerFault> ChannelWorker::fault() const {
 
 void ChannelWorker::SetFault(catalog::ChannelStatus status, catalog::ChannelStateCode code,
                              std::string message) {
-  ctx_.logger.Log(http::LogLevel::kWarn, "channel_fault",
+  ctx_.logger.Log(LogLevel::kWarn, "channel_fault",
                   {{"channel", channel_.arn},
                    {"code", std::string(catalog::ChannelStateCodeName(code))},
                    {"message", message}});
@@ -91,7 +91,7 @@ bool ChannelWorker::RunOnce() {
                opened.message());
       return false;
     }
-    ctx_.logger.Log(http::LogLevel::kWarn, "consumer_failed",
+    ctx_.logger.Log(LogLevel::kWarn, "consumer_failed",
                     {{"channel", channel_.arn}, {"error", opened.ToString()}});
     NoteFailure("creating the Kafka consumer", opened);
     Backoff();
@@ -103,7 +103,7 @@ bool ChannelWorker::RunOnce() {
   }
   Result<std::optional<ConsumedRecord>> polled = consumer_->Poll(options_.poll_timeout);
   if (!polled.has_value()) {
-    ctx_.logger.Log(http::LogLevel::kWarn, "consume_failed",
+    ctx_.logger.Log(LogLevel::kWarn, "consume_failed",
                     {{"channel", channel_.arn}, {"error", polled.error().ToString()}});
     // A fresh consumer rejoins the group and seeks to the catalog offsets.
     NoteFailure("consuming " + topic_, polled.error());
@@ -153,7 +153,7 @@ Result<catalog::NextOffsets> ChannelWorker::OnAssign(
     offsets[p] = next;
     tracker_.Start(p, next);
   }
-  ctx_.logger.Log(http::LogLevel::kInfo, "partitions_assigned",
+  ctx_.logger.Log(LogLevel::kInfo, "partitions_assigned",
                   {{"channel", channel_.arn}, {"count", static_cast<int64_t>(partitions.size())}});
   return offsets;
 }
@@ -248,7 +248,7 @@ void ChannelWorker::Flush() {
     metrics_->rows_failed += static_cast<int64_t>(failures_.size());
     metrics_->dlq_records += static_cast<int64_t>(failures_.size());
     metrics_->commits += 1;
-    ctx_.logger.Log(http::LogLevel::kInfo, "delivered",
+    ctx_.logger.Log(LogLevel::kInfo, "delivered",
                     {{"channel", channel_.arn},
                      {"rows", batch_rows_},
                      {"dlq", static_cast<int64_t>(failures_.size())},
@@ -292,7 +292,7 @@ void ChannelWorker::Rewind() {
     Status sought = next.has_value() ? consumer_->Seek(p, *next) : next.error();
     if (!sought.ok()) {
       // A new consumer starts every partition at its catalog offset.
-      ctx_.logger.Log(http::LogLevel::kWarn, "reseek_failed",
+      ctx_.logger.Log(LogLevel::kWarn, "reseek_failed",
                       {{"channel", channel_.arn}, {"error", sought.ToString()}});
       tracker_.Clear();
       consumer_->Close();
@@ -310,7 +310,7 @@ void ChannelWorker::ResetWriter() {
 }
 
 void ChannelWorker::RetryAfter(const char* event, const Status& error) {
-  ctx_.logger.Log(http::LogLevel::kWarn, event,
+  ctx_.logger.Log(LogLevel::kWarn, event,
                   {{"channel", channel_.arn},
                    {"error", error.ToString()},
                    {"retry_in_ms", static_cast<int64_t>(backoff_.count())}});
@@ -332,7 +332,7 @@ void ChannelWorker::NoteFailure(const std::string& what, const Status& error) {
   metrics_->failing_since_ms.compare_exchange_strong(healthy, now_ms);
   if (!stall_logged_ && metrics_->stalled(now_ms)) {
     stall_logged_ = true;
-    ctx_.logger.Log(http::LogLevel::kError, "delivery_stalled",
+    ctx_.logger.Log(LogLevel::kError, "delivery_stalled",
                     {{"channel", channel_.arn},
                      {"failing_ms", now_ms - metrics_->failing_since_ms.load()},
                      {"error", metrics_->last_error()}});
@@ -346,8 +346,7 @@ void ChannelWorker::NoteProgress() {
   catch_up_.clear();
   backoff_ = kInitialBackoff;
   if (since > 0) {
-    ctx_.logger.Log(stall_logged_ ? http::LogLevel::kWarn : http::LogLevel::kInfo,
-                    "delivery_recovered",
+    ctx_.logger.Log(stall_logged_ ? LogLevel::kWarn : LogLevel::kInfo, "delivery_recovered",
                     {{"channel", channel_.arn}, {"failing_ms", now_ms - since}});
   }
   stall_logged_ = false;

@@ -30,18 +30,18 @@
 #include <utility>
 #include <vector>
 
+#include "auth/authorizer.h"
 #include "catalog/channel_model.h"
 #include "catalog/metadata_store.h"
 #include "catalog/table_commits.h"
 #include "common/clock.h"
+#include "common/logger.h"
 #include "common/mutex.h"
 #include "common/random.h"
 #include "delivery/channel_metrics.h"
 #include "delivery/kafka_client.h"
 #include "delivery/offset_tracker.h"
 #include "delivery/record_format.h"
-#include "http/logger.h"
-#include "http/router.h"
 #include "storage/object_store.h"
 
 namespace st::delivery {
@@ -53,11 +53,11 @@ struct DeliveryContext {
   storage::ObjectStore& objects;
   KafkaClientFactory& kafka;
   RecordFormat& format;
-  const http::Authorizer& authorizer;
+  const auth::Authorizer& authorizer;
   const Clock& clock;
   Random& random;
   std::string key_root;
-  http::Logger& logger;
+  Logger& logger;
 };
 
 struct WorkerOptions {

@@ -24,20 +24,9 @@ using StateUpdate = catalog::FieldUpdate<ChannelStateInfo>;
 
 struct DeliveryService::Impl {
   Impl(Deps d, Options o) : deps(std::move(d)), options(o) {
-    KafkaClientFactory* kafka = deps.kafka;
-    if (kafka == nullptr) {
-      owned_kafka = NewRdKafkaClientFactory();
-      kafka = owned_kafka.get();
-    }
-    RecordFormat* format = deps.record_format;
-    if (format == nullptr) {
-      ST_CHECK(deps.registry != nullptr);
-      owned_format = NewDecodingRecordFormat(*deps.registry);
-      format = owned_format.get();
-    }
     ctx = std::make_unique<DeliveryContext>(
-        DeliveryContext{deps.store, deps.commits, deps.objects, *kafka, *format, deps.authorizer,
-                        deps.clock, deps.random, deps.key_root, deps.logger});
+        DeliveryContext{deps.store, deps.commits, deps.objects, deps.kafka, deps.record_format,
+                        deps.authorizer, deps.clock, deps.random, deps.key_root, deps.logger});
   }
 
   void Loop();
@@ -79,8 +68,6 @@ struct DeliveryService::Impl {
 
   Deps deps;
   Options options;
-  std::unique_ptr<KafkaClientFactory> owned_kafka;
-  std::unique_ptr<RecordFormat> owned_format;
   std::unique_ptr<DeliveryContext> ctx;
   // Reconciler thread only.
   std::map<std::string, std::unique_ptr<ChannelWorker>> workers;
@@ -123,13 +110,13 @@ bool DeliveryService::Impl::Transition(const Channel& channel, ChannelStatus fro
   }
   Result<Channel> updated = deps.store.UpdateChannel(channel.arn, change);
   if (!updated.has_value()) {
-    deps.logger.Log(http::LogLevel::kInfo, "channel_transition_skipped",
+    deps.logger.Log(LogLevel::kInfo, "channel_transition_skipped",
                     {{"channel", channel.arn},
                      {"to", catalog::ChannelStatusName(to)},
                      {"error", updated.error().ToString()}});
     return false;
   }
-  deps.logger.Log(http::LogLevel::kInfo, "channel_status",
+  deps.logger.Log(LogLevel::kInfo, "channel_status",
                   {{"channel", channel.arn},
                    {"from", catalog::ChannelStatusName(from)},
                    {"to", catalog::ChannelStatusName(to)}});
@@ -241,13 +228,13 @@ void DeliveryService::Impl::Activate(const Channel& channel) {
     if (ends.error().code() == StatusCode::kNotFound) {
       return Fail(channel, kFrom, StateCode::kTopicNotFound, ends.error().message());
     }
-    deps.logger.Log(http::LogLevel::kWarn, "end_offsets_failed",
+    deps.logger.Log(LogLevel::kWarn, "end_offsets_failed",
                     {{"channel", channel.arn}, {"error", ends.error().ToString()}});
     return;
   }
   Status init = deps.store.InitChannelOffsets(channel.arn, *ends, 0);
   if (!init.ok() && init.code() != StatusCode::kAlreadyExists) {
-    deps.logger.Log(http::LogLevel::kWarn, "init_offsets_failed",
+    deps.logger.Log(LogLevel::kWarn, "init_offsets_failed",
                     {{"channel", channel.arn}, {"error", init.ToString()}});
     return;
   }
@@ -358,11 +345,11 @@ void DeliveryService::Impl::Reconcile(const Channel& channel) {
       Status offsets = deps.store.DeleteChannelOffsets(channel.arn);
       Status deleted = offsets.ok() ? deps.store.DeleteChannel(channel.arn) : offsets;
       if (!deleted.ok() && deleted.code() != StatusCode::kNotFound) {
-        deps.logger.Log(http::LogLevel::kWarn, "channel_delete_failed",
+        deps.logger.Log(LogLevel::kWarn, "channel_delete_failed",
                         {{"channel", channel.arn}, {"error", deleted.ToString()}});
         return;
       }
-      deps.logger.Log(http::LogLevel::kInfo, "channel_deleted", {{"channel", channel.arn}});
+      deps.logger.Log(LogLevel::kInfo, "channel_deleted", {{"channel", channel.arn}});
       configs.erase(channel.arn);
       common::MutexLock lock(metrics_mu);
       metrics.erase(channel.arn);
@@ -379,7 +366,7 @@ DeliveryService::~DeliveryService() { Stop(); }
 void DeliveryService::ReconcileOnce() {
   Result<std::vector<Channel>> channels = impl_->deps.store.ListAllChannels();
   if (!channels.has_value()) {
-    impl_->deps.logger.Log(http::LogLevel::kWarn, "list_channels_failed",
+    impl_->deps.logger.Log(LogLevel::kWarn, "list_channels_failed",
                            {{"error", channels.error().ToString()}});
     return;
   }

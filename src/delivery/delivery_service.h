@@ -24,17 +24,13 @@
 #include <optional>
 #include <string>
 
+#include "auth/authorizer.h"
 #include "catalog/metadata_store.h"
 #include "catalog/table_commits.h"
 #include "common/clock.h"
+#include "common/logger.h"
 #include "common/random.h"
-#include "http/logger.h"
-#include "http/router.h"
 #include "storage/object_store.h"
-
-namespace st::registry {
-class SchemaRegistry;
-}
 
 namespace st::delivery {
 
@@ -43,21 +39,21 @@ class RecordFormat;
 
 class DeliveryService {
  public:
-  // Not owned; all must outlive the service.
+  // Not owned; all must outlive the service. The composition root passes
+  // the real adapters (NewRdKafkaClientFactory, NewDecodingRecordFormat over
+  // the schema registry); tests pass fakes.
   struct Deps {
     catalog::MetadataStore& store;
     catalog::TableCommits& commits;
     storage::ObjectStore& objects;
-    registry::SchemaRegistry* registry;  // Required unless record_format is given.
-    const http::Authorizer& authorizer;
+    const auth::Authorizer& authorizer;
     const Clock& clock;
     Random& random;
     std::string region;
     std::string key_root;  // TableCommitsOptions::key_root.
-    http::Logger& logger;
-    // Test seams: null means librdkafka and decoding + registry.
-    KafkaClientFactory* kafka = nullptr;
-    RecordFormat* record_format = nullptr;
+    Logger& logger;
+    KafkaClientFactory& kafka;
+    RecordFormat& record_format;
   };
   struct Options {
     // How often channel rows are re-read (status changes take effect within it).

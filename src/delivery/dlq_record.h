@@ -1,4 +1,4 @@
-// The S3 dead-letter queue's object format (msk-channel-api.md §12, our
+// The S3 dead-letter queue's object format (docs/msk-channel-api-notes.md §12, our
 // design): JSON Lines, one object per failed record, under
 // "<errorOutputPrefix><channelName>/yyyy/MM/dd/HH/<channelId>-<partition>-<firstOffset>-<lastOffset>.jsonl".
 // The key is a pure function of the records it holds, so a batch replayed

@@ -8,14 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "auth/authorizer.h"
 #include "common/status.h"
-#include "http/router.h"
 
 namespace st::delivery {
 
 // Errors: AccessDenied whose message names the role, action and resource
 // (and the fix); the authorizer's own errors (e.g. Unavailable).
-Status AuthorizeAsRole(const http::Authorizer& authorizer, const std::string& role_arn,
+Status AuthorizeAsRole(const auth::Authorizer& authorizer, const std::string& role_arn,
                        const std::string& role_account_id, const std::string& action,
                        const std::string& resource,
                        std::map<std::string, std::vector<std::string>> condition_keys = {});

@@ -202,7 +202,7 @@ ChannelWorker::CommitOutcome ChannelWorker::Commit(const std::vector<iceberg::Da
         }
         if (!readable) return retry(failed);
         if (untouched != n) {
-          ctx_.logger.Log(http::LogLevel::kWarn, "commit_fenced",
+          ctx_.logger.Log(LogLevel::kWarn, "commit_fenced",
                           {{"channel", channel_.arn}, {"error", failed.ToString()}});
           discard();
           Rewind();
@@ -222,7 +222,7 @@ ChannelWorker::CommitOutcome ChannelWorker::Commit(const std::vector<iceberg::Da
         // I/O, Unavailable, ...: a fresh writer re-reads the batch from the catalog offsets.
         return retry(failed);
     }
-    ctx_.logger.Log(http::LogLevel::kWarn, "commit_retry",
+    ctx_.logger.Log(LogLevel::kWarn, "commit_retry",
                     {{"channel", channel_.arn}, {"error", failed.ToString()}});
     Backoff();
   }

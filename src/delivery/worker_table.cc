@@ -124,10 +124,10 @@ Result<std::optional<RecordFailure>> ChannelWorker::EnsureTable(const ConsumedRe
     ST_ASSIGN_OR_RETURN(catalog::LoadedTable created, ctx_.commits.CreateTable(spec, metadata));
     if (Status tagged = ctx_.store.TagResource(created.table.arn, {{"TableName", spec.name}});
         !tagged.ok()) {
-      ctx_.logger.Log(http::LogLevel::kWarn, "table_tag_failed",
+      ctx_.logger.Log(LogLevel::kWarn, "table_tag_failed",
                       {{"channel", channel_.arn}, {"error", tagged.ToString()}});
     }
-    ctx_.logger.Log(http::LogLevel::kInfo, "table_created",
+    ctx_.logger.Log(LogLevel::kInfo, "table_created",
                     {{"channel", channel_.arn}, {"table", created.table.arn}});
     ST_TRY(OpenWriter(created));
   }

@@ -1,4 +1,4 @@
-// The three error shapes our API surfaces speak (api-contract.md §1.1, §3.7,
+// The three error shapes our API surfaces speak (docs/api-contract-notes.md §1.1, §3.7,
 // §4.3). Each writer maps st::StatusCode (or an explicit HTTP status) to a
 // status and an exception/code name through its own ErrorTable
 // (error_table.h); HttpError::wire_code overrides the name.

@@ -1,4 +1,4 @@
-// Iceberg REST catalog error envelope (api-contract.md §3.7).
+// Iceberg REST catalog error envelope (docs/api-contract-notes.md §3.7).
 #include <nlohmann/json.hpp>
 
 #include "http/error_shapes.h"

@@ -1,7 +1,7 @@
 // Splitting a request-target into path segments and query parameters.
 //
 // The raw path is split on '/' BEFORE percent-decoding, and each segment is
-// decoded on its own (api-contract.md §1.1): an S3 Tables ARN label arrives as
+// decoded on its own (docs/api-contract-notes.md §1.1): an S3 Tables ARN label arrives as
 // one segment "arn%3Aaws%3A...%3Abucket%2Fname" and must stay one segment.
 // Nothing is normalised: "." and ".." (raw or encoded as %2e) remain ordinary
 // segments, so a path can never climb out of its route; whoever maps a

@@ -52,6 +52,10 @@ Access Requires(std::string action, AccessResolver resolve) {
   return access;
 }
 
+auth::CallContext CallContextOf(const Request& request) {
+  return auth::CallContext{request.request_id, request.remote_address};
+}
+
 struct Router::Impl {
   struct CompiledRoute {
     Route route;
@@ -66,7 +70,7 @@ struct Router::Impl {
   };
 
   const Authenticator& authenticator;
-  const Authorizer& authorizer;
+  const auth::Authorizer& authorizer;
   Logger& logger;
   std::vector<MountedSurface> surfaces;
   std::vector<CompiledRoute> routes;
@@ -87,7 +91,8 @@ struct Router::Impl {
   Response Dispatch(Request& request);
 };
 
-Router::Router(const Authenticator& authenticator, const Authorizer& authorizer, Logger& logger)
+Router::Router(const Authenticator& authenticator, const auth::Authorizer& authorizer,
+               Logger& logger)
     : impl_(std::make_unique<Impl>(Impl{authenticator, authorizer, logger, {}, {}, {}})) {}
 
 Router::~Router() = default;
@@ -217,7 +222,7 @@ Response Router::Impl::Dispatch(Request& request) {
   internal::MatchPattern(best->pattern, request.segments(), &params);
 
   auth::Principal principal;
-  AccessRequest access;
+  auth::AccessRequest access;
   if (!route.access.is_public) {
     auto authenticated = authenticator.Authenticate(request);
     if (!authenticated.has_value()) {
@@ -235,7 +240,8 @@ Response Router::Impl::Dispatch(Request& request) {
       Status resolved = route.access.resolve(request, params, access);
       if (!resolved.ok()) return errors.Write(request, HttpError(resolved));
     }
-    Result<AuthDecision> decision = authorizer.Authorize(request, principal, access);
+    Result<auth::AuthDecision> decision =
+        authorizer.Authorize(CallContextOf(request), principal, access);
     if (!decision.has_value()) return errors.Write(request, HttpError(decision.error()));
     if (!decision->allowed) {
       logger.Log(LogLevel::kInfo, "access_denied",

@@ -24,18 +24,18 @@
 #pragma once
 
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "auth/authorizer.h"
 #include "auth/principal.h"
+#include "common/logger.h"
 #include "common/status.h"
 #include "http/handler.h"
 #include "http/http_error.h"
-#include "http/logger.h"
 
 namespace st::http {
 
@@ -52,21 +52,12 @@ class PathParams {
   std::vector<std::pair<std::string, std::string>> items_;
 };
 
-// What one request asks permission for.
-struct AccessRequest {
-  std::string action;          // "s3tables:GetTable", "s3:GetObject".
-  std::string resource = "*";  // The resource ARN, or "*" for account-level actions.
-  // Service condition keys ("s3tables:namespace" -> {"ns1"}); the authorizer
-  // adds the aws:* globals itself.
-  std::map<std::string, std::vector<std::string>> condition_keys;
-};
-
 // Fills in resource and condition keys (and may change the action) from the
 // matched request; `access.action` arrives preset from the route. An error is
 // sent to the client in the surface's shape (e.g. a malformed ARN → 400)
 // without calling the authorizer or the handler.
-using AccessResolver =
-    std::function<Status(const Request& request, const PathParams& params, AccessRequest& access)>;
+using AccessResolver = std::function<Status(const Request& request, const PathParams& params,
+                                            auth::AccessRequest& access)>;
 
 struct Access {
   bool is_public = false;  // No authentication at all (health checks only).
@@ -82,7 +73,7 @@ struct RouteContext {
   Request& request;
   const auth::Principal& principal;  // Anonymous for public routes.
   const PathParams& params;
-  const AccessRequest& access;  // What was authorized; empty action for public routes.
+  const auth::AccessRequest& access;  // What was authorized; empty action for public routes.
   Logger& logger;
   const ErrorWriter& errors;
 
@@ -122,36 +113,25 @@ class Authenticator {
   virtual ~Authenticator() = default;
   // Errors go to the client in the surface's shape; set HttpError::wire_code
   // for precise codes (SignatureDoesNotMatch, InvalidAccessKeyId, ...).
+  //
+  // The error is an HttpError rather than a Status (so not Result<Principal>):
+  // a SigV4 refusal's wire code, HTTP status and S3 XML details (StringToSign,
+  // CanonicalRequest, ServerTime ...) are what clients and their tests read,
+  // and a Status carries only a code and a message. The same holds for the
+  // S3 surface's payload decoders (api/s3) that return HttpError; everything
+  // else returns Status/Result.
   virtual tl::expected<auth::Principal, HttpError> Authenticate(const Request& request) const = 0;
 };
 
-struct AuthDecision {
-  bool allowed = false;
-  // For a deny: sent to the client as the AccessDenied message, so it names
-  // the principal, action and resource (never the policy text).
-  std::string message;
-  // For a deny: a policy statement denied explicitly (not merely no allow).
-  // Service principals acting for a resource's owner (maintenance) are
-  // stopped only by an explicit deny.
-  bool explicit_deny = false;
-};
-
-// Decides whether `principal` may perform `access`. Must be thread-safe.
-class Authorizer {
- public:
-  virtual ~Authorizer() = default;
-  // A deny becomes 403 in the surface's shape. Errors (e.g. the policy store
-  // is unavailable) are sent as they are.
-  virtual Result<AuthDecision> Authorize(const Request& request, const auth::Principal& principal,
-                                         const AccessRequest& access) const = 0;
-};
+// The authorizer's view of `request`: its request id and peer address.
+auth::CallContext CallContextOf(const Request& request);
 
 // Thread-safe for Handle/Reject once all Mounts are done; Mount is not
 // thread-safe and must happen before the server starts.
 class Router final : public Handler {
  public:
   // All three must outlive the router.
-  Router(const Authenticator& authenticator, const Authorizer& authorizer, Logger& logger);
+  Router(const Authenticator& authenticator, const auth::Authorizer& authorizer, Logger& logger);
   ~Router() override;
 
   // Adds a surface. Errors (kInvalidArgument) name the offending template: a

@@ -1,4 +1,4 @@
-// S3 error XML (api-contract.md §4.3).
+// S3 error XML (docs/api-contract-notes.md §4.3).
 #include "http/error_shapes.h"
 #include "http/error_table.h"
 #include "http/xml_escape.h"

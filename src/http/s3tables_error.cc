@@ -1,4 +1,4 @@
-// S3 Tables control-plane error shape (api-contract.md §1.1).
+// S3 Tables control-plane error shape (docs/api-contract-notes.md §1.1).
 #include <nlohmann/json.hpp>
 
 #include "http/error_shapes.h"

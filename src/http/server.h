@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "common/logger.h"
 #include "common/status.h"
 #include "http/handler.h"
-#include "http/logger.h"
 
 namespace st::http {
 

@@ -23,7 +23,7 @@ namespace st::iceberg {
 // entries DELETED by older snapshots are dropped). So a commit reads and
 // writes O(1) manifests on average, however long the history.
 //
-// The summary has the counters and running totals of api-contract.md §5.1
+// The summary has the counters and running totals of docs/api-contract-notes.md §5.1
 // plus manifests-created/-kept/-replaced; `extra_summary` keys are added
 // where they do not collide (delivery records channel and offsets there).
 //

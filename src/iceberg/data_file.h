@@ -1,5 +1,5 @@
 // Data files and manifest entries as the manifests record them (spec
-// "Manifests"; field ids in api-contract.md §5.4).
+// "Manifests"; field ids in docs/api-contract-notes.md §5.4).
 #pragma once
 
 #include <cstdint>

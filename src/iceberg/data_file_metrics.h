@@ -1,4 +1,4 @@
-// Iceberg data-file metrics from a Parquet file summary (api-contract.md §5.4):
+// Iceberg data-file metrics from a Parquet file summary (docs/api-contract-notes.md §5.4):
 // column_sizes, value_counts, null_value_counts, nan_value_counts and
 // lower/upper bounds per leaf field id, with bounds converted from Parquet's
 // PLAIN encoding to the single-value serialization (decimals become minimal

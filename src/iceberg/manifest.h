@@ -1,5 +1,5 @@
 // Manifest files: Avro object container files of `manifest_entry` records
-// (spec "Manifests"; field ids and metadata keys in api-contract.md §5.4).
+// (spec "Manifests"; field ids and metadata keys in docs/api-contract-notes.md §5.4).
 #pragma once
 
 #include <cstdint>

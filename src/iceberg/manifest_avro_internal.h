@@ -1,4 +1,4 @@
-// The Avro shapes of manifests and manifest lists (api-contract.md §5.3,
+// The Avro shapes of manifests and manifest lists (docs/api-contract-notes.md §5.3,
 // §5.4) and the conversion of their records to and from the model structs.
 // Shared by manifest.cc and manifest_list.cc only.
 #pragma once

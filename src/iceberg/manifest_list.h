@@ -1,5 +1,5 @@
 // Manifest lists: one Avro object container file per snapshot listing its
-// manifests as `manifest_file` records (api-contract.md §5.3).
+// manifests as `manifest_file` records (docs/api-contract-notes.md §5.3).
 #pragma once
 
 #include <cstdint>

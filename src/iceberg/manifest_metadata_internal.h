@@ -1,4 +1,4 @@
-// The Avro header key-values of manifests (api-contract.md §5.4) and
+// The Avro header key-values of manifests (docs/api-contract-notes.md §5.4) and
 // manifest lists (§5.3).
 #pragma once
 

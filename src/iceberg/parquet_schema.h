@@ -1,4 +1,4 @@
-// The Parquet schema of an Iceberg table's data files (api-contract.md §5.5):
+// The Parquet schema of an Iceberg table's data files (docs/api-contract-notes.md §5.5):
 // every element, nested ones included, carries its Iceberg field id; lists are
 // 3-level (`list`/`element`), maps `key_value`/`key`/`value`; decimals are
 // INT32 (P<=9), INT64 (P<=18) or FIXED(minimal bytes); uuid is FIXED(16)+UUID;

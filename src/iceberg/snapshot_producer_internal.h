@@ -15,7 +15,7 @@
 
 namespace st::iceberg::internal {
 
-// Summary counters (snapshot summary keys, api-contract.md §5.1).
+// Summary counters (snapshot summary keys, docs/api-contract-notes.md §5.1).
 class SummaryCounter {
  public:
   void Added(const DataFile& file);

@@ -1,4 +1,4 @@
-// Where a table's files go (Java conventions; api-contract.md §5.3, §5.4).
+// Where a table's files go (Java conventions; docs/api-contract-notes.md §5.3, §5.4).
 #pragma once
 
 #include <cstdint>

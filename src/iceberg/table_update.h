@@ -1,5 +1,5 @@
 // Commit requirements and metadata updates: the REST CommitTableRequest
-// model (api-contract §3.6), their JSON shapes, and the engine that checks
+// model (docs/api-contract-notes.md §3.6), their JSON shapes, and the engine that checks
 // requirements and applies updates to produce the next TableMetadata.
 //
 // Everything here is a pure function of its inputs (time is passed in), so a

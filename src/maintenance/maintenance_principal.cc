@@ -4,24 +4,21 @@
 
 namespace st::maintenance {
 
-Status AuthorizeMaintenance(const http::Authorizer& authorizer, const std::string& action,
+Status AuthorizeMaintenance(const auth::Authorizer& authorizer, const std::string& action,
                             const catalog::Table& table) {
   auth::Principal principal;
   principal.type = auth::PrincipalType::kService;
   principal.service = kMaintenancePrincipal;
   principal.arn = kMaintenancePrincipal;
-  http::AccessRequest access;
+  auth::AccessRequest access;
   access.action = action;
   access.resource = table.arn;
   access.condition_keys = {{"s3tables:namespace", {table.namespace_name}},
                            {"s3tables:tableName", {table.name}}};
-  // The authorizer reads only the caller's address from the request.
-  http::Request request;
-  request.method = "POST";
-  request.remote_address = "127.0.0.1";
-  request.request_id = "maintenance";
-  ST_ASSIGN_OR_RETURN(http::AuthDecision decision,
-                      authorizer.Authorize(request, principal, access));
+  // Maintenance runs inside the server: its calls come from the loopback
+  // address (what an aws:SourceIp condition sees).
+  auth::CallContext call{"maintenance", "127.0.0.1"};
+  ST_ASSIGN_OR_RETURN(auth::AuthDecision decision, authorizer.Authorize(call, principal, access));
   if (decision.allowed || !decision.explicit_deny) return Status::OK();
   return Status(StatusCode::kAccessDenied,
                 std::string("The maintenance principal ") + kMaintenancePrincipal +

@@ -5,9 +5,9 @@
 
 #include <string>
 
+#include "auth/authorizer.h"
 #include "catalog/records.h"
 #include "common/status.h"
-#include "http/router.h"
 
 namespace st::maintenance {
 
@@ -18,7 +18,7 @@ inline constexpr const char* kMaintenancePrincipal = "maintenance.s3tables.amazo
 // Tables) only an explicit Deny naming it in a table bucket or table policy
 // stops it; a grant is not needed. Errors: AccessDenied naming the
 // principal, action and table (and the fix); the authorizer's own errors.
-Status AuthorizeMaintenance(const http::Authorizer& authorizer, const std::string& action,
+Status AuthorizeMaintenance(const auth::Authorizer& authorizer, const std::string& action,
                             const catalog::Table& table);
 
 }  // namespace st::maintenance

@@ -95,8 +95,7 @@ void MaintenanceService::Loop() {
     }
     if (deps_.clock.Now() < next_due) continue;
     if (Status pass = RunOnce(); !pass.ok()) {
-      deps_.logger.Log(http::LogLevel::kWarn, "maintenance_pass_failed",
-                       {{"error", pass.ToString()}});
+      deps_.logger.Log(LogLevel::kWarn, "maintenance_pass_failed", {{"error", pass.ToString()}});
     }
     next_due = deps_.clock.Now() + options_.interval;
   }
@@ -227,7 +226,7 @@ Result<catalog::MaintenanceJobState> MaintenanceService::RunJobLocked(const cata
     state.outcome = catalog::JobOutcome::kFailed;
     state.failure_message = outcome.ToString();
     sample.failed = true;
-    deps_.logger.Log(http::LogLevel::kWarn, "maintenance_job_failed",
+    deps_.logger.Log(LogLevel::kWarn, "maintenance_job_failed",
                      {{"table", table.arn},
                       {"job", std::string(catalog::MaintenanceJobName(job))},
                       {"error", outcome.ToString()}});
@@ -304,7 +303,7 @@ Status MaintenanceService::RunOnce() {
               if (Stopping()) return Status::OK();  // Shutdown waits for one job at most.
               if (Status ran = RunTableLocked(table); !ran.ok()) {
                 // One table's catalog trouble must not starve the others.
-                deps_.logger.Log(http::LogLevel::kWarn, "maintenance_table_skipped",
+                deps_.logger.Log(LogLevel::kWarn, "maintenance_table_skipped",
                                  {{"table", table.arn}, {"error", ran.ToString()}});
               }
             }

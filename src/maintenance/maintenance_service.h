@@ -23,15 +23,15 @@
 #include <string>
 #include <thread>
 
+#include "auth/authorizer.h"
 #include "catalog/maintenance_job_store.h"
 #include "catalog/metadata_store.h"
 #include "catalog/table_commits.h"
 #include "common/clock.h"
+#include "common/logger.h"
 #include "common/mutex.h"
 #include "common/random.h"
 #include "common/status.h"
-#include "http/logger.h"
-#include "http/router.h"
 #include "maintenance/maintenance_metrics.h"
 #include "storage/object_store.h"
 
@@ -43,12 +43,12 @@ struct MaintenanceDeps {
   catalog::TableCommits& commits;
   storage::ObjectStore& objects;
   std::string key_root;  // As TableCommitsOptions::key_root.
-  const http::Authorizer& authorizer;
+  const auth::Authorizer& authorizer;
   // Job timestamps, snapshot and file ages, and the schedule; the server's
   // test-only clock offset shifts only this clock.
   const Clock& clock;
   Random& random;  // Snapshot ids and file names of record expiration's commits.
-  http::Logger& logger;
+  Logger& logger;
 };
 
 struct MaintenanceOptions {

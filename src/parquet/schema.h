@@ -78,7 +78,7 @@ class Node {
                     std::optional<int32_t> field_id = std::nullopt,
                     LogicalType logical = LogicalType::None());
 
-  // Iceberg type mappings (api-contract.md §5.5).
+  // Iceberg type mappings (docs/api-contract-notes.md §5.5).
   static Node Boolean(std::string name, Repetition rep, std::optional<int32_t> field_id);
   static Node Int32(std::string name, Repetition rep, std::optional<int32_t> field_id);
   static Node Int64(std::string name, Repetition rep, std::optional<int32_t> field_id);

@@ -41,7 +41,7 @@ Result<std::optional<std::string>> Optional(Result<std::string> document) {
 
 }  // namespace
 
-PolicyAuthorizer::PolicyAuthorizer(PolicySources sources, const Clock& clock, http::Logger& logger,
+PolicyAuthorizer::PolicyAuthorizer(PolicySources sources, const Clock& clock, Logger& logger,
                                    std::string operator_account_id)
     : sources_(sources),
       clock_(clock),
@@ -96,7 +96,7 @@ std::string PolicyAuthorizer::ResourceOwner(const auth::Principal& principal,
 }
 
 Result<auth::EvaluationResult> PolicyAuthorizer::Evaluate(const auth::Principal& principal,
-                                                          const http::AccessRequest& access,
+                                                          const auth::AccessRequest& access,
                                                           const std::string& source_ip) const {
   auth::RequestContext context =
       auth::MakeRequestContext(principal, access.action, access.resource, clock_.Now(), source_ip,
@@ -154,26 +154,26 @@ Result<auth::EvaluationResult> PolicyAuthorizer::Evaluate(const auth::Principal&
   return auth::Evaluate(context, input);
 }
 
-Result<http::AuthDecision> PolicyAuthorizer::Authorize(const http::Request& request,
+Result<auth::AuthDecision> PolicyAuthorizer::Authorize(const auth::CallContext& call,
                                                        const auth::Principal& principal,
-                                                       const http::AccessRequest& access) const {
+                                                       const auth::AccessRequest& access) const {
   ST_ASSIGN_OR_RETURN(auth::EvaluationResult result,
-                      Evaluate(principal, access, request.remote_address));
+                      Evaluate(principal, access, call.remote_address));
   const std::string& who = principal.arn.empty() ? std::string("anonymous") : principal.arn;
-  if (logger_.Enabled(http::LogLevel::kDebug)) {
-    logger_.Log(http::LogLevel::kDebug, "authorization",
-                {{"request_id", request.request_id},
+  if (logger_.Enabled(LogLevel::kDebug)) {
+    logger_.Log(LogLevel::kDebug, "authorization",
+                {{"request_id", call.request_id},
                  {"principal", who},
                  {"action", access.action},
                  {"resource", access.resource},
                  {"allowed", result.allowed()},
                  {"why", result.explanation}});
   }
-  if (result.allowed()) return http::AuthDecision{true, ""};
+  if (result.allowed()) return auth::AuthDecision{true, ""};
   std::string because = result.decision == auth::Decision::kExplicitDeny
                             ? "with an explicit deny (" + result.explanation + ")"
                             : "because " + result.explanation;
-  return http::AuthDecision{false,
+  return auth::AuthDecision{false,
                             "User: " + who + " is not authorized to perform: " + access.action +
                                 " on resource: " + access.resource + " " + because,
                             result.decision == auth::Decision::kExplicitDeny};

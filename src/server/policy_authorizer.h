@@ -1,4 +1,4 @@
-// The production http::Authorizer: IAM policy evaluation (auth::Evaluate) over
+// The production auth::Authorizer: IAM policy evaluation (auth::Evaluate) over
 // the caller's identity policies, the table bucket policy of the resource's
 // bucket and, for a table, its table policy, all read from the catalog.
 //
@@ -20,6 +20,7 @@
 #include <string>
 #include <utility>
 
+#include "auth/authorizer.h"
 #include "auth/evaluator.h"
 #include "catalog/general_purpose_bucket_store.h"
 #include "catalog/identity_store.h"
@@ -27,9 +28,8 @@
 #include "catalog/table_bucket_store.h"
 #include "catalog/table_store.h"
 #include "common/clock.h"
+#include "common/logger.h"
 #include "common/mutex.h"
-#include "http/logger.h"
-#include "http/router.h"
 
 namespace st::server {
 
@@ -43,24 +43,24 @@ struct PolicySources {
 };
 
 // Thread-safe. The stores, `clock` and `logger` must outlive it.
-class PolicyAuthorizer final : public http::Authorizer {
+class PolicyAuthorizer final : public auth::Authorizer {
  public:
-  PolicyAuthorizer(PolicySources sources, const Clock& clock, http::Logger& logger,
+  PolicyAuthorizer(PolicySources sources, const Clock& clock, Logger& logger,
                    std::string operator_account_id);
-  PolicyAuthorizer(catalog::MetadataStore& store, const Clock& clock, http::Logger& logger,
+  PolicyAuthorizer(catalog::MetadataStore& store, const Clock& clock, Logger& logger,
                    std::string operator_account_id)
       : PolicyAuthorizer(PolicySources{store, store, store, store}, clock, logger,
                          std::move(operator_account_id)) {}
 
   // Errors: the store's (e.g. Unavailable), and Internal for a stored policy
   // that no longer parses (fail closed: it might have held a Deny).
-  Result<http::AuthDecision> Authorize(const http::Request& request,
+  Result<auth::AuthDecision> Authorize(const auth::CallContext& call,
                                        const auth::Principal& principal,
-                                       const http::AccessRequest& access) const override;
+                                       const auth::AccessRequest& access) const override;
 
   // The decision without an HTTP request (for tests and tools).
   Result<auth::EvaluationResult> Evaluate(const auth::Principal& principal,
-                                          const http::AccessRequest& access,
+                                          const auth::AccessRequest& access,
                                           const std::string& source_ip) const;
 
  private:
@@ -73,7 +73,7 @@ class PolicyAuthorizer final : public http::Authorizer {
 
   PolicySources sources_;
   const Clock& clock_;
-  http::Logger& logger_;
+  Logger& logger_;
   std::string operator_account_id_;
   mutable common::Mutex mu_;
   mutable std::map<std::pair<int, std::string>, std::shared_ptr<const auth::Policy>> cache_

@@ -25,6 +25,8 @@
 #include "common/clock.h"
 #include "common/random.h"
 #include "delivery/delivery_service.h"
+#include "delivery/kafka_client.h"
+#include "delivery/record_format.h"
 #include "http/error_shapes.h"
 #include "http/server.h"
 #include "maintenance/maintenance_service.h"
@@ -81,9 +83,9 @@ int RunServer(int argc, char** argv) {
 
   const Clock& clock = SystemClock::Default();
   Random& random = DefaultRandom::Default();
-  http::JsonLinesLogger logger(stderr, config.log_level, clock);
+  JsonLinesLogger logger(stderr, config.log_level, clock);
   auto fail = [&](const Status& status) {
-    logger.Log(http::LogLevel::kError, "startup_failed", {{"error", status.ToString()}});
+    logger.Log(LogLevel::kError, "startup_failed", {{"error", status.ToString()}});
     return 1;
   };
 
@@ -95,7 +97,7 @@ int RunServer(int argc, char** argv) {
     for (const std::string& example : layout->repaired.examples) {
       examples += (examples.empty() ? "" : ", ") + example;
     }
-    logger.Log(http::LogLevel::kWarn, "data_dir_modes_tightened",
+    logger.Log(LogLevel::kWarn, "data_dir_modes_tightened",
                {{"data_dir", layout->root},
                 {"files_set_0600", layout->repaired.files},
                 {"dirs_set_0700", layout->repaired.dirs},
@@ -106,7 +108,7 @@ int RunServer(int argc, char** argv) {
       {config.master_key_file, master_key_env ? master_key_env : "", layout->master_key_path});
   if (!master_key.has_value()) return fail(master_key.error().WithContext("master key"));
   if (!master_key->warning.empty()) {
-    logger.Log(http::LogLevel::kWarn, "master_key_readable_by_others",
+    logger.Log(LogLevel::kWarn, "master_key_readable_by_others",
                {{"warning", master_key->warning}});
   }
   Result<std::unique_ptr<auth::AesGcmSecretSealer>> sealer =
@@ -175,9 +177,15 @@ int RunServer(int argc, char** argv) {
   const std::string s3_url = Url(**s3);
 
   // ---- Delivery: one worker per active channel, acting as its service role.
-  delivery::DeliveryService delivery({store, commits, objects, &schemas, authorizer, clock, random,
-                                      config.region, kObjectKeyRoot, logger},
-                                     DeliveryOptions(config));
+  // Its real adapters are built here: librdkafka, and records decoded
+  // against the built-in schema registry.
+  std::unique_ptr<delivery::KafkaClientFactory> kafka = delivery::NewRdKafkaClientFactory();
+  std::unique_ptr<delivery::RecordFormat> record_format =
+      delivery::NewDecodingRecordFormat(schemas);
+  delivery::DeliveryService delivery(
+      {store, commits, objects, authorizer, clock, random, config.region, kObjectKeyRoot, logger,
+       *kafka, *record_format},
+      DeliveryOptions(config));
 
   // ---- Maintenance: the scheduler acts as the maintenance principal; only
   // its clock carries the test-only offset (SigV4 and commits keep real time).
@@ -189,7 +197,7 @@ int RunServer(int argc, char** argv) {
       {store, commits, objects, kObjectKeyRoot, authorizer, maintenance_clock, random, logger},
       maintenance_options);
   if (config.test_only_clock_offset_hours != 0) {
-    logger.Log(http::LogLevel::kWarn, "test_only_clock_offset",
+    logger.Log(LogLevel::kWarn, "test_only_clock_offset",
                {{"hours", config.test_only_clock_offset_hours},
                 {"warning", "maintenance time is shifted; never use this in production"}});
   }
@@ -259,7 +267,7 @@ int RunServer(int argc, char** argv) {
       WriteAdminKeyFile(key_file, {*admin, config.region, layout->account_id, Url(**api), s3_url});
   if (!written.ok()) return fail(written);
 
-  logger.Log(http::LogLevel::kInfo, "started",
+  logger.Log(LogLevel::kInfo, "started",
              {{"api", Url(**api)},
               {"s3", s3_url},
               {"data_dir", layout->root},
@@ -277,7 +285,7 @@ int RunServer(int argc, char** argv) {
 
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);
-  logger.Log(http::LogLevel::kInfo, "shutdown",
+  logger.Log(LogLevel::kInfo, "shutdown",
              {{"signal", signal_number == SIGINT ? "SIGINT" : "SIGTERM"}});
   // Delivery first: a commit in flight completes, uncommitted work is dropped
   // and re-read from Kafka after the next start.
@@ -292,7 +300,7 @@ int RunServer(int argc, char** argv) {
   s3_stop.join();
   metrics_stop.join();
   logger.Log(
-      http::LogLevel::kInfo, "stopped",
+      LogLevel::kInfo, "stopped",
       {{"api_requests", (*api)->requests_served()}, {"s3_requests", (*s3)->requests_served()}});
   return 0;
 }

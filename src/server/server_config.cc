@@ -97,7 +97,7 @@ Result<ServerConfig> ParseServerFlags(const std::vector<std::string>& args) {
       }
       config.account_id = value;
     } else if (flag == "--log-level") {
-      ST_ASSIGN_OR_RETURN(config.log_level, http::ParseLogLevel(value));
+      ST_ASSIGN_OR_RETURN(config.log_level, ParseLogLevel(value));
     } else if (flag == "--threads") {
       ST_ASSIGN_OR_RETURN(uint64_t threads, ParseUnsigned(flag, value, 256));
       config.threads = static_cast<int>(threads);

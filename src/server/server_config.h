@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "common/logger.h"
 #include "common/status.h"
-#include "http/logger.h"
 
 namespace st::server {
 
@@ -30,7 +30,7 @@ struct ServerConfig {
   std::string master_key_file;
   std::string region = "us-east-1";
   std::string account_id;  // Empty: the data dir's, generated on first start.
-  http::LogLevel log_level = http::LogLevel::kInfo;
+  LogLevel log_level = LogLevel::kInfo;
   int threads = 4;  // I/O threads per endpoint; handlers run on them.
   // Control-plane and catalog requests are small JSON documents.
   uint64_t max_body_bytes = 1024 * 1024;

@@ -1,6 +1,6 @@
 """Helpers shared by the test_iceberg_rest_*.py files: table buckets, the
 PyIceberg RestCatalog with SigV4 as S3 Tables users configure it
-(api-contract.md §2.2), and the seeding tool for streaming tables.
+(docs/api-contract-notes.md §2.2), and the seeding tool for streaming tables.
 """
 
 import pathlib

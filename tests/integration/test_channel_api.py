@@ -1,5 +1,5 @@
 """The MSK channel control plane through real clients: boto3 `kafka` (the exact
-camelCase bytes of msk-channel-api.md §3.1), the aws CLI and `streamtables
+camelCase bytes of docs/msk-channel-api-notes.md §3.1), the aws CLI and `streamtables
 cluster|channel`. The delivery runtime is not needed here: a new channel is
 CREATING until a runtime moves it, so status checks accept the seven model
 values and every echo is checked byte for byte."""

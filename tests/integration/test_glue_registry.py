@@ -1,5 +1,5 @@
 """The embedded Glue Schema Registry through its wire API: boto3's `glue`
-client for every operation (msk-channel-api.md §14), IAM decisions on
+client for every operation (docs/msk-channel-api-notes.md §14), IAM decisions on
 glue:<Op> and per-account isolation, and the PyPI aws-glue-schema-registry
 1.1.3 serializer/deserializer framing real records against our server (§13).
 """

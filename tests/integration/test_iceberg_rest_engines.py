@@ -1,6 +1,6 @@
 """Spark SQL and DuckDB through the Iceberg REST catalog at /iceberg with
 SigV4 (signing name s3tables), next to PyIceberg: all three list and read the
-same table (api-contract.md §2.2 client configurations, §3.8 what each calls).
+same table (docs/api-contract-notes.md §2.2 client configurations, §3.8 what each calls).
 
 Spark uses the session fixture and a REST catalog of its own per test
 (spark.sql.catalog.<name>.* set at run time; catalogs load on first use).

@@ -2,7 +2,7 @@
 SigV4 (signing name s3tables), as S3 Tables users configure it, plus raw
 signed requests for the config body, bad input and error shapes.
 
-Contract: api-contract.md §2 (S3 Tables flavour), §3 (REST), §6 items 4–6.
+Contract: docs/api-contract-notes.md §2 (S3 Tables flavour), §3 (REST), §6 items 4–6.
 """
 
 import json

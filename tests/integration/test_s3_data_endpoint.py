@@ -1,4 +1,4 @@
-"""The S3 data endpoint (api-contract.md §4) through boto3's `s3` client and raw
+"""The S3 data endpoint (docs/api-contract-notes.md §4) through boto3's `s3` client and raw
 SigV4-signed HTTP, against the real server binary.
 
 Tables are created in the server's catalog by the st_s3_table_fixture program

@@ -1,5 +1,5 @@
 """S3 Tables control plane through boto3's `s3tables` client against the real
-server binary (api-contract.md §1): every operation, pagination, conflicts,
+server binary (docs/api-contract-notes.md §1): every operation, pagination, conflicts,
 not-found shapes and bad input, with the error codes botocore parses.
 
 The server runs on port 0 in a temp data dir; credentials are the admin keys

@@ -14,7 +14,7 @@ using AccountOperation = Reply (*)(const AdminDeps&, http::RouteContext&);
 
 // The operator's root: account administration belongs to the operator account.
 http::AccessResolver OperatorRootAccess(DepsPtr deps) {
-  return [deps](const http::Request&, const http::PathParams&, http::AccessRequest& access) {
+  return [deps](const http::Request&, const http::PathParams&, auth::AccessRequest& access) {
     access.resource = "arn:aws:iam::" + deps->operator_account_id + ":root";
     return Status::OK();
   };
@@ -23,7 +23,7 @@ http::AccessResolver OperatorRootAccess(DepsPtr deps) {
 // All users (or roles) of ?accountId.
 http::AccessResolver IdentityListAccess(DepsPtr deps, catalog::IdentityKind kind) {
   return [deps, kind](const http::Request& request, const http::PathParams&,
-                      http::AccessRequest& access) -> Status {
+                      auth::AccessRequest& access) -> Status {
     ST_ASSIGN_OR_RETURN(std::string account, TargetAccount(request, *deps));
     access.resource =
         "arn:aws:iam::" + account + (kind == catalog::IdentityKind::kUser ? ":user/*" : ":role/*");
@@ -34,7 +34,7 @@ http::AccessResolver IdentityListAccess(DepsPtr deps, catalog::IdentityKind kind
 // The identity {name} of ?accountId.
 http::AccessResolver IdentityAccess(DepsPtr deps, catalog::IdentityKind kind) {
   return [deps, kind](const http::Request& request, const http::PathParams& params,
-                      http::AccessRequest& access) -> Status {
+                      auth::AccessRequest& access) -> Status {
     ST_ASSIGN_OR_RETURN(access.resource, TargetIdentityArn(request, params, kind, *deps));
     return Status::OK();
   };
@@ -43,7 +43,7 @@ http::AccessResolver IdentityAccess(DepsPtr deps, catalog::IdentityKind kind) {
 // CreateUser/CreateRole: the ARN of the identity the body names.
 http::AccessResolver CreateIdentityAccess(DepsPtr deps, catalog::IdentityKind kind) {
   return [deps, kind](const http::Request& request, const http::PathParams&,
-                      http::AccessRequest& access) -> Status {
+                      auth::AccessRequest& access) -> Status {
     ST_ASSIGN_OR_RETURN(std::string account, TargetAccount(request, *deps));
     ST_ASSIGN_OR_RETURN(nlohmann::json body, JsonObjectBody(request));
     ST_ASSIGN_OR_RETURN(std::string name, RequiredString(body, "name"));
@@ -56,7 +56,7 @@ http::AccessResolver CreateIdentityAccess(DepsPtr deps, catalog::IdentityKind ki
 // Kafka clusters: the named cluster's ARN, or (create, list) a pattern of the account's.
 http::AccessResolver ClusterAccess(DepsPtr deps, bool by_name_in_body) {
   return [deps, by_name_in_body](const http::Request& request, const http::PathParams& params,
-                                 http::AccessRequest& access) -> Status {
+                                 auth::AccessRequest& access) -> Status {
     ST_ASSIGN_OR_RETURN(std::string account, TargetAccount(request, *deps));
     std::string prefix = "arn:aws:kafka:" + deps->region + ":" + account + ":cluster/";
     if (by_name_in_body) {
@@ -75,7 +75,7 @@ http::AccessResolver ClusterAccess(DepsPtr deps, bool by_name_in_body) {
 // ?tableArn: the table a maintenance run acts on.
 http::AccessResolver TableArnAccess() {
   return [](const http::Request& request, const http::PathParams&,
-            http::AccessRequest& access) -> Status {
+            auth::AccessRequest& access) -> Status {
     std::optional<std::string_view> arn = request.query().Get("tableArn");
     if (!arn.has_value() || arn->empty()) {
       return InvalidArgument("The query parameter 'tableArn' is required.");

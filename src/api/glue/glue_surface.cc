@@ -65,7 +65,7 @@ std::string SupportedOperations() {
 http::Surface MakeGlueSurface(const GlueDeps& deps_in) {
   auto deps = std::make_shared<const GlueDeps>(deps_in);
   http::AccessResolver resolve = [deps](const http::Request& request, const http::PathParams&,
-                                        http::AccessRequest& access) -> Status {
+                                        auth::AccessRequest& access) -> Status {
     ST_ASSIGN_OR_RETURN(const Operation* operation, TargetOperation(request));
     access.action = "glue:" + std::string(operation->name);
     ST_ASSIGN_OR_RETURN(nlohmann::json body, ParseBody(request));

@@ -18,7 +18,7 @@ bool HasCapture(const http::PathParams& params, std::string_view name) {
 
 void ResolveTable(const IcebergRestDeps& deps, const std::string& bucket_arn,
                   const std::string& namespace_name, const std::string& table_name,
-                  http::AccessRequest& access) {
+                  auth::AccessRequest& access) {
   access.condition_keys[kNamespaceKey] = {namespace_name};
   access.condition_keys[kTableNameKey] = {table_name};
   Result<catalog::Table> table = deps.store.GetTable(bucket_arn, namespace_name, table_name);
@@ -28,7 +28,7 @@ void ResolveTable(const IcebergRestDeps& deps, const std::string& bucket_arn,
 }  // namespace
 
 http::AccessResolver WarehouseAccess() {
-  return [](const http::Request& request, const http::PathParams&, http::AccessRequest& access) {
+  return [](const http::Request& request, const http::PathParams&, auth::AccessRequest& access) {
     std::optional<std::string_view> warehouse = request.query().Get("warehouse");
     if (!warehouse.has_value() || warehouse->empty()) {
       return InvalidArgument(
@@ -43,7 +43,7 @@ http::AccessResolver WarehouseAccess() {
 }
 
 http::AccessResolver BucketAccess() {
-  return [](const http::Request&, const http::PathParams& params, http::AccessRequest& access) {
+  return [](const http::Request&, const http::PathParams& params, auth::AccessRequest& access) {
     Result<std::string> arn = BucketArnFromPrefix(params.Get("prefix"));
     if (!arn.has_value()) return arn.error();
     access.resource = *arn;
@@ -57,7 +57,7 @@ http::AccessResolver BucketAccess() {
 }
 
 http::AccessResolver TableAccess(SharedDeps deps) {
-  return [deps](const http::Request&, const http::PathParams& params, http::AccessRequest& access) {
+  return [deps](const http::Request&, const http::PathParams& params, auth::AccessRequest& access) {
     Result<std::string> arn = BucketArnFromPrefix(params.Get("prefix"));
     if (!arn.has_value()) return arn.error();
     std::string_view raw_namespace = params.Get("namespace");
@@ -78,7 +78,7 @@ http::AccessResolver TableAccess(SharedDeps deps) {
 
 http::AccessResolver RenameAccess(SharedDeps deps) {
   return [deps](const http::Request& request, const http::PathParams& params,
-                http::AccessRequest& access) {
+                auth::AccessRequest& access) {
     Result<std::string> arn = BucketArnFromPrefix(params.Get("prefix"));
     if (!arn.has_value()) return arn.error();
     Result<nlohmann::json> body = ParseJsonObject(request.body, "RenameTableRequest");

@@ -248,7 +248,7 @@ void PurgeTableFiles(const SharedDeps& deps, const catalog::Table& table,
     }
   }
   if (!status.ok()) {
-    context.logger.Log(http::LogLevel::kWarn, "purge_incomplete",
+    context.logger.Log(LogLevel::kWarn, "purge_incomplete",
                        {{"request_id", context.request_id()},
                         {"table_arn", table.arn},
                         {"error", status.ToString()}});

@@ -25,9 +25,10 @@ http::HttpError NotActive(const catalog::Channel& channel, const std::string& wh
                                         "ACTIVE and retry.");
 }
 
-Status Authorize(const KafkaDeps& deps, const Ctx& context, http::AccessRequest access) {
-  ST_ASSIGN_OR_RETURN(http::AuthDecision decision,
-                      deps.authorizer.Authorize(context.request, context.principal, access));
+Status Authorize(const KafkaDeps& deps, const Ctx& context, auth::AccessRequest access) {
+  ST_ASSIGN_OR_RETURN(
+      auth::AuthDecision decision,
+      deps.authorizer.Authorize(http::CallContextOf(context.request), context.principal, access));
   if (!decision.allowed) return Status(StatusCode::kAccessDenied, decision.message);
   return Status::OK();
 }
@@ -83,13 +84,13 @@ Reply CreateChannel(const KafkaDeps& deps, Ctx& context) {
                              "bucket's policy."));
   }
 
-  http::AccessRequest pass_role;
+  auth::AccessRequest pass_role;
   pass_role.action = "iam:PassRole";
   pass_role.resource = role_arn;
   pass_role.condition_keys["iam:PassedToService"] = {"kafka.amazonaws.com"};
   ST_TRY(Authorize(deps, context, pass_role));
   if (!request->tags.empty()) {
-    http::AccessRequest tag;
+    auth::AccessRequest tag;
     tag.action = "kafka:TagResource";
     tag.resource = cluster->arn;
     ST_TRY(Authorize(deps, context, tag));

@@ -1,4 +1,4 @@
-// The MSK (Kafka) REST-JSON error shape (msk-channel-api.md §1): header
+// The MSK (Kafka) REST-JSON error shape (docs/msk-channel-api-notes.md §1): header
 // `x-amzn-ErrorType: <Exception>`, header `x-amzn-RequestId`, body
 // {"message": "...", "invalidParameter": "<camelCase member>"}.
 #pragma once

@@ -16,7 +16,7 @@ using DepsPtr = std::shared_ptr<const KafkaDeps>;
 // The IAM resource is the ARN in path label `label` (checked by the handler).
 http::AccessResolver ResourceFrom(std::string label) {
   return [label = std::move(label)](const http::Request&, const http::PathParams& params,
-                                    http::AccessRequest& access) -> Status {
+                                    auth::AccessRequest& access) -> Status {
     access.resource = params.Get(label);
     return Status::OK();
   };
@@ -24,7 +24,7 @@ http::AccessResolver ResourceFrom(std::string label) {
 
 http::AccessResolver OperationCluster() {
   return [](const http::Request&, const http::PathParams& params,
-            http::AccessRequest& access) -> Status {
+            auth::AccessRequest& access) -> Status {
     auto parts = catalog::ParseKafkaClusterOperationArn(params.Get("clusterOperationArn"));
     access.resource = parts.has_value() ? parts->cluster.cluster_arn : "*";
     return Status::OK();

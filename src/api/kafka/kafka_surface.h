@@ -1,4 +1,4 @@
-// The MSK delivery-channel control plane (msk-channel-api.md §1–§6): what
+// The MSK delivery-channel control plane (docs/msk-channel-api-notes.md §1–§6): what
 // boto3's `kafka` client, `aws kafka ...-channel` and Terraform speak to.
 // Routes (method, path, operation, IAM action on resource):
 // - POST /v1/clusters/{clusterArn}/channels: CreateChannel, kafka:CreateChannel (cluster).
@@ -36,7 +36,7 @@ namespace st::api::kafka {
 struct KafkaDeps {
   catalog::MetadataStore& store;
   // The router's authorizer, for the extra checks CreateChannel needs.
-  const http::Authorizer& authorizer;
+  const auth::Authorizer& authorizer;
   // The account of callers whose principal carries none (test hooks).
   std::string account_id;
   // Live delivery state of an ACTIVE channel whose row has no stateInfo

@@ -34,7 +34,7 @@ struct GpActions {
 // unknown bucket is answered before authorization (400 / 404 NoSuchBucket).
 http::AccessResolver BucketAccess(SharedState state, GpActions gp) {
   return [state, gp](const http::Request& request, const http::PathParams&,
-                     http::AccessRequest& access) -> Status {
+                     auth::AccessRequest& access) -> Status {
     ST_ASSIGN_OR_RETURN(ObjectAddress address, AddressOf(*state, request));
     const char* gp_action = address.key.empty() ? gp.bucket : gp.object;
     if (IsWarehouseBucket(address.bucket)) {
@@ -131,7 +131,7 @@ Result<http::Response> DeleteObjectOrBucket(const S3State& state, http::RouteCon
 http::AccessResolver RootAccess(SharedState state) {
   http::AccessResolver bucket_access = BucketAccess(state, {"s3:ListBucket", "s3:GetObject"});
   return [state, bucket_access](const http::Request& request, const http::PathParams& params,
-                                http::AccessRequest& access) -> Status {
+                                auth::AccessRequest& access) -> Status {
     Result<ObjectAddress> address = AddressOf(*state, request);
     if (address.has_value()) return bucket_access(request, params, access);
     access.action = kListAllMyBucketsAction;

@@ -11,7 +11,7 @@ namespace {
 constexpr const char* kNamespaceKey = "s3tables:namespace";
 constexpr const char* kTableNameKey = "s3tables:tableName";
 
-void AddTableKeys(const catalog::Table& table, http::AccessRequest& access) {
+void AddTableKeys(const catalog::Table& table, auth::AccessRequest& access) {
   access.resource = table.arn;
   access.condition_keys[kNamespaceKey] = {table.namespace_name};
   access.condition_keys[kTableNameKey] = {table.name};
@@ -23,7 +23,7 @@ void AddTableKeys(const catalog::Table& table, http::AccessRequest& access) {
 // from the handler, which looks it up again).
 Status ResolveMissingTable(const Status& lookup, const std::string& resource,
                            const std::string& namespace_name, const std::string& name,
-                           http::AccessRequest& access) {
+                           auth::AccessRequest& access) {
   if (lookup.code() != StatusCode::kNotFound) return lookup;
   access.resource = resource;
   if (!namespace_name.empty()) access.condition_keys[kNamespaceKey] = {namespace_name};
@@ -33,7 +33,7 @@ Status ResolveMissingTable(const Status& lookup, const std::string& resource,
 
 Status ResolveTableByName(catalog::MetadataStore& store, const std::string& bucket_arn,
                           const std::string& namespace_name, const std::string& name,
-                          http::AccessRequest& access) {
+                          auth::AccessRequest& access) {
   Result<catalog::Table> table = LookupTable(store, bucket_arn, namespace_name, name);
   if (!table.has_value()) {
     return ResolveMissingTable(table.error(), bucket_arn + "/table/*", namespace_name, name,
@@ -44,14 +44,14 @@ Status ResolveTableByName(catalog::MetadataStore& store, const std::string& buck
 }
 
 Status ResolveTableByArn(catalog::MetadataStore& store, const std::string& arn,
-                         http::AccessRequest& access) {
+                         auth::AccessRequest& access) {
   Result<catalog::Table> table = LookupTableArn(store, arn);
   if (!table.has_value()) return ResolveMissingTable(table.error(), arn, "", "", access);
   AddTableKeys(*table, access);
   return Status::OK();
 }
 
-Status ResolveBucket(const http::PathParams& params, http::AccessRequest& access) {
+Status ResolveBucket(const http::PathParams& params, auth::AccessRequest& access) {
   const std::string& arn = params.Get("tableBucketARN");
   ST_TRY(CheckBucketArn(arn, "tableBucketARN"));
   access.resource = arn;
@@ -64,12 +64,12 @@ http::AccessResolver AccountAccess() { return nullptr; }
 
 http::AccessResolver BucketAccess() {
   return [](const http::Request&, const http::PathParams& params,
-            http::AccessRequest& access) -> Status { return ResolveBucket(params, access); };
+            auth::AccessRequest& access) -> Status { return ResolveBucket(params, access); };
 }
 
 http::AccessResolver NamespaceAccess() {
   return [](const http::Request&, const http::PathParams& params,
-            http::AccessRequest& access) -> Status {
+            auth::AccessRequest& access) -> Status {
     ST_TRY(ResolveBucket(params, access));
     const std::string& name = params.Get("namespace");
     ST_TRY(catalog::ValidateNamespaceName(name));
@@ -80,7 +80,7 @@ http::AccessResolver NamespaceAccess() {
 
 http::AccessResolver CreateNamespaceAccess() {
   return [](const http::Request& request, const http::PathParams& params,
-            http::AccessRequest& access) -> Status {
+            auth::AccessRequest& access) -> Status {
     ST_TRY(ResolveBucket(params, access));
     // A body the handler will refuse adds no key; the handler reports it.
     Result<nlohmann::json> body = ParseJsonObject(request);
@@ -96,7 +96,7 @@ http::AccessResolver CreateNamespaceAccess() {
 
 http::AccessResolver CreateTableAccess() {
   return [](const http::Request& request, const http::PathParams& params,
-            http::AccessRequest& access) -> Status {
+            auth::AccessRequest& access) -> Status {
     ST_TRY(ResolveBucket(params, access));
     const std::string& ns = params.Get("namespace");
     ST_TRY(catalog::ValidateNamespaceName(ns));
@@ -114,7 +114,7 @@ http::AccessResolver CreateTableAccess() {
 
 http::AccessResolver ListTablesAccess() {
   return [](const http::Request& request, const http::PathParams& params,
-            http::AccessRequest& access) -> Status {
+            auth::AccessRequest& access) -> Status {
     ST_TRY(ResolveBucket(params, access));
     std::optional<std::string_view> ns = request.query().Get("namespace");
     if (ns.has_value()) access.condition_keys[kNamespaceKey] = {std::string(*ns)};
@@ -124,7 +124,7 @@ http::AccessResolver ListTablesAccess() {
 
 http::AccessResolver TableAccess(DepsPtr deps) {
   return [deps](const http::Request&, const http::PathParams& params,
-                http::AccessRequest& access) -> Status {
+                auth::AccessRequest& access) -> Status {
     return ResolveTableByName(deps->store, params.Get("tableBucketARN"), params.Get("namespace"),
                               params.Get("name"), access);
   };
@@ -132,7 +132,7 @@ http::AccessResolver TableAccess(DepsPtr deps) {
 
 http::AccessResolver GetTableAccess(DepsPtr deps) {
   return [deps](const http::Request& request, const http::PathParams&,
-                http::AccessRequest& access) -> Status {
+                auth::AccessRequest& access) -> Status {
     const http::QueryParams& query = request.query();
     if (std::optional<std::string_view> arn = query.Get("tableArn")) {
       return ResolveTableByArn(deps->store, std::string(*arn), access);
@@ -151,7 +151,7 @@ http::AccessResolver GetTableAccess(DepsPtr deps) {
 
 http::AccessResolver TableArnQueryAccess(DepsPtr deps) {
   return [deps](const http::Request& request, const http::PathParams&,
-                http::AccessRequest& access) -> Status {
+                auth::AccessRequest& access) -> Status {
     std::optional<std::string_view> arn = request.query().Get("tableArn");
     if (!arn.has_value() || arn->empty()) {
       return InvalidArgument("The query parameter tableArn is required.");
@@ -162,7 +162,7 @@ http::AccessResolver TableArnQueryAccess(DepsPtr deps) {
 
 http::AccessResolver TaggedResourceAccess(DepsPtr deps) {
   return [deps](const http::Request&, const http::PathParams& params,
-                http::AccessRequest& access) -> Status {
+                auth::AccessRequest& access) -> Status {
     const std::string& arn = params.Get("resourceArn");
     if (catalog::ParseTableArn(arn).has_value()) return ResolveTableByArn(deps->store, arn, access);
     if (catalog::ParseTableBucketArn(arn).has_value()) {

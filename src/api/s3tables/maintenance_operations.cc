@@ -1,4 +1,4 @@
-// Maintenance configuration (api-contract.md §1.5): the type is a path label,
+// Maintenance configuration (docs/api-contract-notes.md §1.5): the type is a path label,
 // the body is {"value": {status?, settings?: {<type>: {...}}}}, read and
 // stored through catalog/maintenance_model.h; GETs report the documented
 // defaults for types never put. Job status is the last run the maintenance

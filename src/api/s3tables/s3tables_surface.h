@@ -34,7 +34,7 @@ struct S3TablesDeps {
   // (with initial metadata), s3tables:PutTableEncryption (with an encryption
   // configuration) and s3tables:TagResource (with tags) on the new table's
   // <bucket ARN>/table/*. Null skips those extra checks (unit tests).
-  const http::Authorizer* authorizer = nullptr;
+  const auth::Authorizer* authorizer = nullptr;
 };
 
 // The surface "s3tables" at prefix "" with the S3 Tables JSON error shape.

@@ -37,7 +37,7 @@ void PurgeTableFiles(const S3TablesDeps& deps, const catalog::Table& table, cons
   }
   if (!status.ok()) {
     context.logger.Log(
-        http::LogLevel::kWarn, "table_purge_incomplete",
+        LogLevel::kWarn, "table_purge_incomplete",
         {{"request_id", context.request_id()}, {"table", table.arn}, {"error", status.ToString()}});
   }
 }
@@ -82,13 +82,14 @@ Reply CreateTable(const S3TablesDeps& deps, Ctx& context) {
   if (!tags.empty()) extra_actions.push_back("s3tables:TagResource");
   if (deps.authorizer != nullptr) {
     for (const std::string& action : extra_actions) {
-      http::AccessRequest access;
+      auth::AccessRequest access;
       access.action = action;
       access.resource = bucket.arn + "/table/*";
       access.condition_keys["s3tables:namespace"] = {ns};
       access.condition_keys["s3tables:tableName"] = {name};
-      ST_ASSIGN_OR_RETURN(http::AuthDecision decision,
-                          deps.authorizer->Authorize(context.request, context.principal, access));
+      ST_ASSIGN_OR_RETURN(auth::AuthDecision decision,
+                          deps.authorizer->Authorize(http::CallContextOf(context.request),
+                                                     context.principal, access));
       if (!decision.allowed) return Err(Status(StatusCode::kAccessDenied, decision.message));
     }
   }

@@ -1,7 +1,7 @@
 """Delivery-channel set-up as a user does it, over the public APIs only:
 register the Kafka cluster (admin API), create a table bucket (boto3
 s3tables), a DLQ bucket (boto3 s3), a service role with the permission policy
-of msk-channel-api.md §7, a JSON schema in the built-in Glue registry (boto3
+of docs/msk-channel-api-notes.md §7, a JSON schema in the built-in Glue registry (boto3
 glue), and the channel itself (boto3 kafka, the exact camelCase body botocore
 sends). Then wait for the status and for rows to be visible through the
 Iceberg REST catalog with PyIceberg.

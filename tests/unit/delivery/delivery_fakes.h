@@ -223,14 +223,14 @@ class FakeFormat final : public RecordFormat {
   std::atomic<int> writers_made{0};
 };
 
-class FakeAuthorizer final : public http::Authorizer {
+class FakeAuthorizer final : public auth::Authorizer {
  public:
-  Result<http::AuthDecision> Authorize(const http::Request&, const auth::Principal& principal,
-                                       const http::AccessRequest& access) const override {
+  Result<auth::AuthDecision> Authorize(const auth::CallContext&, const auth::Principal& principal,
+                                       const auth::AccessRequest& access) const override {
     std::lock_guard<std::mutex> lock(mu_);
     asked.insert(principal.arn + " " + access.action);
-    if (denied.count(access.action)) return http::AuthDecision{false, "denied by test"};
-    return http::AuthDecision{true, ""};
+    if (denied.count(access.action)) return auth::AuthDecision{false, "denied by test"};
+    return auth::AuthDecision{true, ""};
   }
   std::set<std::string> denied;
   mutable std::set<std::string> asked;

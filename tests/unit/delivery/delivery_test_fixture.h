@@ -99,8 +99,8 @@ class DeliveryFixture : public ::testing::Test {
       options.poll_timeout = 5ms;
       options.max_backoff = 50ms;
       service_ = std::make_unique<DeliveryService>(
-          DeliveryService::Deps{*store_, *commits_, *faulty_, nullptr, authorizer_, clock_, random_,
-                                kRegion, "", logger_, &kafka_, &format_},
+          DeliveryService::Deps{*store_, *commits_, *faulty_, authorizer_, clock_, random_, kRegion,
+                                "", logger_, kafka_, format_},
           options);
     }
     return *service_;
@@ -176,7 +176,7 @@ class DeliveryFixture : public ::testing::Test {
   std::string dir_;
   SystemClock clock_;
   DefaultRandom random_{7};
-  http::NullLogger logger_;
+  NullLogger logger_;
   std::unique_ptr<catalog::MetadataStore> store_;
   std::unique_ptr<storage::ObjectStore> objects_;
   // What the catalog and delivery write through.

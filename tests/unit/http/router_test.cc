@@ -33,17 +33,17 @@ class FakeAuthenticator final : public Authenticator {
 };
 
 // Allows everything except the recorded deny list; records what it saw.
-class FakeAuthorizer final : public Authorizer {
+class FakeAuthorizer final : public auth::Authorizer {
  public:
-  Result<AuthDecision> Authorize(const Request&, const auth::Principal& principal,
-                                 const AccessRequest& access) const override {
+  Result<auth::AuthDecision> Authorize(const auth::CallContext&, const auth::Principal& principal,
+                                       const auth::AccessRequest& access) const override {
     seen.push_back(access);
     if (access.action == denied_action) {
-      return AuthDecision{false, principal.arn + " may not " + access.action};
+      return auth::AuthDecision{false, principal.arn + " may not " + access.action};
     }
-    return AuthDecision{true, ""};
+    return auth::AuthDecision{true, ""};
   }
-  mutable std::vector<AccessRequest> seen;
+  mutable std::vector<auth::AccessRequest> seen;
   std::string denied_action = "s3tables:DeleteTableBucket";
 };
 
@@ -55,7 +55,7 @@ RouteHandler Echo(std::string tag) {
   };
 }
 
-Status BucketResource(const Request&, const PathParams& params, AccessRequest& access) {
+Status BucketResource(const Request&, const PathParams& params, auth::AccessRequest& access) {
   if (params.Get("tableBucketARN").rfind("arn:aws:s3tables:", 0) != 0) {
     return InvalidArgument("invalid table bucket ARN '" + params.Get("tableBucketARN") + "'");
   }

@@ -19,7 +19,7 @@ std::string ReadGolden(const std::string& name) {
   return buf.str();
 }
 
-// Spec-minimal v2 document (api-contract §5.1), without a snapshot.
+// Spec-minimal v2 document (docs/api-contract-notes.md §5.1), without a snapshot.
 json MinimalV2() {
   return json::parse(R"({"format-version":2,"table-uuid":"9c12d441-03fe-4693-9a96-a0705ddf69c1",
     "location":"s3://wh/t","last-sequence-number":0,"last-updated-ms":1735689600000,

@@ -11,7 +11,7 @@ using nlohmann::json;
 
 constexpr const char* kUuid = "9c12d441-03fe-4693-9a96-a0705ddf69c1";
 
-// What PyIceberg 0.12 sends for a staged create (api-contract §3.6).
+// What PyIceberg 0.12 sends for a staged create (docs/api-contract-notes.md §3.6).
 json CreateUpdates() {
   return json::parse(R"([
     {"action":"assign-uuid","uuid":"9c12d441-03fe-4693-9a96-a0705ddf69c1"},

@@ -12,14 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "auth/authorizer.h"
 #include "catalog/id_generation.h"
 #include "catalog/sqlite_metadata_store.h"
 #include "catalog/table_commits.h"
 #include "common/clock.h"
+#include "common/logger.h"
 #include "common/random.h"
 #include "common/value.h"
-#include "http/logger.h"
-#include "http/router.h"
 #include "iceberg/append.h"
 #include "iceberg/manifest.h"
 #include "iceberg/manifest_list.h"
@@ -32,15 +32,15 @@ inline constexpr const char* kRegion = "us-east-1";
 inline constexpr const char* kKeyRoot = "";
 
 // Allows or denies everything, explicitly or not, and counts its calls.
-class FakeAuthorizer final : public http::Authorizer {
+class FakeAuthorizer final : public auth::Authorizer {
  public:
   enum class Mode { kAllow, kImplicitDeny, kExplicitDeny };
   Mode mode = Mode::kImplicitDeny;
   mutable std::vector<std::string> seen;  // "principal action resource"
-  Result<http::AuthDecision> Authorize(const http::Request&, const auth::Principal& principal,
-                                       const http::AccessRequest& access) const override {
+  Result<auth::AuthDecision> Authorize(const auth::CallContext&, const auth::Principal& principal,
+                                       const auth::AccessRequest& access) const override {
     seen.push_back(principal.service + " " + access.action + " " + access.resource);
-    return http::AuthDecision{mode == Mode::kAllow, "decided by the fake",
+    return auth::AuthDecision{mode == Mode::kAllow, "decided by the fake",
                               mode == Mode::kExplicitDeny};
   }
 };

@@ -25,7 +25,7 @@ class MaintenanceServiceTest : public MaintenanceTest {
   }
 
   FakeAuthorizer authorizer_;
-  http::NullLogger logger_;
+  NullLogger logger_;
 };
 
 TEST_F(MaintenanceServiceTest, RunNowExpiresRecordsSuccessAndAsksAsTheMaintenancePrincipal) {

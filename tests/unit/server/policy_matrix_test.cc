@@ -14,7 +14,7 @@
 #include "catalog/arns.h"
 #include "catalog/sqlite_metadata_store.h"
 #include "catalog/store_secret_lookup.h"
-#include "http/logger.h"
+#include "common/logger.h"
 #include "server/policy_authorizer.h"
 
 namespace st::server {
@@ -144,8 +144,8 @@ class PolicyMatrixTest : public ::testing::Test {
     }
   }
 
-  http::AccessRequest AccessFor(const json& c) {
-    http::AccessRequest access;
+  auth::AccessRequest AccessFor(const json& c) {
+    auth::AccessRequest access;
     access.action = c["action"];
     std::string resource = c["resource"];
     if (tables_.count(resource)) {
@@ -181,7 +181,7 @@ class PolicyMatrixTest : public ::testing::Test {
 };
 
 TEST_F(PolicyMatrixTest, EveryCase) {
-  http::NullLogger logger;
+  NullLogger logger;
   PolicyAuthorizer authorizer(*store_, clock_, logger, matrix_["accounts"]["owner"]);
   ASSERT_GE(matrix_["cases"].size(), 40u);
   for (const json& c : matrix_["cases"]) {
@@ -199,10 +199,10 @@ TEST_F(PolicyMatrixTest, EveryCase) {
 
 // A stored policy that no longer parses fails closed (it might hold a Deny).
 TEST_F(PolicyMatrixTest, UnparseableStoredPolicyIsAnError) {
-  http::NullLogger logger;
+  NullLogger logger;
   PolicyAuthorizer authorizer(*store_, clock_, logger, matrix_["accounts"]["owner"]);
   ASSERT_TRUE(store_->PutTableBucketPolicy(bucket_arns_["bucket"], "{not json").ok());
-  http::AccessRequest access;
+  auth::AccessRequest access;
   access.action = "s3tables:GetTable";
   access.resource = tables_["orders"].arn;
   auto result = authorizer.Evaluate(principals_["alice"], access, "127.0.0.1");
@@ -214,13 +214,13 @@ TEST_F(PolicyMatrixTest, UnparseableStoredPolicyIsAnError) {
 // Identity ARNs are owned by the operator account: a principal of another
 // account cannot administer identities even with iam:* allowed.
 TEST_F(PolicyMatrixTest, AdminActionsBelongToTheOperatorAccount) {
-  http::NullLogger logger;
+  NullLogger logger;
   PolicyAuthorizer authorizer(*store_, clock_, logger, matrix_["accounts"]["owner"]);
   const char* kIamAll =
       R"({"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"iam:*","Resource":"*"}]})";
   ASSERT_TRUE(store_->PutIdentityPolicy(identity_arns_["carol"], {"iam", kIamAll}).ok());
   ASSERT_TRUE(store_->PutIdentityPolicy(identity_arns_["bob"], {"iam", kIamAll}).ok());
-  http::AccessRequest access;
+  auth::AccessRequest access;
   access.action = "iam:CreateUser";
   access.resource = "arn:aws:iam::444455556666:user/mallory";
   auto carol = authorizer.Evaluate(principals_["carol"], access, "127.0.0.1");

@@ -28,15 +28,15 @@ class TestAuthenticator final : public http::Authenticator {
 };
 
 // Allows (or denies) everything and records what it was asked.
-class RecordingAuthorizer final : public http::Authorizer {
+class RecordingAuthorizer final : public auth::Authorizer {
  public:
-  Result<http::AuthDecision> Authorize(const http::Request&, const auth::Principal&,
-                                       const http::AccessRequest& access) const override {
+  Result<auth::AuthDecision> Authorize(const auth::CallContext&, const auth::Principal&,
+                                       const auth::AccessRequest& access) const override {
     last = access;
-    return http::AuthDecision{allow, allow ? "" : "no identity-based policy allows it"};
+    return auth::AuthDecision{allow, allow ? "" : "no identity-based policy allows it"};
   }
   bool allow = true;
-  mutable http::AccessRequest last;
+  mutable auth::AccessRequest last;
 };
 
 class AdminSurfaceTest : public ::testing::Test {
@@ -81,7 +81,7 @@ class AdminSurfaceTest : public ::testing::Test {
   std::unique_ptr<catalog::MetadataStore> store_;
   TestAuthenticator authenticator_;
   RecordingAuthorizer authorizer_;
-  http::NullLogger logger_;
+  NullLogger logger_;
   std::unique_ptr<http::Router> router_;
 };
 

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "http/logger.h"
+#include "common/logger.h"
 
 namespace st::api::glue {
 namespace {
@@ -25,21 +25,21 @@ class FixedAuthenticator final : public http::Authenticator {
   }
 };
 
-class RecordingAuthorizer final : public http::Authorizer {
+class RecordingAuthorizer final : public auth::Authorizer {
  public:
-  Result<http::AuthDecision> Authorize(const http::Request&, const auth::Principal&,
-                                       const http::AccessRequest& access) const override {
+  Result<auth::AuthDecision> Authorize(const auth::CallContext&, const auth::Principal&,
+                                       const auth::AccessRequest& access) const override {
     last = access;
-    return http::AuthDecision{allow, allow ? "" : "denied by test"};
+    return auth::AuthDecision{allow, allow ? "" : "denied by test"};
   }
   bool allow = true;
-  mutable std::optional<http::AccessRequest> last;
+  mutable std::optional<auth::AccessRequest> last;
 };
 
-class NullLogger final : public http::Logger {
+class NullLogger final : public Logger {
  public:
-  bool Enabled(http::LogLevel) const override { return false; }
-  void Log(http::LogLevel, std::string_view, std::initializer_list<http::LogField>) override {}
+  bool Enabled(LogLevel) const override { return false; }
+  void Log(LogLevel, std::string_view, std::initializer_list<LogField>) override {}
 };
 
 class GlueSurfaceTest : public ::testing::Test {

@@ -10,7 +10,7 @@
 
 #include "api/iceberg_rest/iceberg_rest_surface.h"
 #include "catalog/sqlite_metadata_store.h"
-#include "http/logger.h"
+#include "common/logger.h"
 #include "iceberg/json_serde.h"
 #include "storage/local_object_store.h"
 
@@ -32,28 +32,28 @@ class FixedAuthenticator final : public http::Authenticator {
   }
 };
 
-class RecordingAuthorizer final : public http::Authorizer {
+class RecordingAuthorizer final : public auth::Authorizer {
  public:
-  Result<http::AuthDecision> Authorize(const http::Request&, const auth::Principal&,
-                                       const http::AccessRequest& access) const override {
+  Result<auth::AuthDecision> Authorize(const auth::CallContext&, const auth::Principal&,
+                                       const auth::AccessRequest& access) const override {
     std::lock_guard<std::mutex> lock(mu_);
     last_ = access;
-    return http::AuthDecision{true, ""};
+    return auth::AuthDecision{true, ""};
   }
-  http::AccessRequest last() const {
+  auth::AccessRequest last() const {
     std::lock_guard<std::mutex> lock(mu_);
     return last_;
   }
 
  private:
   mutable std::mutex mu_;
-  mutable http::AccessRequest last_;
+  mutable auth::AccessRequest last_;
 };
 
-class NullLogger final : public http::Logger {
+class NullLogger final : public Logger {
  public:
-  void Log(http::LogLevel, std::string_view, std::initializer_list<http::LogField>) override {}
-  bool Enabled(http::LogLevel) const override { return false; }
+  void Log(LogLevel, std::string_view, std::initializer_list<LogField>) override {}
+  bool Enabled(LogLevel) const override { return false; }
 };
 
 struct Reply {

@@ -32,18 +32,18 @@ class TestAuthenticator final : public http::Authenticator {
 };
 
 // Allows everything but `denied` actions and records what it was asked.
-class RecordingAuthorizer final : public http::Authorizer {
+class RecordingAuthorizer final : public auth::Authorizer {
  public:
-  Result<http::AuthDecision> Authorize(const http::Request&, const auth::Principal&,
-                                       const http::AccessRequest& access) const override {
+  Result<auth::AuthDecision> Authorize(const auth::CallContext&, const auth::Principal&,
+                                       const auth::AccessRequest& access) const override {
     asked.push_back(access);
     if (denied.count(access.action) > 0) {
-      return http::AuthDecision{false, "User is not authorized to perform: " + access.action +
+      return auth::AuthDecision{false, "User is not authorized to perform: " + access.action +
                                            " on resource: " + access.resource};
     }
-    return http::AuthDecision{true, ""};
+    return auth::AuthDecision{true, ""};
   }
-  mutable std::vector<http::AccessRequest> asked;
+  mutable std::vector<auth::AccessRequest> asked;
   std::set<std::string> denied;
 };
 
@@ -159,7 +159,7 @@ class KafkaSurfaceTest : public ::testing::Test {
   std::unique_ptr<catalog::MetadataStore> store_;
   TestAuthenticator authenticator_;
   RecordingAuthorizer authorizer_;
-  http::NullLogger logger_;
+  NullLogger logger_;
   std::unique_ptr<http::Router> router_;
   catalog::KafkaCluster cluster_;
   catalog::TableBucket bucket_;

@@ -32,14 +32,14 @@ class AdminAuthenticator final : public http::Authenticator {
   }
 };
 
-class RecordingAuthorizer final : public http::Authorizer {
+class RecordingAuthorizer final : public auth::Authorizer {
  public:
-  Result<http::AuthDecision> Authorize(const http::Request&, const auth::Principal&,
-                                       const http::AccessRequest& access) const override {
+  Result<auth::AuthDecision> Authorize(const auth::CallContext&, const auth::Principal&,
+                                       const auth::AccessRequest& access) const override {
     last = access;
-    return http::AuthDecision{!deny, deny ? "denied by test" : ""};
+    return auth::AuthDecision{!deny, deny ? "denied by test" : ""};
   }
-  mutable http::AccessRequest last;
+  mutable auth::AccessRequest last;
   bool deny = false;
 };
 
@@ -107,7 +107,7 @@ class S3SurfaceTest : public ::testing::Test {
   std::unique_ptr<storage::ObjectStore> objects_;
   AdminAuthenticator authenticator_;
   RecordingAuthorizer authorizer_;
-  http::NullLogger logger_;
+  NullLogger logger_;
   std::unique_ptr<http::Router> router_;
   catalog::Table regular_;
   catalog::Table streaming_;

@@ -30,14 +30,14 @@ class TestAuthenticator final : public http::Authenticator {
 };
 
 // Allows everything and records what it was asked.
-class RecordingAuthorizer final : public http::Authorizer {
+class RecordingAuthorizer final : public auth::Authorizer {
  public:
-  Result<http::AuthDecision> Authorize(const http::Request&, const auth::Principal&,
-                                       const http::AccessRequest& access) const override {
+  Result<auth::AuthDecision> Authorize(const auth::CallContext&, const auth::Principal&,
+                                       const auth::AccessRequest& access) const override {
     last = access;
-    return http::AuthDecision{true, ""};
+    return auth::AuthDecision{true, ""};
   }
-  mutable http::AccessRequest last;
+  mutable auth::AccessRequest last;
 };
 
 std::string Encode(const std::string& text) {
@@ -106,7 +106,7 @@ class SurfaceTest : public ::testing::Test {
   std::unique_ptr<catalog::TableCommits> commits_;
   TestAuthenticator authenticator_;
   RecordingAuthorizer authorizer_;
-  http::NullLogger logger_;
+  NullLogger logger_;
   std::unique_ptr<http::Router> router_;
 };
 

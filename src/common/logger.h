@@ -18,7 +18,7 @@
 #include "common/mutex.h"
 #include "common/status.h"
 
-namespace st::http {
+namespace st {
 
 enum class LogLevel { kDebug = 0, kInfo, kWarn, kError };
 
@@ -75,4 +75,4 @@ class NullLogger final : public Logger {
   void Log(LogLevel, std::string_view, std::initializer_list<LogField>) override {}
 };
 
-}  // namespace st::http
+}  // namespace st

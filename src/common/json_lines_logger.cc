@@ -1,9 +1,9 @@
 #include <cinttypes>
 
+#include "common/logger.h"
 #include "common/utc_time.h"
-#include "http/logger.h"
 
-namespace st::http {
+namespace st {
 
 namespace {
 
@@ -98,4 +98,4 @@ void JsonLinesLogger::Log(LogLevel level, std::string_view event,
   std::fflush(out_);
 }
 
-}  // namespace st::http
+}  // namespace st
