@@ -233,8 +233,8 @@ void AddTableCommands(CLI::App& app, ServiceCommands& s) {
     leaf->add_option("name", name, "Table name")->required();
   }
   run->add_option("--job", job,
-                  "icebergSnapshotManagement (compaction, unreferenced file removal and record "
-                  "expiration are not run yet)")
+                  "icebergSnapshotManagement, icebergUnreferencedFileRemoval or recordExpiration "
+                  "(icebergCompaction is not run yet)")
       ->required();
 }
 
