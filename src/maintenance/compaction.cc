@@ -94,10 +94,14 @@ Result<CompactionOutcome> CompactTable(const CompactionContext& ctx, const catal
     if (base.properties.contains("write.target-file-size-bytes")) {
       target = std::min(target, write.target_file_size_bytes);
     }
-    ST_ASSIGN_OR_RETURN(std::vector<CompactionGroup> plan,
-                        PlanCompaction(live.data, target, options.min_small_files));
     const iceberg::SortOrder* order = base.DefaultSortOrder();
     const RowOrder row_order = OrderFor(options.strategy, order, &out.strategy);
+    const int64_t group_bytes =
+        row_order == RowOrder::kInput
+            ? target
+            : std::max(target, std::min(target * kOrderedGroupFactor, kMaxOrderedGroupBytes));
+    ST_ASSIGN_OR_RETURN(std::vector<CompactionGroup> plan,
+                        PlanCompaction(live.data, target, options.min_small_files, group_bytes));
     if (plan.empty()) return out;
 
     ST_ASSIGN_OR_RETURN(parquet::Schema parquet_schema, iceberg::ToParquetSchema(*schema));

@@ -6,9 +6,12 @@
 // 75% of the target (a file that large would gain little from a rewrite, and
 // rewriting it again and again is write amplification); candidates are
 // bin-packed (first fit, largest first) into groups of at most the target's
-// bytes; a group is rewritten when it holds at least two files, because
-// rewriting one file alone would not lower the file count, only cost a
-// rewrite. `min_small_files` > 0 (the hot pass) restricts the plan to
+// bytes (binpack: one output file per group), or of kOrderedGroupFactor
+// targets for sort and z-order (rows are ordered within a group only, so a
+// group spans several output files; bounded by kMaxOrderedGroupBytes because
+// the group is held in memory); a group is rewritten when it holds at least
+// two files, because rewriting one file alone would not lower the file
+// count, only cost a rewrite. `min_small_files` > 0 (the hot pass) restricts the plan to
 // partitions holding more than that many candidates.
 //
 // Rewrite. Each group's files are read column chunk by column chunk
@@ -29,8 +32,8 @@
 //    64-bit keys of the sort order's source columns (S3 Tables: z-order
 //    uses the sort order's columns), so each file covers a compact box.
 //  - auto: sort when the table has a sort order, else binpack.
-// sort and z-order hold a whole group in memory (at most the target size
-// of compressed input; decompressed pages are larger).
+// sort and z-order hold a whole group in memory (at most
+// kMaxOrderedGroupBytes of compressed input; decompressed pages are larger).
 //
 // Commit. One iceberg::ReplaceFiles snapshot for every group, through
 // catalog::TableCommits. When a concurrent commit (a delivery append) wins
@@ -67,6 +70,10 @@ inline constexpr double kSmallFileShare = 0.75;
 // a reader's file count per hot partition small while a pass rewrites at
 // most a few MB.
 inline constexpr int kHotPartitionSmallFiles = 8;
+// Sort and z-order groups: up to this many targets of input...
+inline constexpr int64_t kOrderedGroupFactor = 8;
+// ...but never more than this much compressed input in memory at once.
+inline constexpr int64_t kMaxOrderedGroupBytes = 1LL << 30;
 
 struct CompactionOptions {
   // targetFileSizeMB (64–512 MiB, default 512); the table property
@@ -105,11 +112,13 @@ struct CompactionGroup {
   int64_t bytes = 0;
 };
 
-// The plan over `live` data files (rules above), groups in partition order.
-// Errors: InvalidArgument for a target below 1 byte.
+// The plan over `live` data files (rules above), groups in partition order;
+// `max_group_bytes` 0 means the target. Errors: InvalidArgument for a
+// target below 1 byte.
 Result<std::vector<CompactionGroup>> PlanCompaction(const std::vector<iceberg::DataFile>& live,
                                                     int64_t target_file_size_bytes,
-                                                    int min_small_files);
+                                                    int min_small_files,
+                                                    int64_t max_group_bytes = 0);
 
 // Runs the job on `table`. Errors: Corruption (an input file, named),
 // Unsupported (a file whose columns cannot be mapped onto the current

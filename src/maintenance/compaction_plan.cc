@@ -63,10 +63,11 @@ void AppendKey(const Value& value, std::string* key) {
 
 Result<std::vector<CompactionGroup>> PlanCompaction(const std::vector<iceberg::DataFile>& live,
                                                     int64_t target_file_size_bytes,
-                                                    int min_small_files) {
+                                                    int min_small_files, int64_t max_group_bytes) {
   if (target_file_size_bytes < 1) {
     return Err(InvalidArgument("compaction target file size must be at least 1 byte"));
   }
+  if (max_group_bytes <= 0) max_group_bytes = target_file_size_bytes;
   const auto small_below =
       static_cast<int64_t>(static_cast<double>(target_file_size_bytes) * kSmallFileShare);
   std::map<std::string, std::vector<const iceberg::DataFile*>> partitions;
@@ -96,7 +97,7 @@ Result<std::vector<CompactionGroup>> PlanCompaction(const std::vector<iceberg::D
     std::vector<CompactionGroup> groups;
     for (const iceberg::DataFile* file : files) {
       auto fits = std::find_if(groups.begin(), groups.end(), [&](const CompactionGroup& g) {
-        return g.bytes + file->file_size_in_bytes <= target_file_size_bytes;
+        return g.bytes + file->file_size_in_bytes <= max_group_bytes;
       });
       if (fits == groups.end()) {
         groups.push_back(CompactionGroup{file->spec_id, file->partition, {}, 0});

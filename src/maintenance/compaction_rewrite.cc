@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <utility>
@@ -14,8 +15,17 @@ namespace st::maintenance {
 namespace {
 
 // Rows per TakeRows slice of an ordered group: large enough that the
-// per-call overhead vanishes, small enough that files roll near the target.
-constexpr int64_t kSliceRows = 4096;
+// per-call overhead vanishes, small enough that files roll near the target
+// (an eighth of a target's rows at the group's compressed bytes per row).
+constexpr int64_t kMaxSliceRows = 4096;
+constexpr int64_t kMinSliceRows = 64;
+
+int64_t SliceRows(int64_t target_bytes, int64_t group_bytes, int64_t rows) {
+  if (rows <= 0 || group_bytes <= 0) return kMaxSliceRows;
+  const double bytes_per_row = static_cast<double>(group_bytes) / static_cast<double>(rows);
+  const auto slice = static_cast<int64_t>(static_cast<double>(target_bytes) / 8 / bytes_per_row);
+  return std::clamp(slice, kMinSliceRows, kMaxSliceRows);
+}
 
 // Per output column, the file's column holding the same field id (-1: the
 // file predates the column). Errors: Unsupported for a column whose levels
@@ -261,8 +271,10 @@ Status RewriteOrdered(const RewriteTarget& target, const CompactionGroup& group,
       spans[c].push_back(&chunks.spans[chunk][c]);
     }
   }
-  for (size_t begin = 0; begin < rows.size(); begin += kSliceRows) {
-    const size_t end = std::min(rows.size(), begin + kSliceRows);
+  const auto slice_rows = static_cast<size_t>(
+      SliceRows(target.target_file_size_bytes, group.bytes, static_cast<int64_t>(rows.size())));
+  for (size_t begin = 0; begin < rows.size(); begin += slice_rows) {
+    const size_t end = std::min(rows.size(), begin + slice_rows);
     const std::vector<parquet::RowRef> slice(rows.begin() + static_cast<ptrdiff_t>(begin),
                                              rows.begin() + static_cast<ptrdiff_t>(end));
     std::vector<parquet::ColumnBatch> batches;

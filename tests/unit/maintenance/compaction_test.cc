@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <random>
@@ -98,7 +99,8 @@ class HookedStore final : public storage::ObjectStore {
 class CompactionTest : public MaintenanceTest {
  protected:
   // id long, x int, y int, name string (optional); partitioned by identity(p).
-  catalog::Table MakeDataTable(const std::string& name, iceberg::SortOrder order) {
+  catalog::Table MakeDataTable(const std::string& name, iceberg::SortOrder order,
+                               std::map<std::string, std::string> properties = {}) {
     auto schema = iceberg::Schema::Make(0, {{1, "id", true, iceberg::Type::Long(), ""},
                                             {2, "x", true, iceberg::Type::Int(), ""},
                                             {3, "y", true, iceberg::Type::Int(), ""},
@@ -110,7 +112,7 @@ class CompactionTest : public MaintenanceTest {
         iceberg::PartitionSpec::Make(*schema, 0, {{5, 1000, "p", iceberg::Transform::Identity()}});
     EXPECT_TRUE(spec.has_value());
     spec_ = *spec;
-    catalog::InitialMetadata metadata{*schema, *spec, std::move(order), {}};
+    catalog::InitialMetadata metadata{*schema, *spec, std::move(order), std::move(properties)};
     auto created = commits_->CreateTable(
         catalog::NewTable{bucket_.arn, "ns", name, kAccount, std::nullopt, std::nullopt}, metadata);
     EXPECT_TRUE(created.has_value()) << created.error().ToString();
@@ -284,6 +286,35 @@ TEST_F(CompactionTest, SortOrdersRowsByTheTablesSortOrder) {
           a[1].int32_value() > b[1].int32_value() ||
           (a[1].int32_value() == b[1].int32_value() && a[0].int64_value() < b[0].int64_value());
       ASSERT_TRUE(ordered) << "row " << i << " of " << file.file_path;
+    }
+  }
+}
+
+TEST_F(CompactionTest, SortRollsIntoFilesThatDoNotOverlapOnTheFirstSortColumn) {
+  iceberg::SortOrder order;
+  order.order_id = 1;
+  order.fields.push_back({iceberg::Transform::Identity(), 1, iceberg::SortDirection::kAsc,
+                          iceberg::NullOrder::kNullsFirst});
+  // A small write.target-file-size-bytes lowers the target below 64 MiB.
+  catalog::Table table = MakeDataTable("t", order, {{"write.target-file-size-bytes", "6000"}});
+  AppendShuffled(table);
+  for (const auto& file : Live(table)) ASSERT_LT(file.file_size_in_bytes, 4500);
+  const auto before = AllRowsText(table);
+  auto out = Compact(table, catalog::CompactionStrategy::kSort);
+  ASSERT_TRUE(out.has_value()) << out.error().ToString();
+  EXPECT_EQ(AllRowsText(table), before);
+  EXPECT_GT(out->files_written, 2);
+  std::map<int32_t, std::vector<std::pair<int64_t, int64_t>>> ranges;  // Per partition.
+  for (const auto& file : Live(table)) {
+    int64_t lo = 0, hi = 0;
+    std::memcpy(&lo, file.lower_bounds.at(1).data(), 8);
+    std::memcpy(&hi, file.upper_bounds.at(1).data(), 8);
+    ranges[file.partition.struct_value()[0].int32_value()].push_back({lo, hi});
+  }
+  for (auto& [partition, list] : ranges) {
+    std::sort(list.begin(), list.end());
+    for (size_t i = 1; i < list.size(); ++i) {
+      EXPECT_LT(list[i - 1].second, list[i].first) << "partition " << partition;
     }
   }
 }

@@ -6,6 +6,7 @@
 
 #include <thread>
 
+#include "maintenance/compaction.h"
 #include "maintenance/maintenance_principal.h"
 #include "maintenance_fixture.h"
 
@@ -135,6 +136,25 @@ TEST_F(MaintenanceServiceTest, TheSchedulerRunsWhenTheInjectedClockSaysItIsDue) 
       store_->GetMaintenanceJobStates(table.table_id)->count(MaintenanceJob::kSnapshotManagement),
       1u);
   EXPECT_EQ(Current(table).snapshots.size(), 1u);
+}
+
+TEST_F(MaintenanceServiceTest, TheHotPassCompactsOnlyPartitionsPastTheBoundAndRecordsOnlyWork) {
+  catalog::Table table = MakeTable("t");
+  for (int i = 0; i < kHotPartitionSmallFiles; ++i) Append(table);
+  auto service = Service();
+  ASSERT_TRUE(service->RunHotCompactionOnce().ok());
+  // At the bound: nothing planned, nothing recorded.
+  EXPECT_TRUE(store_->GetMaintenanceJobStates(table.table_id)->empty());
+  Append(table);
+  ASSERT_TRUE(service->RunHotCompactionOnce().ok());
+  // Past it the job runs (and fails: the fixture's files are not Parquet),
+  // which is recorded with the file named.
+  auto states = store_->GetMaintenanceJobStates(table.table_id);
+  ASSERT_EQ(states->count(MaintenanceJob::kCompaction), 1u);
+  const auto& state = states->at(MaintenanceJob::kCompaction);
+  EXPECT_EQ(state.outcome, JobOutcome::kFailed);
+  EXPECT_NE(state.failure_message.find(".parquet"), std::string::npos) << state.failure_message;
+  EXPECT_EQ(Current(table).snapshots.size(), static_cast<size_t>(kHotPartitionSmallFiles + 1));
 }
 
 TEST(OffsetClockTest, ShiftsTheBaseClock) {
