@@ -195,10 +195,8 @@ Result<std::vector<parquet::RowRef>> SortOrderRows(const iceberg::Schema& schema
     key.nulls_first = field.null_order == iceberg::NullOrder::kNullsFirst;
     keys.push_back(std::move(key));
   }
-  if (keys.empty()) {
-    return Err(InvalidArgument("the sort order has no field on a top-level or struct column"));
-  }
   std::vector<parquet::RowRef> rows = AllRows(chunks);
+  if (keys.empty()) return rows;
   std::vector<size_t> index(rows.size());
   std::iota(index.begin(), index.end(), 0);
   std::stable_sort(index.begin(), index.end(), [&](size_t a, size_t b) {
@@ -236,11 +234,9 @@ Result<std::vector<parquet::RowRef>> ZOrderRows(const iceberg::Schema& schema,
     for (const Value& v : KeyValues(chunks, *column)) normalized.push_back(NormalizedKey(v));
     keys.push_back(std::move(normalized));
   }
-  if (keys.empty()) {
-    return Err(InvalidArgument("the sort order has no field on a top-level or struct column"));
-  }
-  const size_t k = keys.size();
   std::vector<parquet::RowRef> rows = AllRows(chunks);
+  if (keys.empty()) return rows;
+  const size_t k = keys.size();
   // The z-value of row r: bit b of column c (MSB first) lands at position
   // b * k + c of a k-word big-endian number.
   std::vector<uint64_t> z(rows.size() * k, 0);

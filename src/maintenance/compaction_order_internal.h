@@ -39,16 +39,17 @@ int CompareValues(const Value& a, const Value& b);
 uint64_t NormalizedKey(const Value& value);
 
 // Every row (RowRef.source = chunk) in the order of `order`'s fields whose
-// source is a flat column of `columns`; fields on other columns are
-// skipped. Stable: equal keys keep their input order. Errors:
-// InvalidArgument when no field of the order can be used; Transform errors.
+// source is a flat column of `columns`; fields on other columns (inside
+// lists or maps, or dropped) are skipped, and with none left the rows keep
+// their input order. Stable: equal keys keep their input order. Errors:
+// Transform errors.
 Result<std::vector<parquet::RowRef>> SortOrderRows(const iceberg::Schema& schema,
                                                    const parquet::Schema& columns,
                                                    const GroupChunks& chunks,
                                                    const iceberg::SortOrder& order);
 
-// Every row by the z-value of the order's (distinct, flat) source columns.
-// Errors as SortOrderRows.
+// Every row by the z-value of the order's (distinct, flat) source columns;
+// input order when there are none. Errors: none today (Result for symmetry).
 Result<std::vector<parquet::RowRef>> ZOrderRows(const iceberg::Schema& schema,
                                                 const parquet::Schema& columns,
                                                 const GroupChunks& chunks,

@@ -31,6 +31,15 @@ int64_t SliceRows(int64_t target_bytes, int64_t group_bytes, int64_t rows) {
 // file predates the column). Errors: Unsupported for a column whose levels
 // or physical type cannot be carried over.
 Result<std::vector<int>> MapColumns(const parquet::Schema& in, const parquet::Schema& out) {
+  for (const parquet::ColumnDescriptor& have : in.columns()) {
+    // Without ids the columns would need the table's name mapping; matching
+    // nothing would silently write nulls.
+    if (!have.field_id.has_value()) {
+      return Err(Unsupported("column " + have.DottedPath() +
+                             " has no field id (files read through a name mapping are not "
+                             "compacted)"));
+    }
+  }
   std::vector<int> map(out.columns().size(), -1);
   for (size_t o = 0; o < out.columns().size(); ++o) {
     const parquet::ColumnDescriptor& want = out.columns()[o];
@@ -47,7 +56,15 @@ Result<std::vector<int>> MapColumns(const parquet::Schema& in, const parquet::Sc
            want.physical_type == parquet::PhysicalType::kInt64) ||
           (have.physical_type == parquet::PhysicalType::kFloat &&
            want.physical_type == parquet::PhysicalType::kDouble);
-      if (!levels_fit || !type_fits) {
+      // The same physical values must mean the same thing: a TIMESTAMP in
+      // nanos or a decimal of another scale would need converting.
+      const bool unit_fits =
+          (want.logical_type.kind != parquet::LogicalType::Kind::kTimestamp &&
+           want.logical_type.kind != parquet::LogicalType::Kind::kTime) ||
+          have.logical_type.unit == want.logical_type.unit;
+      const bool scale_fits = want.logical_type.kind != parquet::LogicalType::Kind::kDecimal ||
+                              have.logical_type.scale == want.logical_type.scale;
+      if (!levels_fit || !type_fits || !unit_fits || !scale_fits) {
         return Err(Unsupported("column " + have.DottedPath() +
                                " cannot be carried over to the table's current schema (" +
                                want.DottedPath() + ")"));
