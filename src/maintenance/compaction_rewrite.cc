@@ -58,10 +58,9 @@ Result<std::vector<int>> MapColumns(const parquet::Schema& in, const parquet::Sc
            want.physical_type == parquet::PhysicalType::kDouble);
       // The same physical values must mean the same thing: a TIMESTAMP in
       // nanos or a decimal of another scale would need converting.
-      const bool unit_fits =
-          (want.logical_type.kind != parquet::LogicalType::Kind::kTimestamp &&
-           want.logical_type.kind != parquet::LogicalType::Kind::kTime) ||
-          have.logical_type.unit == want.logical_type.unit;
+      const bool unit_fits = (want.logical_type.kind != parquet::LogicalType::Kind::kTimestamp &&
+                              want.logical_type.kind != parquet::LogicalType::Kind::kTime) ||
+                             have.logical_type.unit == want.logical_type.unit;
       const bool scale_fits = want.logical_type.kind != parquet::LogicalType::Kind::kDecimal ||
                               have.logical_type.scale == want.logical_type.scale;
       if (!levels_fit || !type_fits || !unit_fits || !scale_fits) {
