@@ -13,9 +13,11 @@ append, zstd). Then, alternating in the same script:
            ..._bytes_read_total): read every file, stream its column chunks
            into one zstd file, write it, commit one replace snapshot
   pyarrow  the same input files (from the server's data dir): pq.read_table
-           each, pa.concat_tables, pq.write_table(zstd) to one file, wall
-           clock; single-threaded (use_threads=False) like our job, and with
-           threads for contrast
+           each, pa.concat_tables, pq.write_table to one file, wall clock;
+           zstd level 3 (the level our job writes: the table's
+           write.parquet.compression-level default, Iceberg's), single-threaded
+           (use_threads=False) like our job and with threads; and pyarrow's
+           own default zstd level (1, less work per byte) for contrast
 
 MB/s are of the input files' bytes. Medians of --runs runs.
 
@@ -75,12 +77,12 @@ def run_ours(server, arn: str, table_arn: str) -> tuple[float, int]:
     return seconds, int(read)
 
 
-def run_pyarrow(paths, threads: bool) -> float:
+def run_pyarrow(paths, threads: bool, level=3) -> float:
     with tempfile.TemporaryDirectory(prefix="st-compact-bench-") as work:
         start = time.perf_counter()
         tables = [pq.read_table(p, use_threads=threads) for p in paths]
         pq.write_table(pa.concat_tables(tables), pathlib.Path(work) / "out.parquet",
-                       compression="zstd", use_dictionary=True)
+                       compression="zstd", compression_level=level, use_dictionary=True)
         return time.perf_counter() - start
 
 
@@ -97,7 +99,7 @@ def main():
             "--maintenance-interval-seconds", "0"])
         server.start()
         try:
-            ours, single, threaded = [], [], []
+            ours, single, threaded, level1 = [], [], [], []
             input_mb = 0.0
             for _ in range(args.runs):
                 arn, table_arn, paths = make_input(server, data, args.files)
@@ -105,6 +107,7 @@ def main():
                 input_mb = input_bytes / 1e6
                 single.append(input_mb / run_pyarrow(paths, threads=False))
                 threaded.append(input_mb / run_pyarrow(paths, threads=True))
+                level1.append(input_mb / run_pyarrow(paths, threads=False, level=None))
                 seconds, read = run_ours(server, arn, table_arn)
                 assert read == input_bytes, (read, input_bytes)
                 ours.append(input_mb / seconds)
@@ -117,13 +120,17 @@ def main():
     print("| run | median MB/s | runs (MB/s) |")
     print("|---|---|---|")
     for label, values in (("ours (icebergCompaction, binpack)", ours),
-                          ("pyarrow read_table + write_table, 1 thread", single),
-                          ("pyarrow read_table + write_table, threads", threaded)):
+                          ("pyarrow read_table + write_table zstd(3), 1 thread", single),
+                          ("pyarrow read_table + write_table zstd(3), threads", threaded),
+                          ("pyarrow read_table + write_table zstd default (1), 1 thread",
+                           level1)):
         print(f"| {label} | {statistics.median(values):.1f} | "
               f"{', '.join(f'{v:.1f}' for v in values)} |")
     print()
-    print(f"ratio ours / pyarrow 1 thread: {statistics.median(ours) / statistics.median(single):.2f}x; "
-          f"/ pyarrow threads: {statistics.median(ours) / statistics.median(threaded):.2f}x")
+    mine = statistics.median(ours)
+    print(f"ratio ours / pyarrow zstd(3) 1 thread: {mine / statistics.median(single):.2f}x; "
+          f"/ zstd(3) threads: {mine / statistics.median(threaded):.2f}x; "
+          f"/ zstd(1) 1 thread: {mine / statistics.median(level1):.2f}x")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,9 @@
 #include "iceberg/data_file_writer.h"
 #include "iceberg/delete.h"
 #include "maintenance_fixture.h"
+#include "common/output_stream.h"
 #include "parquet/file_reader.h"
+#include "parquet/file_writer.h"
 
 namespace st::maintenance {
 namespace {
@@ -425,6 +427,47 @@ TEST_F(CompactionTest, ACorruptInputFailsNamingItAndCommitsNothing) {
   auto listed_after = objects_->List("");
   ASSERT_TRUE(listed_after.has_value());
   EXPECT_EQ(listed_after->size(), listed_before->size());
+}
+
+TEST_F(CompactionTest, AFileWithoutFieldIdsIsUnsupportedNotRewrittenAsNulls) {
+  catalog::Table table = MakeDataTable("t", iceberg::SortOrder::Unsorted());
+  AppendShuffled(table);
+  // A file as a Hive import leaves it: right names, no field ids.
+  auto schema = parquet::Schema::Make(
+      {parquet::Node::Int64("id", parquet::Repetition::kRequired, std::nullopt),
+       parquet::Node::Int32("x", parquet::Repetition::kRequired, std::nullopt),
+       parquet::Node::Int32("y", parquet::Repetition::kRequired, std::nullopt),
+       parquet::Node::String("name", parquet::Repetition::kOptional, std::nullopt),
+       parquet::Node::Int32("p", parquet::Repetition::kRequired, std::nullopt)});
+  ASSERT_TRUE(schema.has_value());
+  MemoryOutputStream sink;
+  auto writer = parquet::FileWriter::Make(*schema, {}, &sink);
+  ASSERT_TRUE(writer.has_value());
+  ASSERT_TRUE((*writer)->WriteRow(Row(7000, 1, 1, 0)).ok());
+  ASSERT_TRUE((*writer)->Close().has_value());
+  const std::string bytes = sink.Release();
+  auto loaded = commits_->LoadTable(table.table_id);
+  iceberg::FileIO io = catalog::TableFileIO(*objects_, loaded->table, kKeyRoot);
+  iceberg::DataFile file = File(loaded->metadata->metadata.location + "/data/p=0/hive.parquet",
+                                static_cast<int64_t>(bytes.size()),
+                                Value::MakeStruct({Value::Int32(0)}));
+  ASSERT_TRUE(io.Write(file.file_path, bytes).ok());
+  iceberg::OperationContext op{io, clock_, random_};
+  auto snapshot = iceberg::FastAppend(loaded->metadata->metadata, {file}, {}, op);
+  ASSERT_TRUE(snapshot.has_value());
+  catalog::CommitOptions commit;
+  commit.account_id = kAccount;
+  ASSERT_TRUE(
+      commits_->CommitTable(table.table_id, snapshot->requirements, snapshot->updates, commit)
+          .has_value());
+  const int64_t before = Current(table).CurrentSnapshot()->snapshot_id;
+
+  auto out = Compact(table, catalog::CompactionStrategy::kBinpack);
+  ASSERT_FALSE(out.has_value());
+  EXPECT_EQ(out.error().code(), StatusCode::kUnsupported);
+  EXPECT_NE(out.error().ToString().find("hive.parquet"), std::string::npos)
+      << out.error().ToString();
+  EXPECT_EQ(Current(table).CurrentSnapshot()->snapshot_id, before);
 }
 
 }  // namespace
