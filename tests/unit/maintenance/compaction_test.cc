@@ -12,10 +12,10 @@
 #include <map>
 #include <random>
 
+#include "common/output_stream.h"
 #include "iceberg/data_file_writer.h"
 #include "iceberg/delete.h"
 #include "maintenance_fixture.h"
-#include "common/output_stream.h"
 #include "parquet/file_reader.h"
 #include "parquet/file_writer.h"
 
@@ -448,9 +448,9 @@ TEST_F(CompactionTest, AFileWithoutFieldIdsIsUnsupportedNotRewrittenAsNulls) {
   const std::string bytes = sink.Release();
   auto loaded = commits_->LoadTable(table.table_id);
   iceberg::FileIO io = catalog::TableFileIO(*objects_, loaded->table, kKeyRoot);
-  iceberg::DataFile file = File(loaded->metadata->metadata.location + "/data/p=0/hive.parquet",
-                                static_cast<int64_t>(bytes.size()),
-                                Value::MakeStruct({Value::Int32(0)}));
+  iceberg::DataFile file =
+      File(loaded->metadata->metadata.location + "/data/p=0/hive.parquet",
+           static_cast<int64_t>(bytes.size()), Value::MakeStruct({Value::Int32(0)}));
   ASSERT_TRUE(io.Write(file.file_path, bytes).ok());
   iceberg::OperationContext op{io, clock_, random_};
   auto snapshot = iceberg::FastAppend(loaded->metadata->metadata, {file}, {}, op);
