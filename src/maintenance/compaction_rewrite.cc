@@ -1,8 +1,12 @@
 #include <algorithm>
 #include <cstdio>
+#include <deque>
 #include <memory>
+#include <optional>
+#include <thread>
 #include <utility>
 
+#include "common/mutex.h"
 #include "iceberg/data_file_metrics.h"
 #include "maintenance/compaction_order_internal.h"
 #include "maintenance/compaction_rewrite_internal.h"
@@ -231,22 +235,107 @@ Result<std::vector<parquet::ColumnBatch>> ReadRowGroup(const RewriteTarget& targ
   return batches;
 }
 
+// Reads and decodes a group's files one row group ahead of the writer on a
+// thread of its own, so decompression and decoding overlap the writer's
+// encoding and compression (each is about half of a rewrite). At most
+// kDepth decoded row groups wait; memory is about two input files and
+// three row groups of batches.
+class RowGroupPrefetcher {
+ public:
+  struct Unit {
+    std::shared_ptr<const InputFile> input;  // Keeps the bytes the batches view.
+    std::vector<parquet::ColumnBatch> batches;
+    int64_t rows = 0;
+    bool first_of_file = false;
+  };
+
+  RowGroupPrefetcher(const RewriteTarget& target, const CompactionGroup& group)
+      : target_(target), group_(group), thread_([this] { Run(); }) {}
+  ~RowGroupPrefetcher() {
+    {
+      common::MutexLock lock(mu_);
+      cancelled_ = true;
+    }
+    cv_.NotifyAll();
+    thread_.join();
+  }
+  RowGroupPrefetcher(const RowGroupPrefetcher&) = delete;
+  RowGroupPrefetcher& operator=(const RowGroupPrefetcher&) = delete;
+
+  // The next row group in file order; nullopt after the last. Errors: the
+  // input file's (Corruption, Unsupported, the store's), with its path.
+  Result<std::optional<Unit>> Next() EXCLUDES(mu_) {
+    common::MutexLock lock(mu_);
+    while (ready_.empty() && !done_) cv_.Wait(mu_);
+    if (ready_.empty()) return std::optional<Unit>();
+    Result<Unit> next = std::move(ready_.front());
+    ready_.pop_front();
+    cv_.NotifyAll();
+    if (!next.has_value()) return Err(next.error());
+    return std::optional<Unit>(*std::move(next));
+  }
+
+ private:
+  static constexpr size_t kDepth = 1;
+
+  // False once the consumer is gone.
+  bool Push(Result<Unit> unit) EXCLUDES(mu_) {
+    common::MutexLock lock(mu_);
+    while (ready_.size() >= kDepth && !cancelled_) cv_.Wait(mu_);
+    if (cancelled_) return false;
+    ready_.push_back(std::move(unit));
+    cv_.NotifyAll();
+    return true;
+  }
+
+  void Finish() EXCLUDES(mu_) {
+    common::MutexLock lock(mu_);
+    done_ = true;
+    cv_.NotifyAll();
+  }
+
+  void Run() {
+    for (const iceberg::DataFile& file : group_.files) {
+      auto opened = OpenInput(target_, file);
+      if (!opened) {
+        Push(Err(opened.error().WithContext("data file " + file.file_path)));
+        return Finish();
+      }
+      std::shared_ptr<const InputFile> input = *std::move(opened);
+      for (int g = 0; g < input->reader->num_row_groups(); ++g) {
+        auto batches = ReadRowGroup(target_, *input, g);
+        if (!batches) {
+          Push(Err(batches.error().WithContext("data file " + file.file_path)));
+          return Finish();
+        }
+        Unit unit{input, *std::move(batches), input->reader->metadata().row_groups[g].num_rows,
+                  g == 0};
+        if (!Push(std::move(unit))) return Finish();
+      }
+    }
+    Finish();
+  }
+
+  const RewriteTarget& target_;
+  const CompactionGroup& group_;
+  common::Mutex mu_;
+  common::CondVar cv_;
+  std::deque<Result<Unit>> ready_ GUARDED_BY(mu_);
+  bool done_ GUARDED_BY(mu_) = false;
+  bool cancelled_ GUARDED_BY(mu_) = false;
+  std::thread thread_;  // Last: starts once everything above exists.
+};
+
 Status RewriteInOrder(const RewriteTarget& target, const CompactionGroup& group, OutputFiles* out,
                       GroupRewrite* result) {
-  for (const iceberg::DataFile& file : group.files) {
-    auto opened = OpenInput(target, file);
-    if (!opened) return opened.error().WithContext("data file " + file.file_path);
-    const InputFile& input = **opened;
-    result->bytes_read += static_cast<int64_t>(input.bytes.size());
-    for (int g = 0; g < input.reader->num_row_groups(); ++g) {
-      auto batches = ReadRowGroup(target, input, g);
-      if (!batches) return batches.error().WithContext("data file " + file.file_path);
-      const int64_t rows = input.reader->metadata().row_groups[g].num_rows;
-      ST_TRY(out->Write(*batches, rows));
-      result->records += rows;
-    }
+  RowGroupPrefetcher prefetch(target, group);
+  while (true) {
+    ST_ASSIGN_OR_RETURN(std::optional<RowGroupPrefetcher::Unit> unit, prefetch.Next());
+    if (!unit.has_value()) return Status::OK();
+    if (unit->first_of_file) result->bytes_read += static_cast<int64_t>(unit->input->bytes.size());
+    ST_TRY(out->Write(unit->batches, unit->rows));
+    result->records += unit->rows;
   }
-  return Status::OK();
 }
 
 Status RewriteOrdered(const RewriteTarget& target, const CompactionGroup& group, RowOrder row_order,
