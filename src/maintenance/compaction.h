@@ -32,8 +32,12 @@
 //    64-bit keys of the sort order's source columns (S3 Tables: z-order
 //    uses the sort order's columns), so each file covers a compact box.
 //  - auto: sort when the table has a sort order, else binpack.
-// sort and z-order hold a whole group in memory (at most
+// binpack decodes the next row group on a helper thread while the writer
+// encodes and compresses (about two input files and three row groups in
+// memory); sort and z-order hold a whole group in memory (at most
 // kMaxOrderedGroupBytes of compressed input; decompressed pages are larger).
+// Files roll between input row groups (binpack) or row slices (ordered), so
+// an output may pass the target by up to one of those.
 //
 // Commit. One iceberg::ReplaceFiles snapshot for every group, through
 // catalog::TableCommits. When a concurrent commit (a delivery append) wins
@@ -120,7 +124,8 @@ Result<std::vector<CompactionGroup>> PlanCompaction(const std::vector<iceberg::D
                                                     int min_small_files,
                                                     int64_t max_group_bytes = 0);
 
-// Runs the job on `table`. Errors: Corruption (an input file, named),
+// Runs the job on `table`. Thread-safety: calls for distinct tables may run
+// concurrently (the service runs one job at a time anyway). Errors: Corruption (an input file, named),
 // Unsupported (a file whose columns cannot be mapped onto the current
 // schema), Conflict (kept losing against other commits), the commit
 // engine's, manifests' and object store's errors.
