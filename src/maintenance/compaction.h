@@ -125,10 +125,9 @@ Result<std::vector<CompactionGroup>> PlanCompaction(const std::vector<iceberg::D
                                                     int64_t max_group_bytes = 0);
 
 // Runs the job on `table`. Thread-safety: calls for distinct tables may run
-// concurrently (the service runs one job at a time anyway). Errors: Corruption (an input file, named),
-// Unsupported (a file whose columns cannot be mapped onto the current
-// schema), Conflict (kept losing against other commits), the commit
-// engine's, manifests' and object store's errors.
+// concurrently (the service runs one job at a time anyway). Errors: Corruption (an input file,
+// named), Unsupported (a file whose columns cannot be mapped onto the current schema), Conflict
+// (kept losing against other commits), the commit engine's, manifests' and object store's errors.
 Result<CompactionOutcome> CompactTable(const CompactionContext& ctx, const catalog::Table& table,
                                        const CompactionOptions& options);
 

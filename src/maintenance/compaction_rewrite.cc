@@ -412,7 +412,22 @@ Result<GroupRewrite> RewriteGroup(const RewriteTarget& target, const CompactionG
   } else {
     ST_TRY(RewriteOrdered(target, group, row_order, *order, &out, &result));
   }
+  // Never commit a rewrite that lost or duplicated a row: the inputs'
+  // manifest counts, the rows moved and the outputs' counts must agree.
+  int64_t expected = 0;
+  for (const iceberg::DataFile& file : group.files) expected += file.record_count;
+  if (result.records != expected) {
+    return Err(Internal("compaction moved " + std::to_string(result.records) + " rows of " +
+                        std::to_string(expected)));
+  }
   ST_ASSIGN_OR_RETURN(result.written, out.Finish());
+  int64_t written = 0;
+  for (const iceberg::DataFile& file : result.written) written += file.record_count;
+  if (written != expected) {
+    for (const iceberg::DataFile& file : result.written) (void)target.io.Delete(file.file_path);
+    return Err(Internal("compaction wrote " + std::to_string(written) + " rows of " +
+                        std::to_string(expected)));
+  }
   result.bytes_written = out.bytes_written();
   return result;
 }
