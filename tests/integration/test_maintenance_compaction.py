@@ -9,6 +9,7 @@ test registers its own REST catalog on it.
 
 import collections
 import json
+import time
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -215,3 +216,31 @@ def test_a_corrupt_data_file_fails_the_job_naming_it_and_changes_nothing(writabl
     status = server.boto3_client("s3tables").get_table_maintenance_job_status(
         tableBucketARN=arn, namespace="ns", name="t")["status"]["icebergCompaction"]
     assert status["status"] == "Failed" and victim in status["failureMessage"], status
+
+
+def test_the_hot_pass_compacts_a_partition_past_the_bound_by_itself(fresh_server):
+    """--hot-compaction-interval-seconds 1: a table whose partition holds more
+    than 8 small files is compacted by the scheduler without a run-now."""
+    server = fresh_server(extra_args=["--hot-compaction-interval-seconds", "1"])
+    assert s3_writes_available(server)
+    arn = new_bucket(server, prefix="hot")
+    cat = pyiceberg_catalog(server, arn)
+    cat.create_namespace("ns")
+    table = cat.create_table("ns.t", schema=SCHEMA)
+    for n in range(8):
+        table.append(pa.Table.from_pylist([{"id": n, "name": f"r{n}"}], schema=SCHEMA))
+    # At the bound (8 small files) the pass leaves the partition alone.
+    time.sleep(2.5)
+    table = cat.load_table("ns.t")
+    assert len(live_files(table)) == 8
+    assert table.metadata.current_snapshot().summary.operation.value == "append"
+    table.append(pa.Table.from_pylist([{"id": 8, "name": "r8"}], schema=SCHEMA))
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        table = cat.load_table("ns.t")
+        if len(live_files(table)) == 1:
+            break
+        time.sleep(0.5)
+    assert len(live_files(table)) == 1
+    assert table.metadata.current_snapshot().summary.operation.value == "replace"
+    assert sorted(r["id"] for r in table.scan().to_arrow().to_pylist()) == list(range(9))
