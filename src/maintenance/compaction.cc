@@ -167,6 +167,20 @@ Result<CompactionOutcome> CompactTable(const CompactionContext& ctx, const catal
         return Err(Conflict("the table " + table.arn + " lost its metadata during compaction"));
       }
       attempt_base = newer.metadata->metadata;
+      // A concurrent commit may have added delete files naming the removed
+      // files (or older sequence numbers): replacing them would resurrect
+      // deleted rows.
+      if (const iceberg::Snapshot* head = attempt_base.CurrentSnapshot(); head != nullptr) {
+        Result<LiveFiles> newer_live = ReadLiveFiles(io, *head);
+        if (!newer_live.has_value() || newer_live->has_deletes) {
+          DeleteFiles(io, added);
+          if (!newer_live.has_value()) return Err(newer_live.error());
+          CompactionOutcome skipped;
+          skipped.strategy = out.strategy;
+          skipped.skipped = "delete files were committed during compaction; nothing replaced";
+          return skipped;
+        }
+      }
     }
     DeleteFiles(io, added);
     if (!replan_needed || replan >= kMaxReplans) {
