@@ -86,8 +86,8 @@ class MaintenanceService {
 
   // Runs `job` on the table now and records its outcome (a job that ran and
   // failed is a recorded Failed state, not an error). Errors: NotFound
-  // (table), FailedPrecondition (the job is disabled for the table),
-  // Unsupported (a job not implemented yet), the store's errors.
+  // (table), FailedPrecondition (the job is disabled for the table), the
+  // store's errors.
   Result<catalog::MaintenanceJobState> RunNow(const std::string& table_id,
                                               catalog::MaintenanceJob job) EXCLUDES(run_mu_);
   // One scheduler pass over every table of every account. Errors: listing

@@ -3,8 +3,8 @@
 // data file whose rows are all older than now − days in one "delete"
 // snapshot. A file's newest row is its column upper bound when the manifest
 // has one, else the end of its partition (hour h ends at h + 1 hours).
-// Files straddling the horizon stay whole: rewriting them without the old
-// rows needs the Parquet reader (issue 10 item 1), as compaction does.
+// Files straddling the horizon stay whole (rewriting them without the old
+// rows, with the reader and batch operations compaction uses, is not done yet).
 //
 // The delete commit goes through the shared commit engine; when a delivery
 // commit wins the compare-and-swap first, the job re-plans on the new base
