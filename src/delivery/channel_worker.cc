@@ -248,6 +248,7 @@ void ChannelWorker::Flush() {
     metrics_->rows_failed += static_cast<int64_t>(failures_.size());
     metrics_->dlq_records += static_cast<int64_t>(failures_.size());
     metrics_->commits += 1;
+    metrics_->commit_ms += took.count();
     ctx_.logger.Log(LogLevel::kInfo, "delivered",
                     {{"channel", channel_.arn},
                      {"rows", batch_rows_},
