@@ -30,8 +30,9 @@
 # / ST_TSAN_BUILD_DIR / ST_FUZZ_BUILD_DIR (default <repo>/build, build-asan,
 # build-tsan and build-fuzz), ST_VENV_DIR (default <repo>/.venv), ST_FUZZ_RUNS
 # (executions per fuzz target, default that of tests/fuzz/run.sh),
-# ST_LINT_BACKGROUND (0: lint in the foreground), ST_LINT_FAIL_ON (Perl regex of the paths whose clang-tidy findings fail the
-# lint stage; default '.', every path).
+# ST_LINT_BACKGROUND (0: lint in the foreground), ST_LINT_FAIL_ON (Perl regex
+# of the paths whose clang-tidy findings fail the lint stage; default '.',
+# every path).
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
