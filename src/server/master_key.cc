@@ -162,4 +162,15 @@ void DiscardCreatedMasterKey(const MasterKey& key) {
   if (key.created) ::unlink(key.path.c_str());
 }
 
+Result<MasterKey> LoadKmsMasterKey(const std::string& flag_path, const std::string& default_path) {
+  ST_ASSIGN_OR_RETURN(MasterKey key, LoadMasterKey({flag_path, "", default_path}));
+  if (!key.warning.empty()) {
+    return Err(FailedPrecondition("the KMS master key file '" + key.path +
+                                  "' is readable by group or others; run chmod 600 '" + key.path +
+                                  "' (" + key.warning + ")"));
+  }
+  key.origin = flag_path.empty() ? "data dir" : "--kms-master-key-file";
+  return key;
+}
+
 }  // namespace st::server
