@@ -100,8 +100,8 @@ Result<std::string> SealBlob(std::string_view key, const BlobHeader& header,
   blob.resize(offset + plaintext.size() + kTagBytes);
   auto* out = reinterpret_cast<unsigned char*>(blob.data() + offset);
   if (!ctx || EVP_EncryptInit_ex(ctx.get(), EVP_aes_256_gcm(), nullptr, nullptr, nullptr) != 1 ||
-      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_IVLEN, static_cast<int>(kIvBytes),
-                          nullptr) != 1 ||
+      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_IVLEN, static_cast<int>(kIvBytes), nullptr) !=
+          1 ||
       EVP_EncryptInit_ex(ctx.get(), nullptr, nullptr, Bytes(key), Bytes(header.iv)) != 1 ||
       EVP_EncryptUpdate(ctx.get(), nullptr, &len, Bytes(aad), static_cast<int>(aad.size())) != 1 ||
       EVP_EncryptUpdate(ctx.get(), out, &len, Bytes(plaintext),
@@ -131,8 +131,8 @@ Result<std::string> OpenBlob(std::string_view key, std::string_view blob,
   int final_len = 0;
   bool ok =
       ctx && EVP_DecryptInit_ex(ctx.get(), EVP_aes_256_gcm(), nullptr, nullptr, nullptr) == 1 &&
-      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_IVLEN, static_cast<int>(kIvBytes),
-                          nullptr) == 1 &&
+      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_IVLEN, static_cast<int>(kIvBytes), nullptr) ==
+          1 &&
       EVP_DecryptInit_ex(ctx.get(), nullptr, nullptr, Bytes(key), Bytes(iv)) == 1 &&
       EVP_DecryptUpdate(ctx.get(), nullptr, &len, Bytes(aad), static_cast<int>(aad.size())) == 1 &&
       EVP_DecryptUpdate(ctx.get(), out, &len, Bytes(body), static_cast<int>(body.size())) == 1 &&
@@ -142,8 +142,9 @@ Result<std::string> OpenBlob(std::string_view key, std::string_view blob,
   if (!ok) {
     // Wipe what was decrypted before the tag check failed.
     OPENSSL_cleanse(plaintext.data(), plaintext.size());
-    return Err(Corruption("the ciphertext blob does not authenticate under its key with this "
-                          "encryption context"));
+    return Err(
+        Corruption("the ciphertext blob does not authenticate under its key with this "
+                   "encryption context"));
   }
   return plaintext;
 }

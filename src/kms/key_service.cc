@@ -26,9 +26,9 @@ KmsError Internal(const Status& status) { return {KmsErrorCode::kInternal, statu
 
 KmsResult<bool> ValidatePolicy(const std::string& policy) {
   if (policy.empty() || policy.size() > kMaxPolicyBytes) {
-    return KmsErr(KmsErrorCode::kMalformedPolicy,
-                  "The key policy must be 1 to 32768 bytes long; it is " +
-                      std::to_string(policy.size()));
+    return KmsErr(
+        KmsErrorCode::kMalformedPolicy,
+        "The key policy must be 1 to 32768 bytes long; it is " + std::to_string(policy.size()));
   }
   Result<auth::Policy> parsed = auth::ParsePolicy(policy, auth::PolicyKind::kResource);
   if (!parsed.has_value()) {
@@ -97,8 +97,7 @@ bool PolicyMentionsAccount(const std::string& policy, const std::string& account
 }
 
 KmsResult<bool> ValidateAliasName(const std::string& name) {
-  if (name.rfind(kAliasPrefix, 0) != 0 || name.size() == kAliasPrefix.size() ||
-      name.size() > 256) {
+  if (name.rfind(kAliasPrefix, 0) != 0 || name.size() == kAliasPrefix.size() || name.size() > 256) {
     return KmsErr(KmsErrorCode::kInvalidAliasName,
                   "Alias must start with the prefix \"alias/\" and have 1 to 250 more characters");
   }
@@ -144,8 +143,8 @@ KmsResult<KmsKey> KeyService::ResolveKey(const std::string& account_id,
     Result<KmsAlias> alias = deps_.store.GetAlias(account_id, key_ref);
     if (!alias.has_value()) {
       if (alias.error().code() == StatusCode::kNotFound) {
-        return KmsErr(KmsErrorCode::kNotFound, "Alias " + AliasArn(account_id, key_ref) +
-                                                   " is not found.");
+        return KmsErr(KmsErrorCode::kNotFound,
+                      "Alias " + AliasArn(account_id, key_ref) + " is not found.");
       }
       return tl::unexpected<KmsError>(Internal(alias.error()));
     }
@@ -291,9 +290,8 @@ KmsResult<std::string> KeyService::Encrypt(const KmsKey& key_in, const std::stri
   auto usable = CheckUsable(key_in);
   if (!usable.has_value()) return tl::unexpected<KmsError>(usable.error());
   if (plaintext.empty() || plaintext.size() > kMaxPlaintextBytes) {
-    return KmsErr(KmsErrorCode::kValidation,
-                  "Plaintext must be 1 to 4096 bytes long; it is " +
-                      std::to_string(plaintext.size()));
+    return KmsErr(KmsErrorCode::kValidation, "Plaintext must be 1 to 4096 bytes long; it is " +
+                                                 std::to_string(plaintext.size()));
   }
   KmsResult<KmsKey> key = RotateIfDue(key_in);
   if (!key.has_value()) return tl::unexpected<KmsError>(key.error());
@@ -485,9 +483,9 @@ KmsResult<KmsAlias> KeyService::CreateAlias(const std::string& account_id,
   Status created = deps_.store.CreateAlias(alias);
   if (!created.ok()) {
     if (created.code() == StatusCode::kAlreadyExists) {
-      return KmsErr(KmsErrorCode::kAlreadyExists,
-                    "An alias with the name " + AliasArn(account_id, alias_name) +
-                        " already exists");
+      return KmsErr(
+          KmsErrorCode::kAlreadyExists,
+          "An alias with the name " + AliasArn(account_id, alias_name) + " already exists");
     }
     return tl::unexpected<KmsError>(FromStatus(created));
   }

@@ -13,20 +13,20 @@
 namespace st::kms {
 
 enum class KmsErrorCode {
-  kValidation,             // ValidationException: a malformed or out-of-range parameter.
-  kNotFound,               // NotFoundException: no such key or alias for the caller.
-  kAlreadyExists,          // AlreadyExistsException: the alias exists.
-  kDisabled,               // DisabledException: the key is Disabled.
-  kInvalidState,           // KMSInvalidStateException: e.g. PendingDeletion.
-  kInvalidCiphertext,      // InvalidCiphertextException: wrong context, tampered blob.
-  kIncorrectKey,           // IncorrectKeyException: KeyId does not match the blob's key.
-  kInvalidAliasName,       // InvalidAliasNameException.
-  kInvalidArn,             // InvalidArnException.
-  kMalformedPolicy,        // MalformedPolicyDocumentException.
-  kTag,                    // TagException.
-  kUnsupportedOperation,   // UnsupportedOperationException (e.g. an asymmetric KeySpec).
-  kAccessDenied,           // AccessDeniedException.
-  kInternal,               // KMSInternalException (HTTP 500).
+  kValidation,            // ValidationException: a malformed or out-of-range parameter.
+  kNotFound,              // NotFoundException: no such key or alias for the caller.
+  kAlreadyExists,         // AlreadyExistsException: the alias exists.
+  kDisabled,              // DisabledException: the key is Disabled.
+  kInvalidState,          // KMSInvalidStateException: e.g. PendingDeletion.
+  kInvalidCiphertext,     // InvalidCiphertextException: wrong context, tampered blob.
+  kIncorrectKey,          // IncorrectKeyException: KeyId does not match the blob's key.
+  kInvalidAliasName,      // InvalidAliasNameException.
+  kInvalidArn,            // InvalidArnException.
+  kMalformedPolicy,       // MalformedPolicyDocumentException.
+  kTag,                   // TagException.
+  kUnsupportedOperation,  // UnsupportedOperationException (e.g. an asymmetric KeySpec).
+  kAccessDenied,          // AccessDeniedException.
+  kInternal,              // KMSInternalException (HTTP 500).
 };
 
 struct KmsError {

@@ -54,8 +54,8 @@ class KmsErrorWriter final : public http::ErrorWriter {
 };
 
 http::HttpError ToHttpError(const KmsError& error) {
-  StatusCode code = error.code == KmsErrorCode::kInternal ? StatusCode::kInternal
-                                                          : StatusCode::kInvalidArgument;
+  StatusCode code =
+      error.code == KmsErrorCode::kInternal ? StatusCode::kInternal : StatusCode::kInvalidArgument;
   return http::HttpError(Status(code, error.message), KmsErrorHttpStatus(error.code),
                          std::string(KmsErrorName(error.code)));
 }
@@ -160,7 +160,8 @@ nlohmann::json KeyMetadata(const KmsKey& key) {
 }
 
 Result<std::map<std::string, std::string>> ReadTags(const nlohmann::json& body) {
-  ST_ASSIGN_OR_RETURN(const nlohmann::json* tags, json_fields::OptionalArray(body, "Tags", kWording));
+  ST_ASSIGN_OR_RETURN(const nlohmann::json* tags,
+                      json_fields::OptionalArray(body, "Tags", kWording));
   std::map<std::string, std::string> out;
   if (tags == nullptr) return out;
   if (tags->size() > 50) return Err(InvalidArgument("Tags may hold at most 50 tags"));
@@ -243,12 +244,12 @@ KmsResult<KmsKey> NamedKey(const Call& call, std::string_view member) {
   return call.deps.keys.ResolveKey(call.account_id, *ref);
 }
 
-#define KMS_KEY_OR_FAIL(var, expr)                   \
-  KmsResult<KmsKey> var = (expr);                    \
+#define KMS_KEY_OR_FAIL(var, expr) \
+  KmsResult<KmsKey> var = (expr);  \
   if (!var.has_value()) return Fail(call, var.error())
 
-#define KMS_OR_FAIL(var, expr)    \
-  auto var = (expr);              \
+#define KMS_OR_FAIL(var, expr) \
+  auto var = (expr);           \
   if (!var.has_value()) return Fail(call, var.error())
 
 Result<http::Response> CreateKey(const Call& call) {
@@ -359,8 +360,8 @@ Result<http::Response> GenerateDataKeyCommon(const Call& call, bool with_plainte
   ST_ASSIGN_OR_RETURN(std::optional<int64_t> number,
                       json_fields::OptionalInt(call.body, "NumberOfBytes", kWording, 1, 1024));
   if (spec.has_value() == number.has_value()) {
-    return Fail(call, {KmsErrorCode::kValidation,
-                       "Please specify either number of bytes or key spec."});
+    return Fail(call,
+                {KmsErrorCode::kValidation, "Please specify either number of bytes or key spec."});
   }
   size_t bytes = 0;
   if (spec.has_value()) {
@@ -408,8 +409,7 @@ Result<http::Response> ReEncrypt(const Call& call) {
                       call.deps.authorizer.Authorize(http::CallContextOf(call.context->request),
                                                      call.context->principal, access));
   if (!decision.allowed) return Fail(call, {KmsErrorCode::kAccessDenied, decision.message});
-  KMS_OR_FAIL(decrypted,
-              call.deps.keys.Decrypt(call.account_id, blob, source_context, *expected));
+  KMS_OR_FAIL(decrypted, call.deps.keys.Decrypt(call.account_id, blob, source_context, *expected));
   KMS_OR_FAIL(sealed,
               call.deps.keys.Encrypt(*destination, decrypted->plaintext, destination_context));
   Wipe(decrypted->plaintext);
@@ -503,7 +503,8 @@ Result<http::Response> GetKeyPolicy(const Call& call) {
 Result<http::Response> PutKeyPolicy(const Call& call) {
   KMS_KEY_OR_FAIL(key, NamedKey(call, "KeyId"));
   KMS_OR_FAIL(name, CheckPolicyName(call));
-  ST_ASSIGN_OR_RETURN(std::string policy, json_fields::RequiredString(call.body, "Policy", kWording));
+  ST_ASSIGN_OR_RETURN(std::string policy,
+                      json_fields::RequiredString(call.body, "Policy", kWording));
   KMS_OR_FAIL(updated, call.deps.keys.PutPolicy(*key, policy));
   return JsonResponse(nlohmann::json::object());
 }
@@ -534,21 +535,24 @@ Result<http::Response> ListResourceTags(const Call& call) {
 }
 
 Result<http::Response> CreateAlias(const Call& call) {
-  ST_ASSIGN_OR_RETURN(std::string name, json_fields::RequiredString(call.body, "AliasName", kWording));
+  ST_ASSIGN_OR_RETURN(std::string name,
+                      json_fields::RequiredString(call.body, "AliasName", kWording));
   KMS_KEY_OR_FAIL(key, NamedKey(call, "TargetKeyId"));
   KMS_OR_FAIL(alias, call.deps.keys.CreateAlias(call.account_id, name, *key));
   return JsonResponse(nlohmann::json::object());
 }
 
 Result<http::Response> UpdateAlias(const Call& call) {
-  ST_ASSIGN_OR_RETURN(std::string name, json_fields::RequiredString(call.body, "AliasName", kWording));
+  ST_ASSIGN_OR_RETURN(std::string name,
+                      json_fields::RequiredString(call.body, "AliasName", kWording));
   KMS_KEY_OR_FAIL(key, NamedKey(call, "TargetKeyId"));
   KMS_OR_FAIL(alias, call.deps.keys.UpdateAlias(call.account_id, name, *key));
   return JsonResponse(nlohmann::json::object());
 }
 
 Result<http::Response> DeleteAlias(const Call& call) {
-  ST_ASSIGN_OR_RETURN(std::string name, json_fields::RequiredString(call.body, "AliasName", kWording));
+  ST_ASSIGN_OR_RETURN(std::string name,
+                      json_fields::RequiredString(call.body, "AliasName", kWording));
   KMS_OR_FAIL(valid, ValidateAliasName(name));
   KMS_OR_FAIL(deleted, call.deps.keys.DeleteAlias(call.account_id, name));
   return JsonResponse(nlohmann::json::object());
@@ -624,9 +628,8 @@ Result<const Operation*> TargetOperation(const http::Request& request) {
   std::string_view name = target->substr(kTargetPrefix.size());
   const Operation* operation = FindOperation(name);
   if (operation == nullptr) {
-    return Err(Status(StatusCode::kUnsupported,
-                      "operation " + std::string(name.substr(0, 64)) +
-                          " is not supported by this KMS endpoint"));
+    return Err(Status(StatusCode::kUnsupported, "operation " + std::string(name.substr(0, 64)) +
+                                                    " is not supported by this KMS endpoint"));
   }
   return operation;
 }
@@ -659,8 +662,7 @@ Result<std::string> ResourceOf(const Operation& operation, const Call& call) {
       return key->arn;
     }
     case KeyArg::kBlob: {
-      ST_ASSIGN_OR_RETURN(std::string blob,
-                          ReadBlob(call.body, "CiphertextBlob", kMaxEncodedBlob));
+      ST_ASSIGN_OR_RETURN(std::string blob, ReadBlob(call.body, "CiphertextBlob", kMaxEncodedBlob));
       KmsResult<KmsKey> key = call.deps.keys.KeyOfBlob(call.account_id, blob);
       if (!key.has_value()) return Err(ToStatus(key.error()));
       return key->arn;

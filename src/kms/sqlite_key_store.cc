@@ -111,8 +111,7 @@ class SqliteKeyStore final : public KeyStore {
     return ReadKey(stmt);
   }
 
-  Result<std::vector<KmsKey>> ListKeys(const std::string& account_id) const override
-      EXCLUDES(mu_) {
+  Result<std::vector<KmsKey>> ListKeys(const std::string& account_id) const override EXCLUDES(mu_) {
     common::MutexLock lock(mu_);
     ST_ASSIGN_OR_RETURN(Statement stmt,
                         db_->Prepare("SELECT " + std::string(kKeyColumns) +
@@ -147,9 +146,8 @@ class SqliteKeyStore final : public KeyStore {
     Transaction tx(*db_);
     ST_TRY(tx.status());
     ST_TRY(InsertVersion(version));
-    ST_ASSIGN_OR_RETURN(Statement stmt,
-                        db_->Prepare("UPDATE kms_keys SET current_version = ?, "
-                                     "last_rotation_ms = ? WHERE key_id = ?"));
+    ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare("UPDATE kms_keys SET current_version = ?, "
+                                                     "last_rotation_ms = ? WHERE key_id = ?"));
     stmt.Bind(1, int64_t{version.version}).Bind(2, version.created_ms).Bind(3, version.key_id);
     ST_TRY(stmt.Run());
     if (db_->Changes() == 0) return NotFound("Key '" + version.key_id + "' does not exist");
