@@ -129,6 +129,22 @@ KmsResult<KmsKey> KeyService::Reload(const std::string& key_id) const {
   return *key;
 }
 
+KmsResult<KmsKey> KeyService::Lookup(const std::string& key_id, const KmsError& not_found) const {
+  Result<KmsKey> key = deps_.store.GetKey(key_id);
+  if (!key.has_value()) {
+    if (key.error().code() == StatusCode::kNotFound) return tl::unexpected<KmsError>(not_found);
+    return tl::unexpected<KmsError>(Internal(key.error()));
+  }
+  if (key->state == KeyState::kPendingDeletion && deps_.clock.NowMillis() >= key->deletion_ms) {
+    Status deleted = deps_.store.DeleteKey(key_id);
+    if (!deleted.ok() && deleted.code() != StatusCode::kNotFound) {
+      return tl::unexpected<KmsError>(Internal(deleted));
+    }
+    return tl::unexpected<KmsError>(not_found);
+  }
+  return *key;
+}
+
 KmsResult<KmsKey> KeyService::ResolveKey(const std::string& account_id,
                                          const std::string& key_ref) const {
   if (key_ref.empty() || key_ref.size() > 2048) {
@@ -171,13 +187,9 @@ KmsResult<KmsKey> KeyService::ResolveKey(const std::string& account_id,
     key_id = key_ref;
   }
   if (!Uuid::Parse(key_id).has_value()) return not_found();
-  Result<KmsKey> key = deps_.store.GetKey(key_id);
-  if (!key.has_value()) {
-    if (key.error().code() == StatusCode::kNotFound) {
-      return KmsErr(KmsErrorCode::kNotFound, "Key '" + key_ref + "' does not exist");
-    }
-    return tl::unexpected<KmsError>(Internal(key.error()));
-  }
+  KmsResult<KmsKey> key =
+      Lookup(key_id, {KmsErrorCode::kNotFound, "Key '" + key_ref + "' does not exist"});
+  if (!key.has_value()) return key;
   if (key->account_id != owner) {
     return KmsErr(KmsErrorCode::kNotFound, "Key '" + key_ref + "' does not exist");
   }
@@ -193,12 +205,11 @@ KmsResult<KmsKey> KeyService::KeyOfBlob(const std::string& account_id,
   if (!header.has_value()) {
     return KmsErr(KmsErrorCode::kInvalidCiphertext, header.error().message());
   }
-  Result<KmsKey> key = deps_.store.GetKey(header->key_id);
-  if (!key.has_value()) {
-    // A blob of a deleted or unknown key cannot be decrypted by anyone.
-    return KmsErr(KmsErrorCode::kInvalidCiphertext,
-                  "the ciphertext refers to a key that does not exist");
-  }
+  // A blob of a deleted or unknown key cannot be decrypted by anyone.
+  KmsResult<KmsKey> key = Lookup(
+      header->key_id,
+      {KmsErrorCode::kInvalidCiphertext, "the ciphertext refers to a key that does not exist"});
+  if (!key.has_value()) return key;
   if (key->account_id != account_id && !PolicyMentionsAccount(key->policy, account_id)) {
     return KmsErr(KmsErrorCode::kInvalidCiphertext,
                   "the ciphertext refers to a key that does not exist");

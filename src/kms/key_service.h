@@ -118,6 +118,10 @@ class KeyService {
   static KmsResult<bool> CheckUsable(const KmsKey& key);
   KmsResult<std::string> Material(const KmsKey& key, uint32_t version) const;
   KmsResult<KmsKey> Reload(const std::string& key_id) const;
+  // The stored key, or NotFound (reported as `not_found`) when it does not
+  // exist or its deletion date has passed (then it is deleted now: deletion
+  // is lazy, on the first lookup after the date).
+  KmsResult<KmsKey> Lookup(const std::string& key_id, const KmsError& not_found) const;
   KmsResult<KeyVersion> NewVersion(const std::string& key_id, uint32_t version) const;
   // Rotates `key` first when rotation is enabled and its period has passed.
   KmsResult<KmsKey> RotateIfDue(const KmsKey& key) EXCLUDES(mu_);

@@ -29,6 +29,8 @@ class KeyStore {
   // Adds `version` and makes it the key's current version (and sets
   // last_rotation_ms to its creation time), in one transaction.
   virtual Status AddVersion(const KeyVersion& version) = 0;
+  // Deletes the key, its versions and its aliases (a deletion date passed).
+  virtual Status DeleteKey(const std::string& key_id) = 0;
   virtual Result<KeyVersion> GetVersion(const std::string& key_id, uint32_t version) const = 0;
 
   virtual Status CreateAlias(const KmsAlias& alias) = 0;

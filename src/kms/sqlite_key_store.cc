@@ -154,6 +154,16 @@ class SqliteKeyStore final : public KeyStore {
     return tx.Commit();
   }
 
+  Status DeleteKey(const std::string& key_id) override EXCLUDES(mu_) {
+    common::MutexLock lock(mu_);
+    // Versions and aliases go with it (ON DELETE CASCADE; foreign keys are on).
+    ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare("DELETE FROM kms_keys WHERE key_id = ?"));
+    stmt.Bind(1, key_id);
+    ST_TRY(stmt.Run());
+    if (db_->Changes() == 0) return NotFound("Key '" + key_id + "' does not exist");
+    return Status::OK();
+  }
+
   Result<KeyVersion> GetVersion(const std::string& key_id, uint32_t version) const override
       EXCLUDES(mu_) {
     common::MutexLock lock(mu_);

@@ -136,6 +136,23 @@ TEST_F(KeyServiceTest, StatesRefuseCryptography) {
   EXPECT_EQ(cancelled->state, KeyState::kDisabled);
 }
 
+TEST_F(KeyServiceTest, DeletedAfterThePendingWindow) {
+  KmsKey key = NewKey();
+  ASSERT_TRUE(service_->CreateAlias(kAccount, "alias/doomed", key).has_value());
+  auto blob = service_->Encrypt(key, "x", {});
+  ASSERT_TRUE(blob.has_value());
+  ASSERT_TRUE(service_->ScheduleDeletion(key, 7).has_value());
+  clock_.Advance(std::chrono::hours(24 * 7 - 1));
+  EXPECT_EQ(service_->ResolveKey(kAccount, key.key_id)->state, KeyState::kPendingDeletion);
+  clock_.Advance(std::chrono::hours(1));
+  EXPECT_EQ(service_->ResolveKey(kAccount, key.key_id).error().code, KmsErrorCode::kNotFound);
+  EXPECT_EQ(store_->GetKey(key.key_id).error().code(), StatusCode::kNotFound);
+  EXPECT_EQ(store_->GetVersion(key.key_id, 1).error().code(), StatusCode::kNotFound);
+  EXPECT_EQ(service_->ResolveKey(kAccount, "alias/doomed").error().code, KmsErrorCode::kNotFound);
+  EXPECT_EQ(service_->Decrypt(kAccount, *blob, {}, std::nullopt).error().code,
+            KmsErrorCode::kInvalidCiphertext);
+}
+
 TEST_F(KeyServiceTest, AliasesAndAccounts) {
   KmsKey key = NewKey();
   ASSERT_TRUE(service_->CreateAlias(kAccount, "alias/orders", key).has_value());
