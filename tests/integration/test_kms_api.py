@@ -423,3 +423,19 @@ def test_master_key_file(fresh_server, tmp_path):
     assert other_client.decrypt(CiphertextBlob=other_client.encrypt(
         KeyId=other_id, Plaintext=b"x")["CiphertextBlob"])["Plaintext"] == b"x"
     assert not (other.data_dir / "keys" / "kms-master.key").exists()
+
+
+def test_streamtables_kms_cli(server):
+    arn = server.cli("kms", "create-key", "--description", "from cli").stdout.strip()
+    assert arn.startswith(f"arn:aws:kms:{server.region}:{server.account_id}:key/")
+    key_id = arn.rsplit("/", 1)[1]
+    assert key_id in server.cli("kms", "list-keys").stdout
+    described = json.loads(server.cli("kms", "describe-key", key_id, "--json").stdout)
+    assert described["KeyMetadata"]["Description"] == "from cli"
+    assert server.cli("kms", "disable-key", arn).stdout.strip() == f"disabled {arn}"
+    assert "KeyState: Disabled" in server.cli("kms", "describe-key", key_id).stdout
+    server.cli("kms", "enable-key", key_id)
+    assert json.loads(server.cli("kms", "describe-key", key_id, "--json").stdout)[
+        "KeyMetadata"]["Enabled"] is True
+    missing = server.cli("kms", "describe-key", str(uuid.uuid4()), check=False)
+    assert missing.returncode != 0 and "NotFoundException" in missing.stderr
