@@ -1,6 +1,7 @@
 #include "kms/key_service.h"
 
 #include <chrono>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "auth/arn.h"
@@ -290,10 +291,12 @@ KmsResult<std::string> KeyService::Material(const KmsKey& key, uint32_t version)
 }
 
 KmsResult<KmsKey> KeyService::RotateIfDue(const KmsKey& key) {
-  if (!key.rotation_enabled) return key;
-  int64_t due = key.last_rotation_ms + int64_t{key.rotation_period_days} * kDayMs;
-  if (deps_.clock.NowMillis() < due) return key;
-  return Rotate(key);
+  auto due = [this](const KmsKey& k) {
+    return k.rotation_enabled &&
+           deps_.clock.NowMillis() >= k.last_rotation_ms + int64_t{k.rotation_period_days} * kDayMs;
+  };
+  if (!due(key)) return key;
+  return RotateLocked(key, due);
 }
 
 KmsResult<std::string> KeyService::Encrypt(const KmsKey& key_in, const std::string& plaintext,
@@ -429,9 +432,16 @@ KmsResult<KmsKey> KeyService::SetRotation(const KmsKey& key_in, bool enabled,
 }
 
 KmsResult<KmsKey> KeyService::Rotate(const KmsKey& key_in) {
+  return RotateLocked(key_in, [](const KmsKey&) { return true; });
+}
+
+KmsResult<KmsKey> KeyService::RotateLocked(const KmsKey& key_in,
+                                           const std::function<bool(const KmsKey&)>& still_due) {
   common::MutexLock lock(mu_);
   KmsResult<KmsKey> key = Reload(key_in.key_id);
   if (!key.has_value()) return key;
+  // Concurrent Encrypts may all find a rotation due: only the first rotates.
+  if (!still_due(*key)) return key;
   auto usable = CheckUsable(*key);
   if (!usable.has_value()) return tl::unexpected<KmsError>(usable.error());
   KmsResult<KeyVersion> next = NewVersion(key->key_id, key->current_version + 1);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -125,6 +126,9 @@ class KeyService {
   KmsResult<KeyVersion> NewVersion(const std::string& key_id, uint32_t version) const;
   // Rotates `key` first when rotation is enabled and its period has passed.
   KmsResult<KmsKey> RotateIfDue(const KmsKey& key) EXCLUDES(mu_);
+  // Adds a version under mu_ when `still_due` holds for the reloaded key.
+  KmsResult<KmsKey> RotateLocked(const KmsKey& key,
+                                 const std::function<bool(const KmsKey&)>& still_due) EXCLUDES(mu_);
 
   Deps deps_;
   common::Mutex mu_;  // Serialises read-modify-write of key rows.

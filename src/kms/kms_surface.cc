@@ -244,6 +244,18 @@ KmsResult<KmsKey> NamedKey(const Call& call, std::string_view member) {
   return call.deps.keys.ResolveKey(call.account_id, *ref);
 }
 
+// The key named by the member the router authorized, re-resolved by the
+// handler: it must be the key that was authorized (an alias re-pointed
+// between the two lookups must not lead to an unauthorized key).
+KmsResult<KmsKey> AuthorizedKey(const Call& call, std::string_view member) {
+  KmsResult<KmsKey> key = NamedKey(call, member);
+  if (key.has_value() && call.context != nullptr && call.context->access.resource != key->arn) {
+    return KmsErr(KmsErrorCode::kInternal,
+                  "the key changed while the request was authorized; retry the request");
+  }
+  return key;
+}
+
 #define KMS_KEY_OR_FAIL(var, expr) \
   KmsResult<KmsKey> var = (expr);  \
   if (!var.has_value()) return Fail(call, var.error())
@@ -290,7 +302,7 @@ Result<http::Response> CreateKey(const Call& call) {
 }
 
 Result<http::Response> DescribeKey(const Call& call) {
-  KMS_KEY_OR_FAIL(key, NamedKey(call, "KeyId"));
+  KMS_KEY_OR_FAIL(key, AuthorizedKey(call, "KeyId"));
   return JsonResponse({{"KeyMetadata", KeyMetadata(*key)}});
 }
 
@@ -307,7 +319,7 @@ Result<http::Response> ListKeys(const Call& call) {
 }
 
 Result<http::Response> Encrypt(const Call& call) {
-  KMS_KEY_OR_FAIL(key, NamedKey(call, "KeyId"));
+  KMS_KEY_OR_FAIL(key, AuthorizedKey(call, "KeyId"));
   ST_ASSIGN_OR_RETURN(std::string plaintext,
                       ReadBlob(call.body, "Plaintext", kMaxEncodedPlaintext));
   ST_ASSIGN_OR_RETURN(EncryptionContext context, ReadContext(call.body, "EncryptionContext"));
@@ -353,7 +365,7 @@ Result<http::Response> Decrypt(const Call& call) {
 }
 
 Result<http::Response> GenerateDataKeyCommon(const Call& call, bool with_plaintext) {
-  KMS_KEY_OR_FAIL(key, NamedKey(call, "KeyId"));
+  KMS_KEY_OR_FAIL(key, AuthorizedKey(call, "KeyId"));
   ST_ASSIGN_OR_RETURN(EncryptionContext context, ReadContext(call.body, "EncryptionContext"));
   ST_ASSIGN_OR_RETURN(std::optional<std::string> spec,
                       json_fields::OptionalString(call.body, "KeySpec", kWording));
@@ -421,19 +433,19 @@ Result<http::Response> ReEncrypt(const Call& call) {
 }
 
 Result<http::Response> EnableKey(const Call& call) {
-  KMS_KEY_OR_FAIL(key, NamedKey(call, "KeyId"));
+  KMS_KEY_OR_FAIL(key, AuthorizedKey(call, "KeyId"));
   KMS_OR_FAIL(updated, call.deps.keys.SetEnabled(*key, true));
   return JsonResponse(nlohmann::json::object());
 }
 
 Result<http::Response> DisableKey(const Call& call) {
-  KMS_KEY_OR_FAIL(key, NamedKey(call, "KeyId"));
+  KMS_KEY_OR_FAIL(key, AuthorizedKey(call, "KeyId"));
   KMS_OR_FAIL(updated, call.deps.keys.SetEnabled(*key, false));
   return JsonResponse(nlohmann::json::object());
 }
 
 Result<http::Response> ScheduleKeyDeletion(const Call& call) {
-  KMS_KEY_OR_FAIL(key, NamedKey(call, "KeyId"));
+  KMS_KEY_OR_FAIL(key, AuthorizedKey(call, "KeyId"));
   ST_ASSIGN_OR_RETURN(std::optional<int64_t> days,
                       json_fields::OptionalInt(call.body, "PendingWindowInDays", kWording, 1, 365));
   KMS_OR_FAIL(updated, call.deps.keys.ScheduleDeletion(*key, static_cast<int>(days.value_or(30))));
@@ -444,13 +456,13 @@ Result<http::Response> ScheduleKeyDeletion(const Call& call) {
 }
 
 Result<http::Response> CancelKeyDeletion(const Call& call) {
-  KMS_KEY_OR_FAIL(key, NamedKey(call, "KeyId"));
+  KMS_KEY_OR_FAIL(key, AuthorizedKey(call, "KeyId"));
   KMS_OR_FAIL(updated, call.deps.keys.CancelDeletion(*key));
   return JsonResponse({{"KeyId", updated->arn}});
 }
 
 Result<http::Response> EnableKeyRotation(const Call& call) {
-  KMS_KEY_OR_FAIL(key, NamedKey(call, "KeyId"));
+  KMS_KEY_OR_FAIL(key, AuthorizedKey(call, "KeyId"));
   ST_ASSIGN_OR_RETURN(std::optional<int64_t> period,
                       json_fields::OptionalInt(call.body, "RotationPeriodInDays", kWording));
   std::optional<int> days;
@@ -462,13 +474,13 @@ Result<http::Response> EnableKeyRotation(const Call& call) {
 }
 
 Result<http::Response> DisableKeyRotation(const Call& call) {
-  KMS_KEY_OR_FAIL(key, NamedKey(call, "KeyId"));
+  KMS_KEY_OR_FAIL(key, AuthorizedKey(call, "KeyId"));
   KMS_OR_FAIL(updated, call.deps.keys.SetRotation(*key, false, std::nullopt));
   return JsonResponse(nlohmann::json::object());
 }
 
 Result<http::Response> GetKeyRotationStatus(const Call& call) {
-  KMS_KEY_OR_FAIL(key, NamedKey(call, "KeyId"));
+  KMS_KEY_OR_FAIL(key, AuthorizedKey(call, "KeyId"));
   nlohmann::json out = {{"KeyRotationEnabled", key->rotation_enabled}, {"KeyId", key->arn}};
   if (key->rotation_enabled) {
     out["RotationPeriodInDays"] = key->rotation_period_days;
@@ -479,7 +491,7 @@ Result<http::Response> GetKeyRotationStatus(const Call& call) {
 }
 
 Result<http::Response> RotateKeyOnDemand(const Call& call) {
-  KMS_KEY_OR_FAIL(key, NamedKey(call, "KeyId"));
+  KMS_KEY_OR_FAIL(key, AuthorizedKey(call, "KeyId"));
   KMS_OR_FAIL(updated, call.deps.keys.Rotate(*key));
   return JsonResponse({{"KeyId", updated->arn}});
 }
@@ -495,13 +507,13 @@ KmsResult<bool> CheckPolicyName(const Call& call) {
 }
 
 Result<http::Response> GetKeyPolicy(const Call& call) {
-  KMS_KEY_OR_FAIL(key, NamedKey(call, "KeyId"));
+  KMS_KEY_OR_FAIL(key, AuthorizedKey(call, "KeyId"));
   KMS_OR_FAIL(name, CheckPolicyName(call));
   return JsonResponse({{"Policy", key->policy}, {"PolicyName", "default"}});
 }
 
 Result<http::Response> PutKeyPolicy(const Call& call) {
-  KMS_KEY_OR_FAIL(key, NamedKey(call, "KeyId"));
+  KMS_KEY_OR_FAIL(key, AuthorizedKey(call, "KeyId"));
   KMS_OR_FAIL(name, CheckPolicyName(call));
   ST_ASSIGN_OR_RETURN(std::string policy,
                       json_fields::RequiredString(call.body, "Policy", kWording));
@@ -510,19 +522,19 @@ Result<http::Response> PutKeyPolicy(const Call& call) {
 }
 
 Result<http::Response> ListKeyPolicies(const Call& call) {
-  KMS_KEY_OR_FAIL(key, NamedKey(call, "KeyId"));
+  KMS_KEY_OR_FAIL(key, AuthorizedKey(call, "KeyId"));
   return JsonResponse({{"PolicyNames", nlohmann::json::array({"default"})}, {"Truncated", false}});
 }
 
 Result<http::Response> TagResource(const Call& call) {
-  KMS_KEY_OR_FAIL(key, NamedKey(call, "KeyId"));
+  KMS_KEY_OR_FAIL(key, AuthorizedKey(call, "KeyId"));
   ST_ASSIGN_OR_RETURN(auto tags, ReadTags(call.body));
   KMS_OR_FAIL(updated, call.deps.keys.Tag(*key, tags));
   return JsonResponse(nlohmann::json::object());
 }
 
 Result<http::Response> UntagResource(const Call& call) {
-  KMS_KEY_OR_FAIL(key, NamedKey(call, "KeyId"));
+  KMS_KEY_OR_FAIL(key, AuthorizedKey(call, "KeyId"));
   ST_ASSIGN_OR_RETURN(std::vector<std::string> keys,
                       json_fields::RequiredStringArray(call.body, "TagKeys", kWording));
   KMS_OR_FAIL(updated, call.deps.keys.Untag(*key, keys));
@@ -530,14 +542,14 @@ Result<http::Response> UntagResource(const Call& call) {
 }
 
 Result<http::Response> ListResourceTags(const Call& call) {
-  KMS_KEY_OR_FAIL(key, NamedKey(call, "KeyId"));
+  KMS_KEY_OR_FAIL(key, AuthorizedKey(call, "KeyId"));
   return JsonResponse({{"Tags", TagList(key->tags)}, {"Truncated", false}});
 }
 
 Result<http::Response> CreateAlias(const Call& call) {
   ST_ASSIGN_OR_RETURN(std::string name,
                       json_fields::RequiredString(call.body, "AliasName", kWording));
-  KMS_KEY_OR_FAIL(key, NamedKey(call, "TargetKeyId"));
+  KMS_KEY_OR_FAIL(key, AuthorizedKey(call, "TargetKeyId"));
   KMS_OR_FAIL(alias, call.deps.keys.CreateAlias(call.account_id, name, *key));
   return JsonResponse(nlohmann::json::object());
 }
@@ -545,7 +557,7 @@ Result<http::Response> CreateAlias(const Call& call) {
 Result<http::Response> UpdateAlias(const Call& call) {
   ST_ASSIGN_OR_RETURN(std::string name,
                       json_fields::RequiredString(call.body, "AliasName", kWording));
-  KMS_KEY_OR_FAIL(key, NamedKey(call, "TargetKeyId"));
+  KMS_KEY_OR_FAIL(key, AuthorizedKey(call, "TargetKeyId"));
   KMS_OR_FAIL(alias, call.deps.keys.UpdateAlias(call.account_id, name, *key));
   return JsonResponse(nlohmann::json::object());
 }
