@@ -58,10 +58,16 @@ void AddKmsCommands(CLI::App& app, ServiceCommands& s) {
     };
   });
   std::vector<CLI::App*> by_key = {describe};
-  for (const auto& [name, operation, verb] :
-       std::vector<std::tuple<std::string, std::string, std::string>>{
-           {"enable-key", "EnableKey", "enabled"}, {"disable-key", "DisableKey", "disabled"}}) {
-    by_key.push_back(AddLeaf(*group, s, name, "Set a key " + verb, [&, operation, verb] {
+  struct StateCommand {
+    const char* name;
+    std::string operation;
+    std::string verb;
+  };
+  for (const StateCommand& command : {StateCommand{"enable-key", "EnableKey", "enabled"},
+                                      StateCommand{"disable-key", "DisableKey", "disabled"}}) {
+    const std::string operation = command.operation;
+    const std::string verb = command.verb;
+    by_key.push_back(AddLeaf(*group, s, command.name, "Set a key " + verb, [&, operation, verb] {
       return [&, operation, verb](const ServiceClient& c, std::ostream& out) -> Status {
         ST_ASSIGN_OR_RETURN(json reply, Kms(c, operation, {{"KeyId", key_id}}));
         Print(out, json_out, json{{"KeyId", key_id}, {"State", verb}},

@@ -39,6 +39,13 @@ struct KmsDeps {
 // The surface "kms" at prefix "/kms".
 http::Surface MakeKmsSurface(const KmsDeps& deps);
 
+// The condition key a service acting for the caller sets
+// ("s3.<region>.amazonaws.com" for the S3 read path); direct calls never do.
+inline constexpr const char* kViaServiceKey = "kms:ViaService";
+inline void SetViaService(auth::AccessRequest& access, const std::string& service) {
+  access.condition_keys[kViaServiceKey] = {service};
+}
+
 // The condition keys for an encryption context: kms:EncryptionContext:<k> = v
 // for each pair and kms:EncryptionContextKeys = every key.
 void AddEncryptionContextKeys(const EncryptionContext& context, auth::AccessRequest& access);

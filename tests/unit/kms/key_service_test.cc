@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
+#include <thread>
+#include <vector>
 
 #include "catalog/sqlite_metadata_store.h"
 
@@ -113,6 +116,26 @@ TEST_F(KeyServiceTest, ScheduledRotationHappensWhenDue) {
   auto blob = service_->Encrypt(*service_->ResolveKey(kAccount, key.key_id), "x", {});
   ASSERT_TRUE(blob.has_value());
   EXPECT_EQ(ParseBlobHeader(*blob)->key_version, 2u);
+}
+
+TEST_F(KeyServiceTest, ConcurrentEncryptsRotateOnce) {
+  KmsKey key = NewKey();
+  ASSERT_TRUE(service_->SetRotation(key, true, 90).has_value());
+  clock_.Advance(std::chrono::hours(24 * 90));
+  KmsKey due = *service_->ResolveKey(kAccount, key.key_id);
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int i = 0; i < 4; ++i) {
+    threads.emplace_back([&] {
+      for (int j = 0; j < 5; ++j) {
+        if (!service_->Encrypt(due, "x", {}).has_value()) ++failures;
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(store_->GetKey(key.key_id)->current_version, 2u);
+  EXPECT_EQ(store_->GetVersion(key.key_id, 3).error().code(), StatusCode::kNotFound);
 }
 
 TEST_F(KeyServiceTest, StatesRefuseCryptography) {
