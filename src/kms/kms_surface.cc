@@ -646,11 +646,26 @@ Result<const Operation*> TargetOperation(const http::Request& request) {
   return operation;
 }
 
+bool CrossAccountOperation(std::string_view name) {
+  for (std::string_view allowed :
+       {"DescribeKey", "Encrypt", "Decrypt", "ReEncrypt", "GenerateDataKey",
+        "GenerateDataKeyWithoutPlaintext", "GetKeyRotationStatus"}) {
+    if (name == allowed) return true;
+  }
+  return false;
+}
+
 // The ARN the operation is authorized on.
 Result<std::string> ResourceOf(const Operation& operation, const Call& call) {
   auto key_arn = [&](std::string_view member) -> Result<std::string> {
     KmsResult<KmsKey> key = NamedKey(call, member);
     if (!key.has_value()) return Err(ToStatus(key.error()));
+    // As AWS KMS: another account's principals may use a key (cryptography,
+    // DescribeKey, GetKeyRotationStatus) but never manage it, whatever the
+    // key policy says.
+    if (key->account_id != call.account_id && !CrossAccountOperation(operation.name)) {
+      return Err(NotFound("Key '" + key->arn + "' does not exist"));
+    }
     return key->arn;
   };
   switch (operation.key_arg) {

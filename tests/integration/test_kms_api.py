@@ -352,6 +352,21 @@ def test_other_accounts(server, client):
     assert stranger.decrypt(CiphertextBlob=blob)["Plaintext"] == b"p"
     assert error_of(lambda: stranger.encrypt(KeyId=key["Arn"], Plaintext=b"p"))[1] == (
         "AccessDeniedException")
+    # Management stays with the owner whatever the key policy grants.
+    client.put_key_policy(KeyId=key["KeyId"], PolicyName="default", Policy=json.dumps({
+        "Version": "2012-10-17",
+        "Statement": [
+            {"Effect": "Allow", "Principal": {"AWS": f"arn:aws:iam::{server.account_id}:root"},
+             "Action": "kms:*", "Resource": "*"},
+            {"Effect": "Allow", "Principal": {"AWS": f"arn:aws:iam::{other_account}:root"},
+             "Action": "kms:*", "Resource": "*"}]}))
+    for call in (lambda: stranger.disable_key(KeyId=key["Arn"]),
+                 lambda: stranger.schedule_key_deletion(KeyId=key["Arn"]),
+                 lambda: stranger.put_key_policy(KeyId=key["Arn"], PolicyName="default",
+                                                 Policy=json.dumps(user_policy("kms:*")))):
+        assert error_of(call)[:2] == (400, "NotFoundException")
+    assert client.describe_key(KeyId=key["KeyId"])["KeyMetadata"]["KeyState"] == "Enabled"
+    assert stranger.encrypt(KeyId=key["Arn"], Plaintext=b"p")["KeyId"] == key["Arn"]
     # Aliases stay private to their account even then.
     assert error_of(lambda: stranger.describe_key(KeyId=alias_arn))[:2] == (400, "NotFoundException")
 
