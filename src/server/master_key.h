@@ -26,6 +26,8 @@ struct MasterKeyOptions {
   std::string flag_path;     // --master-key-file; empty: not given.
   std::string env_path;      // $STREAMTABLES_MASTER_KEY_FILE; empty: not set.
   std::string default_path;  // <data-dir>/keys/master.key (its directory exists).
+  // How messages name the flag (the KMS master key has its own).
+  std::string flag_name = "--master-key-file";
 };
 
 struct MasterKey {
