@@ -45,7 +45,7 @@ JOBS="${ST_JOBS:-2}"
 # narrows that for a local run only).
 LINT_FAIL_ON="${ST_LINT_FAIL_ON:-.}"
 # The unit tests of the modules whose threads share state.
-TSAN_TESTS=(common http catalog delivery)
+TSAN_TESTS=(common http catalog delivery kms)
 
 ALL_STAGES=(format layering lint unit tsan fuzz integration)
 declare -A RUN=()
