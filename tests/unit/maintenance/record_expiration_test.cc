@@ -6,7 +6,9 @@
 
 #include <cstring>
 
+#include "iceberg/data_file_writer.h"
 #include "maintenance_fixture.h"
+#include "parquet/file_reader.h"
 
 namespace st::maintenance {
 namespace {
@@ -77,13 +79,49 @@ class RecordExpirationTest : public MaintenanceTest {
     return out;
   }
 
+  // Real Parquet files of rows {id, ts} written by the table's writer path.
+  std::vector<iceberg::DataFile> WriteRows(const catalog::Table& table,
+                                           const std::vector<std::pair<int64_t, int64_t>>& rows) {
+    iceberg::TableMetadata metadata = Current(table);
+    iceberg::FileIO io = catalog::TableFileIO(*objects_, table, kKeyRoot);
+    auto options = iceberg::DataFileWriterOptionsFromProperties(metadata.location, {});
+    EXPECT_TRUE(options.has_value());
+    auto writer = iceberg::DataFileWriter::Make(io, *metadata.CurrentSchema(),
+                                                *metadata.DefaultSpec(), *options, random_);
+    EXPECT_TRUE(writer.has_value()) << writer.error().ToString();
+    for (const auto& [id, ts] : rows) {
+      EXPECT_TRUE((*writer)->Write(Value::MakeStruct({Value::Int64(id), Value::Int64(ts)})).ok());
+    }
+    auto files = (*writer)->Close();
+    EXPECT_TRUE(files.has_value()) << files.error().ToString();
+    return *files;
+  }
+
+  // The ids in the Parquet file at `uri`.
+  std::vector<int64_t> Ids(const catalog::Table& table, const std::string& uri) {
+    iceberg::FileIO io = catalog::TableFileIO(*objects_, table, kKeyRoot);
+    auto bytes = io.Read(uri);
+    EXPECT_TRUE(bytes.has_value());
+    auto reader = parquet::FileReader::Open(*bytes);
+    EXPECT_TRUE(reader.has_value()) << reader.error().ToString();
+    std::vector<int64_t> ids;
+    for (int g = 0; g < (*reader)->num_row_groups(); ++g) {
+      auto rows = (*reader)->ReadRows(g);
+      EXPECT_TRUE(rows.has_value());
+      for (const Value& row : *rows) {
+        ids.push_back(row.struct_value()[0].int64_value());
+      }
+    }
+    return ids;
+  }
+
   Result<RecordExpirationOutcome> Expire(const catalog::Table& table, int days) {
     return ExpireRecords({*commits_, *objects_, kKeyRoot, clock_, random_}, table,
                          std::chrono::days(days));
   }
 };
 
-TEST_F(RecordExpirationTest, DropsWholeFilesOlderThanTheHorizonAndKeepsStraddlingOnes) {
+TEST_F(RecordExpirationTest, DropsWholeFilesOlderThanTheHorizonByBoundOrPartition) {
   const std::string channel = "arn:aws:kafka:us-east-1:111122223333:channel/c/x";
   catalog::Table table = MakeHourlyTable(channel);
   const int64_t now_us = clock_.NowMillis() * 1000;
@@ -91,7 +129,8 @@ TEST_F(RecordExpirationTest, DropsWholeFilesOlderThanTheHorizonAndKeepsStraddlin
   // Horizon: 2 days ago.
   iceberg::DataFile old_by_partition = File(table, now_hour - 72, 10);
   iceberg::DataFile old_by_bound = File(table, now_hour - 49, 20, (now_hour - 49) * kHourUs + 5);
-  iceberg::DataFile straddling = File(table, now_hour - 48, 30, now_us);  // Bound says "new".
+  // Starts at the horizon (now is on the hour): no row is old.
+  iceberg::DataFile straddling = File(table, now_hour - 48, 30, now_us);
   iceberg::DataFile fresh = File(table, now_hour, 40);
   Commit(table, {old_by_partition, old_by_bound});
   Commit(table, {straddling, fresh});
@@ -114,6 +153,66 @@ TEST_F(RecordExpirationTest, DropsWholeFilesOlderThanTheHorizonAndKeepsStraddlin
   EXPECT_EQ(commits_->LoadTable(table.table_id)->metadata->metadata.snapshots.size(), snapshots);
 }
 
+TEST_F(RecordExpirationTest, RewritesTheStraddlingFileWithoutOldRowsInTheSameOverwrite) {
+  catalog::Table table = MakeHourlyTable();
+  clock_.Advance(std::chrono::minutes(30));
+  const int64_t now_us = clock_.NowMillis() * 1000;
+  const int64_t now_hour = now_us / kHourUs;
+  // Horizon: now - 2 days, half past hour now_hour - 48.
+  constexpr int64_t kMinuteUs = 60'000'000LL;
+  std::vector<std::pair<int64_t, int64_t>> old_rows, straddling_rows, fresh_rows;
+  for (int64_t i = 0; i < 10; ++i) old_rows.push_back({i, (now_hour - 50) * kHourUs + i});
+  // Minutes 0..59 of the horizon's hour: 30 before it, 30 at or after.
+  for (int64_t m = 0; m < 60; ++m) {
+    straddling_rows.push_back({100 + m, (now_hour - 48) * kHourUs + m * kMinuteUs});
+  }
+  for (int64_t i = 0; i < 5; ++i) fresh_rows.push_back({200 + i, now_us - i});
+  std::vector<iceberg::DataFile> old_files = WriteRows(table, old_rows);
+  std::vector<iceberg::DataFile> straddling = WriteRows(table, straddling_rows);
+  std::vector<iceberg::DataFile> fresh = WriteRows(table, fresh_rows);
+  ASSERT_EQ(old_files.size(), 1u);
+  ASSERT_EQ(straddling.size(), 1u);
+  ASSERT_EQ(fresh.size(), 1u);
+  Commit(table, {old_files[0], straddling[0]});
+  Commit(table, fresh);
+
+  auto outcome = Expire(table, 2);
+  ASSERT_TRUE(outcome.has_value()) << outcome.error().ToString();
+  EXPECT_EQ(outcome->deleted_data_files, 2);
+  EXPECT_EQ(outcome->rewritten_data_files, 1);
+  EXPECT_EQ(outcome->deleted_records, 10 + 30);
+  EXPECT_EQ(outcome->removed_files_size_bytes,
+            old_files[0].file_size_in_bytes + straddling[0].file_size_in_bytes);
+
+  iceberg::TableMetadata after = Current(table);
+  const iceberg::Snapshot& snapshot = *after.CurrentSnapshot();
+  EXPECT_EQ(snapshot.operation(), "overwrite");
+  EXPECT_EQ(snapshot.summary.at("deleted-data-files"), "2");
+  EXPECT_EQ(snapshot.summary.at("added-data-files"), "1");
+  EXPECT_EQ(snapshot.summary.at("deleted-records"), "70");
+  EXPECT_EQ(snapshot.summary.at("added-records"), "30");
+  EXPECT_EQ(snapshot.summary.at("total-records"), "35");
+  std::set<std::string> live = LivePaths(table);
+  ASSERT_EQ(live.size(), 2u);
+  EXPECT_EQ(live.count(fresh[0].file_path), 1u);
+  live.erase(fresh[0].file_path);
+  const std::string rewritten = *live.begin();
+  EXPECT_NE(rewritten, straddling[0].file_path);
+  EXPECT_EQ(rewritten.rfind(table.warehouse_location + "/data/ts_hour=", 0), 0u) << rewritten;
+  std::vector<int64_t> expected;
+  for (int64_t m = 30; m < 60; ++m) expected.push_back(100 + m);
+  EXPECT_EQ(Ids(table, rewritten), expected);
+  EXPECT_EQ(Ids(table, fresh[0].file_path).size(), 5u);
+
+  // The rewritten file starts at the horizon: a second run changes nothing.
+  const size_t snapshots = after.snapshots.size();
+  outcome = Expire(table, 2);
+  ASSERT_TRUE(outcome.has_value()) << outcome.error().ToString();
+  EXPECT_EQ(outcome->deleted_data_files, 0);
+  EXPECT_EQ(outcome->deleted_records, 0);
+  EXPECT_EQ(Current(table).snapshots.size(), snapshots);
+}
+
 TEST_F(RecordExpirationTest, ATableWithoutATimestamptzPartitionIsAFailedPrecondition) {
   catalog::Table table = MakeTable("plain");
   Append(table);
@@ -125,6 +224,10 @@ TEST(PartitionEndTest, HourDayIdentity) {
   EXPECT_EQ(PartitionEndMicros(iceberg::Transform::Day(), 1), 2 * 24 * kHourUs);
   EXPECT_EQ(PartitionEndMicros(iceberg::Transform::Identity(), 41), 42);
   EXPECT_FALSE(PartitionEndMicros(iceberg::Transform::Month(), 1).has_value());
+  EXPECT_EQ(PartitionStartMicros(iceberg::Transform::Hour(), 2), 2 * kHourUs);
+  EXPECT_EQ(PartitionStartMicros(iceberg::Transform::Day(), 1), 24 * kHourUs);
+  EXPECT_EQ(PartitionStartMicros(iceberg::Transform::Identity(), 41), 41);
+  EXPECT_FALSE(PartitionStartMicros(iceberg::Transform::Month(), 1).has_value());
 }
 
 }  // namespace
