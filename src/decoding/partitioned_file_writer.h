@@ -99,6 +99,12 @@ class PartitionedFileWriter {
   // writer stays usable; nothing of the record was buffered).
   Result<std::optional<RecordError>> Add(const KafkaRecord& record);
 
+  // From now on, a record whose timestamptz partition source value is
+  // before `horizon_micros` (µs since the epoch) is RECORD_EXPIRED, naming
+  // the horizon; nullopt (the default) accepts every timestamp. The caller
+  // (the channel worker) derives it from the table's record expiration.
+  void SetExpirationHorizon(std::optional<int64_t> horizon_micros);
+
   // Memory held now (the backpressure input), O(1): the input bytes of the
   // records decoded since each open file's last hand-off to its Parquet
   // writer (decoded values take about as much) plus those writers' buffered
