@@ -91,9 +91,38 @@ struct Rewritten {
   int64_t removed_rows = 0;
 };
 
+// The positions leading from a file row to the value of field `id`: a
+// top-level column or a field inside (nested) structs, such as
+// `_kafka.timestamp`. Lists and maps are not searched (a partition source is
+// never inside one).
+bool PathTo(const std::vector<parquet::Node>& fields, int32_t id, std::vector<size_t>* path) {
+  for (size_t i = 0; i < fields.size(); ++i) {
+    path->push_back(i);
+    if (fields[i].field_id() == id) return true;
+    if (fields[i].logical_type().kind == parquet::LogicalType::Kind::kNone &&
+        !fields[i].children().empty() && PathTo(fields[i].children(), id, path)) {
+      return true;
+    }
+    path->pop_back();
+  }
+  return false;
+}
+
+const Value* ValueAt(const Value& row, const std::vector<size_t>& path) {
+  const Value* value = &row;
+  for (size_t position : path) {
+    if (value->kind() != Value::Kind::kStruct) return nullptr;  // A null struct.
+    const Value::Struct& fields = value->struct_value();
+    if (position >= fields.size()) return nullptr;
+    value = &fields[position];
+  }
+  return value;
+}
+
 // Rows of `file` whose expiration column is at or after `horizon_us` (or
-// null), written in the current schema with the file's own spec. Fields are
-// matched by id at the top level; a field the file lacks is null.
+// null), written in the current schema with the file's own spec. Top-level
+// fields are matched by id (a field the file lacks is null); nested values
+// are copied as the file has them.
 Result<Rewritten> RewriteWithoutOldRows(iceberg::FileIO& io, Random& random,
                                         const iceberg::TableMetadata& base,
                                         const iceberg::DataFile& file,
@@ -110,19 +139,16 @@ Result<Rewritten> RewriteWithoutOldRows(iceberg::FileIO& io, Random& random,
   // Table field position -> file field position.
   const std::vector<parquet::Node>& file_fields = reader->schema().fields();
   std::vector<std::optional<size_t>> source(schema->fields().size());
-  std::optional<size_t> ts_position;
   for (size_t i = 0; i < schema->fields().size(); ++i) {
-    const int32_t id = schema->fields()[i].id;
-    if (id == column.source_id) ts_position = i;
     for (size_t j = 0; j < file_fields.size(); ++j) {
-      if (file_fields[j].field_id() == id) source[i] = j;
+      if (file_fields[j].field_id() == schema->fields()[i].id) source[i] = j;
     }
   }
-  if (!ts_position.has_value() || !source[*ts_position].has_value()) {
+  std::vector<size_t> ts_path;
+  if (!PathTo(file_fields, column.source_id, &ts_path)) {
     return Err(Corruption("Data file " + file.file_path + " has no column with field id " +
                           std::to_string(column.source_id) + " to expire records by"));
   }
-  const size_t ts_in_file = *source[*ts_position];
 
   ST_ASSIGN_OR_RETURN(iceberg::DataFileWriterOptions options,
                       iceberg::DataFileWriterOptionsFromProperties(base.location, base.properties));
@@ -136,8 +162,10 @@ Result<Rewritten> RewriteWithoutOldRows(iceberg::FileIO& io, Random& random,
     for (const Value& row : rows) {
       ++read_rows;
       const Value::Struct& fields = row.struct_value();
-      const Value& ts = fields[ts_in_file];
-      if (ts.kind() == Value::Kind::kInt64 && ts.int64_value() < horizon_us) continue;
+      const Value* ts = ValueAt(row, ts_path);
+      if (ts != nullptr && ts->kind() == Value::Kind::kInt64 && ts->int64_value() < horizon_us) {
+        continue;
+      }
       Value::Struct mapped;
       mapped.reserve(source.size());
       for (const std::optional<size_t>& from : source) {

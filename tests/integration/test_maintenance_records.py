@@ -3,8 +3,11 @@ partitioned by hour(ts) (timestamptz), written by PyIceberg and read back by
 PyIceberg, DuckDB and Spark: rows older than now − days are gone (whole files
 dropped, the file straddling the horizon rewritten without its old rows),
 newer rows intact, and GetTableRecordExpirationJobStatus reports the counts.
+A channel whose table has record expiration sends records older than the
+horizon (by Kafka timestamp here) to its DLQ as RECORD_EXPIRED.
 """
 
+import base64
 import datetime
 import json
 import time
@@ -15,6 +18,7 @@ from pyiceberg.schema import Schema
 from pyiceberg.transforms import HourTransform
 from pyiceberg.types import LongType, NestedField, TimestamptzType
 
+from harness.channels import ChannelSetup
 from iceberg_rest_clients import new_bucket, pyiceberg_catalog, s3_writes_available
 from test_iceberg_rest_engines import spark_catalog
 from test_maintenance_snapshots import NO_SCHEDULER, duckdb_rows_sql, run_job
@@ -152,3 +156,56 @@ def test_straddling_file_rewritten_without_old_rows_in_one_overwrite(fresh_serve
     assert status["metrics"] == {"deletedDataFiles": 2, "deletedRecords": 50,
                                  "removedFilesSize": sum(before[p].file_size_in_bytes
                                                          for p in before if p != fresh)}
+
+
+ID_SCHEMA = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+             "properties": {"id": {"type": "integer"}}, "required": ["id"]}
+
+
+def test_late_records_go_to_the_dlq_as_record_expired(server, kafka, topic_name):
+    # Partitioned on _kafka.timestamp: a record's ts is its Kafka timestamp.
+    kafka.create_topic(topic_name, partitions=1)
+    channel = ChannelSetup.create(server, kafka, topic_name, schema=ID_SCHEMA,
+                                  partition_source=None, freshness=1)
+    channel.wait_status("ACTIVE")
+    now_ms = int(time.time() * 1000)
+    old_ms = now_ms - 3 * 86_400_000
+    producer = kafka.producer()
+
+    def produce(first: int, stamps: list) -> None:
+        for i, ts in enumerate(stamps):
+            producer.produce(topic_name, value=json.dumps({"id": first + i}).encode(),
+                             timestamp=ts)
+        assert producer.flush(30) == 0
+
+    produce(0, [now_ms])  # Creates the table; expiration is not set yet.
+    channel.wait_rows(1)
+    table_arn = server.boto3_client("s3tables").get_table(
+        tableBucketARN=channel.bucket_arn, namespace=channel.namespace,
+        name=channel.table)["tableARN"]
+    record_expiration(server, "PUT", "/table-record-expiration", table_arn,
+                      {"value": {"status": "enabled", "settings": {"days": 1}}})
+
+    # Read by the channel at its next commit cycle: odd ids are 3 days old.
+    produce(1, [old_ms if i % 2 == 0 else now_ms for i in range(10)])
+    data = channel.wait_rows(6)
+    deadline = time.monotonic() + 30
+    lines = channel.dlq_lines()
+    while len(lines) < 5 and time.monotonic() < deadline:
+        time.sleep(0.3)
+        lines = channel.dlq_lines()
+
+    rows = data.to_pylist()
+    assert sorted(r["id"] for r in rows) == [0, 2, 4, 6, 8, 10]
+    assert len(lines) == 5, lines
+    assert sorted(json.loads(base64.b64decode(line["value"]))["id"]
+                  for line in lines) == [1, 3, 5, 7, 9]
+    for line in lines:
+        assert line["errorCode"] == "RECORD_EXPIRED"
+        assert "record expiration horizon" in line["errorMessage"], line
+        assert line["channelArn"] == channel.channel_arn
+    # Every offset exactly once: in the table or in the DLQ.
+    delivered = [r["_kafka"]["offset"] for r in rows]
+    failed = [line["offset"] for line in lines]
+    assert sorted(delivered + failed) == list(range(11))
+    assert kafka.end_offsets(topic_name) == {0: 11}
