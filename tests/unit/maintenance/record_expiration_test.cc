@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <functional>
 
 #include "iceberg/data_file_writer.h"
 #include "maintenance_fixture.h"
@@ -14,6 +15,49 @@ namespace st::maintenance {
 namespace {
 
 constexpr int64_t kHourUs = 3'600'000'000LL;
+
+// Forwards to a real store and runs `hook` once, before the first write of a
+// key containing `key_part`: the moment a concurrent commit lands.
+class HookedObjectStore final : public storage::ObjectStore {
+ public:
+  HookedObjectStore(storage::ObjectStore& inner, std::string key_part, std::function<void()> hook)
+      : inner_(inner), key_part_(std::move(key_part)), hook_(std::move(hook)) {}
+  Status Put(std::string_view key, std::string_view bytes) override {
+    Before(key);
+    return inner_.Put(key, bytes);
+  }
+  Status PutIfAbsent(std::string_view key, std::string_view bytes) override {
+    Before(key);
+    return inner_.PutIfAbsent(key, bytes);
+  }
+  Result<std::unique_ptr<storage::ObjectWriter>> NewWriter(std::string_view key) override {
+    Before(key);
+    if (key.find("/data/") != std::string_view::npos) ++data_files_written;
+    return inner_.NewWriter(key);
+  }
+  Result<std::string> Get(std::string_view key) override { return inner_.Get(key); }
+  Result<std::string> GetRange(std::string_view key, int64_t offset, int64_t length) override {
+    return inner_.GetRange(key, offset, length);
+  }
+  Result<storage::ObjectInfo> Head(std::string_view key) override { return inner_.Head(key); }
+  Result<std::vector<storage::ObjectInfo>> List(std::string_view prefix) override {
+    return inner_.List(prefix);
+  }
+  Status Delete(std::string_view key) override { return inner_.Delete(key); }
+
+  int data_files_written = 0;
+
+ private:
+  void Before(std::string_view key) {
+    if (!hook_ || key.find(key_part_) == std::string_view::npos) return;
+    std::function<void()> hook = std::move(hook_);
+    hook_ = nullptr;
+    hook();
+  }
+  storage::ObjectStore& inner_;
+  std::string key_part_;
+  std::function<void()> hook_;
+};
 
 class RecordExpirationTest : public MaintenanceTest {
  protected:
@@ -211,6 +255,92 @@ TEST_F(RecordExpirationTest, RewritesTheStraddlingFileWithoutOldRowsInTheSameOve
   EXPECT_EQ(outcome->deleted_data_files, 0);
   EXPECT_EQ(outcome->deleted_records, 0);
   EXPECT_EQ(Current(table).snapshots.size(), snapshots);
+}
+
+TEST_F(RecordExpirationTest, AConcurrentDeliveryCommitIsKeptAndTheRewriteReplanned) {
+  catalog::Table table = MakeHourlyTable("arn:aws:kafka:us-east-1:111122223333:channel/c/x");
+  clock_.Advance(std::chrono::minutes(30));
+  const int64_t now_us = clock_.NowMillis() * 1000;
+  const int64_t now_hour = now_us / kHourUs;
+  constexpr int64_t kMinuteUs = 60'000'000LL;
+  std::vector<std::pair<int64_t, int64_t>> straddling_rows;
+  for (int64_t m = 0; m < 60; ++m) {
+    straddling_rows.push_back({m, (now_hour - 24) * kHourUs + m * kMinuteUs});
+  }
+  std::vector<iceberg::DataFile> straddling = WriteRows(table, straddling_rows);
+  std::vector<iceberg::DataFile> delivered = WriteRows(table, {{100, now_us}});
+  Commit(table, straddling);
+
+  // The delivery commit lands once the job has planned and rewritten, as it
+  // writes its first manifest.
+  HookedObjectStore hooked(*objects_, "/metadata/", [&] { Commit(table, delivered); });
+  auto outcome =
+      ExpireRecords({*commits_, hooked, kKeyRoot, clock_, random_}, table, std::chrono::days(1));
+  ASSERT_TRUE(outcome.has_value()) << outcome.error().ToString();
+  EXPECT_EQ(outcome->deleted_data_files, 1);
+  EXPECT_EQ(outcome->rewritten_data_files, 1);
+  EXPECT_EQ(outcome->deleted_records, 30);
+  EXPECT_EQ(hooked.data_files_written, 2);  // Rewritten again on the new base.
+
+  std::set<std::string> live = LivePaths(table);
+  ASSERT_EQ(live.size(), 2u);
+  EXPECT_EQ(live.count(delivered[0].file_path), 1u);  // The delivery's rows are not lost.
+  EXPECT_EQ(live.count(straddling[0].file_path), 0u);
+  live.erase(delivered[0].file_path);
+  std::vector<int64_t> expected;
+  for (int64_t m = 30; m < 60; ++m) expected.push_back(m);
+  EXPECT_EQ(Ids(table, *live.begin()), expected);
+  // The first attempt's rewritten file was deleted: the partition holds the
+  // original and the committed rewrite only.
+  iceberg::FileIO io = catalog::TableFileIO(*objects_, table, kKeyRoot);
+  auto key = io.KeyFor(straddling[0].file_path);
+  ASSERT_TRUE(key.has_value()) << key.error().ToString();
+  auto listed = objects_->List(key->substr(0, key->rfind('/') + 1));
+  ASSERT_TRUE(listed.has_value());
+  EXPECT_EQ(listed->size(), 2u);
+  EXPECT_EQ(Current(table).CurrentSnapshot()->operation(), "overwrite");
+}
+
+TEST_F(RecordExpirationTest, ANestedPartitionSourceSuchAsKafkaTimestampIsRewrittenToo) {
+  // A channel table without a sourceList: hour(_kafka.timestamp).
+  auto schema = iceberg::Schema::Make(
+      0,
+      {{1, "id", true, iceberg::Type::Long(), ""},
+       {2, "_kafka", false,
+        iceberg::Type::Struct({{3, "timestamp", false, iceberg::Type::TimestampTz(), ""}}), ""}});
+  ASSERT_TRUE(schema.has_value()) << schema.error().ToString();
+  auto spec = iceberg::PartitionSpec::Make(
+      *schema, 0, {{3, 1000, "_kafka_timestamp_hour", iceberg::Transform::Hour()}});
+  ASSERT_TRUE(spec.has_value()) << spec.error().ToString();
+  auto created = commits_->CreateTable(
+      catalog::NewTable{bucket_.arn, "ns", "kafka_ts", kAccount, std::nullopt, std::nullopt},
+      catalog::InitialMetadata{*schema, *spec, iceberg::SortOrder::Unsorted(), {}});
+  ASSERT_TRUE(created.has_value()) << created.error().ToString();
+  const catalog::Table table = created->table;
+  clock_.Advance(std::chrono::minutes(30));
+  const int64_t hour_start = (clock_.NowMillis() * 1000 / kHourUs - 24) * kHourUs;
+  iceberg::FileIO io = catalog::TableFileIO(*objects_, table, kKeyRoot);
+  auto options = iceberg::DataFileWriterOptionsFromProperties(Current(table).location, {});
+  ASSERT_TRUE(options.has_value());
+  auto writer = iceberg::DataFileWriter::Make(io, *schema, *spec, *options, random_);
+  ASSERT_TRUE(writer.has_value()) << writer.error().ToString();
+  for (int64_t m = 0; m < 60; ++m) {
+    Value kafka = Value::MakeStruct({Value::Int64(hour_start + m * 60'000'000LL)});
+    ASSERT_TRUE((*writer)->Write(Value::MakeStruct({Value::Int64(m), kafka})).ok());
+  }
+  auto files = (*writer)->Close();
+  ASSERT_TRUE(files.has_value() && files->size() == 1u);
+  Commit(table, *files);
+
+  auto outcome = Expire(table, 1);
+  ASSERT_TRUE(outcome.has_value()) << outcome.error().ToString();
+  EXPECT_EQ(outcome->rewritten_data_files, 1);
+  EXPECT_EQ(outcome->deleted_records, 30);
+  std::set<std::string> live = LivePaths(table);
+  ASSERT_EQ(live.size(), 1u);
+  std::vector<int64_t> expected;
+  for (int64_t m = 30; m < 60; ++m) expected.push_back(m);
+  EXPECT_EQ(Ids(table, *live.begin()), expected);
 }
 
 TEST_F(RecordExpirationTest, ATableWithoutATimestamptzPartitionIsAFailedPrecondition) {
