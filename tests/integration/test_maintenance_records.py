@@ -100,7 +100,7 @@ def test_straddling_file_rewritten_without_old_rows_in_one_overwrite(fresh_serve
     # to load the table (it HEADs an older metadata file at AWS's host).
     server = fresh_server(extra_args=NO_SCHEDULER)
     hour, day = datetime.timedelta(hours=1), datetime.timedelta(days=1)
-    margin = datetime.timedelta(seconds=45)  # Bounds how long the job may take to start.
+    margin = datetime.timedelta(seconds=30)  # Bounds how long the job may take to start.
     horizon = datetime.datetime.now(datetime.timezone.utc) - day
     hour_start = horizon.replace(minute=0, second=0, microsecond=0)
     if hour_start + hour - horizon < 2 * margin:  # No room for new rows in P: wait for the next.
