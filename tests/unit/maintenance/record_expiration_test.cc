@@ -303,11 +303,19 @@ TEST_F(RecordExpirationTest, AConcurrentDeliveryCommitIsKeptAndTheRewriteReplann
 
 TEST_F(RecordExpirationTest, ANestedPartitionSourceSuchAsKafkaTimestampIsRewrittenToo) {
   // A channel table without a sourceList: hour(_kafka.timestamp).
+  // Also the other shapes a channel table has: a string, a binary key and a
+  // map of headers, which must survive the row path unchanged.
   auto schema = iceberg::Schema::Make(
-      0,
-      {{1, "id", true, iceberg::Type::Long(), ""},
-       {2, "_kafka", false,
-        iceberg::Type::Struct({{3, "timestamp", false, iceberg::Type::TimestampTz(), ""}}), ""}});
+      0, {{1, "id", true, iceberg::Type::Long(), ""},
+          {2, "_kafka", false,
+           iceberg::Type::Struct(
+               {{3, "timestamp", false, iceberg::Type::TimestampTz(), ""},
+                {4, "key", false, iceberg::Type::Binary(), ""},
+                {5, "headers", false,
+                 iceberg::Type::Map(6, iceberg::Type::String(), 7, false, iceberg::Type::Binary()),
+                 ""}}),
+           ""},
+          {8, "page", false, iceberg::Type::String(), ""}});
   ASSERT_TRUE(schema.has_value()) << schema.error().ToString();
   auto spec = iceberg::PartitionSpec::Make(
       *schema, 0, {{3, 1000, "_kafka_timestamp_hour", iceberg::Transform::Hour()}});
@@ -325,8 +333,12 @@ TEST_F(RecordExpirationTest, ANestedPartitionSourceSuchAsKafkaTimestampIsRewritt
   auto writer = iceberg::DataFileWriter::Make(io, *schema, *spec, *options, random_);
   ASSERT_TRUE(writer.has_value()) << writer.error().ToString();
   for (int64_t m = 0; m < 60; ++m) {
-    Value kafka = Value::MakeStruct({Value::Int64(hour_start + m * 60'000'000LL)});
-    ASSERT_TRUE((*writer)->Write(Value::MakeStruct({Value::Int64(m), kafka})).ok());
+    Value headers = Value::MakeMap(
+        {{Value::String("h"), Value::Binary("v" + std::to_string(m))}, {Value::String("n"), {}}});
+    Value kafka = Value::MakeStruct({Value::Int64(hour_start + m * 60'000'000LL),
+                                     m % 2 ? Value::Binary("k") : Value::Null(), headers});
+    Value page = m % 3 ? Value::String("/p/" + std::to_string(m)) : Value::Null();
+    ASSERT_TRUE((*writer)->Write(Value::MakeStruct({Value::Int64(m), kafka, page})).ok());
   }
   auto files = (*writer)->Close();
   ASSERT_TRUE(files.has_value() && files->size() == 1u);
@@ -341,6 +353,22 @@ TEST_F(RecordExpirationTest, ANestedPartitionSourceSuchAsKafkaTimestampIsRewritt
   std::vector<int64_t> expected;
   for (int64_t m = 30; m < 60; ++m) expected.push_back(m);
   EXPECT_EQ(Ids(table, *live.begin()), expected);
+  // Row 31 read back whole.
+  auto bytes = io.Read(*live.begin());
+  ASSERT_TRUE(bytes.has_value());
+  auto reader = parquet::FileReader::Open(*bytes);
+  ASSERT_TRUE(reader.has_value());
+  auto rows = (*reader)->ReadRows(0);
+  ASSERT_TRUE(rows.has_value() && rows->size() == 30u);
+  const Value::Struct& row = (*rows)[1].struct_value();
+  EXPECT_EQ(row[0], Value::Int64(31));
+  EXPECT_EQ(row[2], Value::String("/p/31"));
+  const Value::Struct& kafka = row[1].struct_value();
+  EXPECT_EQ(kafka[0], Value::Int64(hour_start + 31 * 60'000'000LL));
+  EXPECT_EQ(kafka[1], Value::Binary("k"));
+  ASSERT_EQ(kafka[2].map_value().size(), 2u);
+  EXPECT_EQ(kafka[2].map_value()[0].second, Value::Binary("v31"));
+  EXPECT_TRUE(kafka[2].map_value()[1].second.is_null());
 }
 
 TEST_F(RecordExpirationTest, ATableWithoutATimestamptzPartitionIsAFailedPrecondition) {
