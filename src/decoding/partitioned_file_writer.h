@@ -12,10 +12,11 @@
 // is MALFORMED_JSON, more than 16 nested levels (the top-level object is
 // level 1) is NESTING_TOO_DEEP, and an object or array where the schema has
 // a primitive is TYPE_MISMATCH; with an expiration horizon set, a
-// timestamptz partition source value before it is RECORD_EXPIRED. Decimals are read exactly from
-// the number text (more non-zero fractional digits than the scale, or too many digits for the
-// precision, is TYPE_MISMATCH); timestamptz takes RFC 3339 date-times with
-// `Z` or an offset; binary takes base64 text; uuid the canonical text form.
+// timestamptz partition source value before it is RECORD_EXPIRED. Decimals
+// are read exactly from the number text (more non-zero fractional digits
+// than the scale, or too many digits for the precision, is TYPE_MISMATCH);
+// timestamptz takes RFC 3339 date-times with `Z` or an offset; binary takes
+// base64 text; uuid the canonical text form.
 //
 // Not thread-safe: one writer per channel worker.
 #pragma once

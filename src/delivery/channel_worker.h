@@ -185,7 +185,6 @@ class ChannelWorker {
   // the configuration may change while the channel runs, and a record whose
   // timestamp crosses the horizon during one batch's freshness interval is
   // removed by the next expiration run instead.
-  std::optional<int64_t> expiration_horizon_us_;
   bool horizon_stale_ = true;
   bool stall_logged_ = false;
   bool paused_ = false;  // Fetching stopped while the worker backs off.

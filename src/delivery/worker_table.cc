@@ -56,7 +56,6 @@ Status ChannelWorker::RefreshExpirationHorizon() {
                     .count();
     }
   }
-  expiration_horizon_us_ = horizon;
   writer_->SetExpirationHorizon(horizon);
   horizon_stale_ = false;
   return Status::OK();
