@@ -10,7 +10,9 @@
 #                                  follow the CMake module graph)
 #   ./test.sh --lint               only clang-tidy (tools/run_clang_tidy.sh)
 #                                  over src/, with build-tsan/'s compile
-#                                  commands (configured, not built)
+#                                  commands (configured, not built); with
+#                                  later stages it runs beside them at
+#                                  nice 19 and reports at the end
 #   ./test.sh --unit               only build-asan/ (Debug, ASan+UBSan) + ctest
 #   ./test.sh --tsan               only build-tsan/ (clang, Debug, TSan,
 #                                  -Wthread-safety) + the common, http,
@@ -28,8 +30,9 @@
 # / ST_TSAN_BUILD_DIR / ST_FUZZ_BUILD_DIR (default <repo>/build, build-asan,
 # build-tsan and build-fuzz), ST_VENV_DIR (default <repo>/.venv), ST_FUZZ_RUNS
 # (executions per fuzz target, default that of tests/fuzz/run.sh),
-# ST_LINT_FAIL_ON (Perl regex of the paths whose clang-tidy findings fail the
-# lint stage; default '.', every path).
+# ST_LINT_BACKGROUND (0: lint in the foreground), ST_LINT_FAIL_ON (Perl regex
+# of the paths whose clang-tidy findings fail the lint stage; default '.',
+# every path).
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -42,7 +45,7 @@ JOBS="${ST_JOBS:-2}"
 # narrows that for a local run only).
 LINT_FAIL_ON="${ST_LINT_FAIL_ON:-.}"
 # The unit tests of the modules whose threads share state.
-TSAN_TESTS=(common http catalog delivery)
+TSAN_TESTS=(common http catalog delivery kms)
 
 ALL_STAGES=(format layering lint unit tsan fuzz integration)
 declare -A RUN=()
@@ -86,7 +89,22 @@ record() {  # stage, passed | FAILED..., with the seconds since stage_start
   STAGES+=("$1: $2 ($(( $(date +%s) - STAGE_T0 ))s)")
   [[ "$2" == passed ]] || FAILED=1
 }
+LINT_PID=""
+LINT_LOG=""
+LINT_T0=0
+lint_wait() {  # records the background lint's outcome, once
+  [[ -n "$LINT_PID" ]] || return 0
+  local rc=0
+  banner "lint (background, log $LINT_LOG)"
+  wait "$LINT_PID" || rc=$?
+  LINT_PID=""
+  cat "$LINT_LOG"
+  STAGE_T0=$LINT_T0
+  if ((rc == 0)); then record "lint (clang-tidy, beside the other stages)" passed
+  else record "lint (clang-tidy, beside the other stages)" FAILED; fi
+}
 finish() {
+  lint_wait
   local elapsed=$(( $(date +%s) - T_START ))
   banner "summary"
   local stage
@@ -148,12 +166,31 @@ if ((RUN_LAYERING)); then
   else record "layering (includes vs CMake deps)" FAILED; fi
 fi
 
+# Lint runs beside the later stages at the lowest CPU priority when any of
+# them run: clang-tidy is ~7 minutes of CPU on 2 cores, and the integration
+# tests leave most of the CPU idle (they wait on Kafka, freshness and JVMs),
+# so it fits into their idle time instead of adding its own minutes. nice 19
+# keeps the tests' share of the CPU (weight 1024 against 15), so their timing
+# is what it is without lint. ST_LINT_BACKGROUND=0 runs it in the foreground.
 if ((RUN_LINT)); then
   banner "lint (tools/run_clang_tidy.sh -p $BUILD_TSAN)"
   stage_start
   # clang-tidy needs the compile commands of a clang build, not its objects.
   if ((DO_BUILD)) && ! configure "$BUILD_TSAN" Debug "${TSAN_CMAKE_ARGS[@]}" >/dev/null; then
     record "lint (clang-tidy)" "FAILED (cmake configure of $BUILD_TSAN)"
+  elif [[ "${ST_LINT_BACKGROUND:-1}" != 0 ]] \
+       && ((RUN_UNIT || RUN_TSAN || RUN_FUZZ || RUN_INTEGRATION)); then
+    # Its own copy of the compile commands: the tsan build re-runs cmake in
+    # $BUILD_TSAN, which rewrites compile_commands.json while clang-tidy reads it.
+    LINT_DB="$BUILD_TSAN/lint-db"
+    mkdir -p "$LINT_DB"
+    cp "$BUILD_TSAN/compile_commands.json" "$LINT_DB/compile_commands.json"
+    LINT_LOG="$BUILD_TSAN/lint.log"
+    LINT_T0=$STAGE_T0
+    nice -n 19 "$REPO/tools/run_clang_tidy.sh" -p "$LINT_DB" -j "$JOBS" --fail-on "$LINT_FAIL_ON" \
+      >"$LINT_LOG" 2>&1 &
+    LINT_PID=$!
+    echo "lint: started in the background at nice 19 (pid $LINT_PID, log $LINT_LOG)"
   elif "$REPO/tools/run_clang_tidy.sh" -p "$BUILD_TSAN" -j "$JOBS" --fail-on "$LINT_FAIL_ON"; then
     record "lint (clang-tidy)" passed
   else

@@ -211,7 +211,8 @@ EvaluationResult Evaluate(const RequestContext& request, const EvaluationInput& 
     result.decision = Decision::kAllow;
     result.deciding = resource_allow_direct;
     result.explanation = "allowed by " + Describe(*resource_allow_direct);
-  } else if (identity_allow && same_account) {
+  } else if (identity_allow && same_account &&
+             (!input.resource_policy_required || resource_allow_any)) {
     result.decision = Decision::kAllow;
     result.deciding = identity_allow;
     result.explanation = "allowed by " + Describe(*identity_allow);
@@ -224,7 +225,13 @@ EvaluationResult Evaluate(const RequestContext& request, const EvaluationInput& 
   } else {
     result.decision = Decision::kImplicitDeny;
     const std::string& who_text = who.arn;
-    if (identity_allow) {
+    if (identity_allow && same_account) {
+      result.explanation = "no statement of the " +
+                           (input.resource_policies.empty() ? std::string("resource policy")
+                                                            : input.resource_policies[0].name) +
+                           " allows " + who_text + " or its account " + request.action + ", so " +
+                           Describe(*identity_allow) + " does not apply";
+    } else if (identity_allow) {
       result.explanation = who_text + " is in another account than the resource owner " +
                            input.resource_owner_account_id + ", and no resource policy allows " +
                            request.action + " on " + request.resource;

@@ -2,6 +2,8 @@
 // account an allow in an identity policy or in a resource policy that names
 // the principal suffices; across accounts both the identity policy and a
 // resource policy must allow; otherwise the request is implicitly denied.
+// With EvaluationInput::resource_policy_required (KMS key policies), a
+// same-account identity allow needs a resource policy statement too.
 // Not modelled: SCPs, permission boundaries, session policies, ACLs.
 #pragma once
 
@@ -62,6 +64,11 @@ struct EvaluationInput {
   std::vector<IdentityPolicy> identity_policies;  // The principal's own.
   std::vector<ResourcePolicy> resource_policies;  // Bucket and table policies.
   std::string resource_owner_account_id;          // Owner of RequestContext::resource.
+  // KMS key policies: the resource policy is the primary authority, so an
+  // identity policy allow counts only when a resource policy statement also
+  // applies to the caller (naming it, or its account: "the key policy
+  // delegates to IAM"). Without one, even the owner account is denied.
+  bool resource_policy_required = false;
 };
 
 enum class Decision { kAllow, kExplicitDeny, kImplicitDeny };

@@ -94,7 +94,7 @@ Result<TableBucket> SqliteMetadataStore::CreateTableBucket(const NewTableBucket&
   ST_TRY(ValidateTableBucketName(bucket.name));
   ST_TRY(ValidateEncryption(bucket.encryption));
   if (bucket.region.empty()) return Err(InvalidArgument("A table bucket needs a region."));
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   TableBucket out;
   out.arn = TableBucketArn(bucket.region, bucket.owner_account_id, bucket.name);
   out.name = bucket.name;
@@ -126,7 +126,7 @@ Result<TableBucket> SqliteMetadataStore::CreateTableBucket(const NewTableBucket&
 }
 
 Result<TableBucket> SqliteMetadataStore::GetTableBucket(const std::string& bucket_arn) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   return LoadBucket(bucket_arn);
 }
 
@@ -137,7 +137,7 @@ Result<Page<TableBucket>> SqliteMetadataStore::ListTableBuckets(const std::strin
   ST_ASSIGN_OR_RETURN(std::vector<std::string> after,
                       DecodePageToken(page.continuation_token, "buckets", filter));
   if (after.size() > 1) return Err(InvalidArgument("The continuation token is not valid."));
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare(std::string("SELECT ") + kBucketColumns +
                                    " FROM table_buckets WHERE owner_account_id = ?1 AND "
@@ -154,7 +154,7 @@ Result<Page<TableBucket>> SqliteMetadataStore::ListTableBuckets(const std::strin
 }
 
 Status SqliteMetadataStore::DeleteTableBucket(const std::string& bucket_arn) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_TRY(LoadBucket(bucket_arn));
@@ -177,7 +177,7 @@ Status SqliteMetadataStore::PutTableBucketPolicy(const std::string& bucket_arn,
   if (document.empty() || document.size() > 20480) {
     return InvalidArgument("A resource policy must be 1 to 20480 characters long.");
   }
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_TRY(LoadBucket(bucket_arn));
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare("UPDATE table_buckets SET policy = ? WHERE arn = ?"));
@@ -186,7 +186,7 @@ Status SqliteMetadataStore::PutTableBucketPolicy(const std::string& bucket_arn,
 }
 
 Result<std::string> SqliteMetadataStore::GetTableBucketPolicy(const std::string& bucket_arn) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_TRY(LoadBucket(bucket_arn));
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare("SELECT policy FROM table_buckets WHERE arn = ?"));
@@ -197,7 +197,7 @@ Result<std::string> SqliteMetadataStore::GetTableBucketPolicy(const std::string&
 }
 
 Status SqliteMetadataStore::DeleteTableBucketPolicy(const std::string& bucket_arn) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_TRY(LoadBucket(bucket_arn));
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare("UPDATE table_buckets SET policy = NULL WHERE arn = ?"));
@@ -208,7 +208,7 @@ Status SqliteMetadataStore::DeleteTableBucketPolicy(const std::string& bucket_ar
 Status SqliteMetadataStore::PutTableBucketEncryption(const std::string& bucket_arn,
                                                      const EncryptionConfig& config) {
   ST_TRY(ValidateEncryption(config));
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_TRY(LoadBucket(bucket_arn));
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare("UPDATE table_buckets SET sse_algorithm = ?, "
                                                    "kms_key_arn = ? WHERE arn = ?"));
@@ -226,7 +226,7 @@ Status SqliteMetadataStore::PutTableBucketMaintenance(const std::string& bucket_
                                                       const std::string& type,
                                                       const std::string& value_json) {
   ST_TRY(ValidateMaintenance(type, value_json));
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_TRY(LoadBucket(bucket_arn));
@@ -240,7 +240,7 @@ Status SqliteMetadataStore::PutTableBucketMaintenance(const std::string& bucket_
 
 Result<MaintenanceConfigs> SqliteMetadataStore::GetTableBucketMaintenance(
     const std::string& bucket_arn) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_TRY(LoadBucket(bucket_arn));
   ST_ASSIGN_OR_RETURN(
       Statement stmt,
@@ -270,7 +270,7 @@ Result<Namespace> SqliteMetadataStore::CreateNamespace(const std::string& bucket
                                                        const std::string& created_by) {
   ST_TRY(ValidateNamespaceName(name));
   ST_TRY(ValidateAccountId(created_by));
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_ASSIGN_OR_RETURN(TableBucket bucket, LoadBucket(bucket_arn));
@@ -303,7 +303,7 @@ Result<Namespace> SqliteMetadataStore::CreateNamespace(const std::string& bucket
 
 Result<Namespace> SqliteMetadataStore::GetNamespace(const std::string& bucket_arn,
                                                     const std::string& name) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   return LoadNamespace(bucket_arn, name);
 }
 
@@ -313,7 +313,7 @@ Result<Page<Namespace>> SqliteMetadataStore::ListNamespaces(const std::string& b
   ST_ASSIGN_OR_RETURN(std::vector<std::string> after,
                       DecodePageToken(page.continuation_token, "namespaces", page.prefix));
   if (after.size() > 1) return Err(InvalidArgument("The continuation token is not valid."));
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_TRY(LoadBucket(bucket_arn));
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare(std::string("SELECT ") + kNamespaceColumns +
@@ -333,7 +333,7 @@ Result<Page<Namespace>> SqliteMetadataStore::ListNamespaces(const std::string& b
 
 Status SqliteMetadataStore::DeleteNamespace(const std::string& bucket_arn,
                                             const std::string& name) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_TRY(LoadNamespace(bucket_arn, name));

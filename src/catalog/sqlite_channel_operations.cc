@@ -66,7 +66,7 @@ Status SqliteMetadataStore::EndChannelOperation(const std::string& operation_arn
 
 Result<ChannelOperation> SqliteMetadataStore::GetChannelOperation(
     const std::string& operation_arn) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(
       Statement stmt,
       db_->Prepare("SELECT arn, owner_account_id, cluster_arn, channel_arn, operation_type, "

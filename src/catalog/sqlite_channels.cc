@@ -79,7 +79,7 @@ Result<Channel> SqliteMetadataStore::CreateChannel(const NewChannel& channel) {
     return Err(InvalidArgument("The channel '" + channel.name + "' needs a configuration."));
   }
   ST_ASSIGN_OR_RETURN(KafkaClusterArnParts cluster_parts, ClusterParts(channel.cluster_arn));
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_ASSIGN_OR_RETURN(KafkaCluster cluster, LoadCluster(channel.cluster_arn));
@@ -128,7 +128,7 @@ Result<Channel> SqliteMetadataStore::CreateChannel(const NewChannel& channel) {
 }
 
 Result<Channel> SqliteMetadataStore::GetChannel(const std::string& channel_arn) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   return LoadChannel(channel_arn);
 }
 
@@ -142,7 +142,7 @@ Result<Page<Channel>> SqliteMetadataStore::ListChannels(
   ST_ASSIGN_OR_RETURN(std::vector<std::string> after,
                       DecodePageToken(page.continuation_token, "channels", filter));
   if (after.size() > 1) return Err(InvalidArgument("The continuation token is not valid."));
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_TRY(LoadCluster(cluster_arn));
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare(std::string("SELECT ") + kChannelColumns +
@@ -162,7 +162,7 @@ Result<Page<Channel>> SqliteMetadataStore::ListChannels(
 }
 
 Result<std::vector<Channel>> SqliteMetadataStore::ListAllChannels() {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("SELECT ") + kChannelColumns +
                                                    " FROM channels ORDER BY arn"));
   return stmt.ReadRows(ReadChannel);
@@ -177,7 +177,7 @@ Result<Channel> SqliteMetadataStore::UpdateChannel(const std::string& channel_ar
       (*change.state_info)->code.empty()) {
     return Err(InvalidArgument("A channel state needs a code."));
   }
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_ASSIGN_OR_RETURN(Channel channel, LoadChannel(channel_arn));
@@ -241,7 +241,7 @@ Result<Channel> SqliteMetadataStore::UpdateChannel(const std::string& channel_ar
 }
 
 Status SqliteMetadataStore::DeleteChannel(const std::string& channel_arn) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_ASSIGN_OR_RETURN(Channel channel, LoadChannel(channel_arn));

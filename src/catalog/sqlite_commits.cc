@@ -52,7 +52,7 @@ Result<Table> SqliteMetadataStore::SwapMetadataLocation(const std::string& table
                                                         const TableWriter& writer) {
   ST_TRY(ValidateMetadataLocation(new_metadata_location));
   ST_TRY(ValidateAccountId(writer.account_id));
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_ASSIGN_OR_RETURN(Table table,
@@ -113,7 +113,7 @@ Status SqliteMetadataStore::InitChannelOffsets(const std::string& channel_arn,
                              std::to_string(partition) + " is not valid.");
     }
   }
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_ASSIGN_OR_RETURN(Statement start,
@@ -136,7 +136,7 @@ Status SqliteMetadataStore::InitChannelOffsets(const std::string& channel_arn,
 }
 
 Result<NextOffsets> SqliteMetadataStore::GetChannelOffsets(const std::string& channel_arn) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement start, db_->Prepare("SELECT 1 FROM channel_offset_starts WHERE "
                                                     "channel_arn = ?"));
   ST_ASSIGN_OR_RETURN(bool initialised, start.Bind(1, channel_arn).Step());
@@ -154,7 +154,7 @@ Result<NextOffsets> SqliteMetadataStore::GetChannelOffsets(const std::string& ch
 
 Result<KafkaOffset> SqliteMetadataStore::GetChannelOffset(const std::string& channel_arn,
                                                           KafkaPartition partition) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(
       Statement stmt,
       db_->Prepare("SELECT s.default_start_offset, o.next_offset FROM channel_offset_starts s "
@@ -168,7 +168,7 @@ Result<KafkaOffset> SqliteMetadataStore::GetChannelOffset(const std::string& cha
 }
 
 Status SqliteMetadataStore::DeleteChannelOffsets(const std::string& channel_arn) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   return DeleteChannelOffsetsLocked(channel_arn);
 }
 

@@ -30,7 +30,7 @@ Result<GeneralPurposeBucket> SqliteMetadataStore::CreateGeneralPurposeBucket(
   ST_TRY(ValidateAccountId(owner_account_id));
   ST_TRY(ValidateGeneralPurposeBucketName(name));
   if (region.empty()) return Err(InvalidArgument("A bucket needs a region."));
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   GeneralPurposeBucket out;
   out.name = name;
   out.arn = GeneralPurposeBucketArn(name);
@@ -51,7 +51,7 @@ Result<GeneralPurposeBucket> SqliteMetadataStore::CreateGeneralPurposeBucket(
 }
 
 Result<GeneralPurposeBucket> SqliteMetadataStore::GetGeneralPurposeBucket(const std::string& name) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("SELECT ") + kGpBucketColumns +
                                                    " FROM general_purpose_buckets WHERE name = ?"));
   ST_ASSIGN_OR_RETURN(bool found, stmt.Bind(1, name).Step());
@@ -61,7 +61,7 @@ Result<GeneralPurposeBucket> SqliteMetadataStore::GetGeneralPurposeBucket(const 
 
 Result<std::vector<GeneralPurposeBucket>> SqliteMetadataStore::ListGeneralPurposeBuckets(
     const std::string& owner_account_id) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare(std::string("SELECT ") + kGpBucketColumns +
                                    " FROM general_purpose_buckets WHERE owner_account_id = ? "
@@ -71,7 +71,7 @@ Result<std::vector<GeneralPurposeBucket>> SqliteMetadataStore::ListGeneralPurpos
 }
 
 Status SqliteMetadataStore::DeleteGeneralPurposeBucket(const std::string& name) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare("DELETE FROM general_purpose_buckets WHERE name = ?"));
   ST_TRY(stmt.Bind(1, name).Run());

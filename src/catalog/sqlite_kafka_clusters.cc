@@ -69,7 +69,7 @@ Result<KafkaCluster> SqliteMetadataStore::CreateKafkaCluster(const NewKafkaClust
     return Err(InvalidArgument("The Kafka cluster '" + cluster.name +
                                "' needs bootstrap servers (host:port[,host:port...])."));
   }
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   KafkaCluster out;
   out.name = cluster.name;
   out.cluster_uuid = NewEntityId(random_);
@@ -100,13 +100,13 @@ Result<KafkaCluster> SqliteMetadataStore::CreateKafkaCluster(const NewKafkaClust
 }
 
 Result<KafkaCluster> SqliteMetadataStore::GetKafkaCluster(const std::string& cluster_arn) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   return LoadCluster(cluster_arn);
 }
 
 Result<std::vector<KafkaCluster>> SqliteMetadataStore::ListKafkaClusters(
     const std::string& owner_account_id) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(
       Statement stmt,
       db_->Prepare(std::string("SELECT ") + kClusterColumns +
@@ -116,7 +116,7 @@ Result<std::vector<KafkaCluster>> SqliteMetadataStore::ListKafkaClusters(
 }
 
 Status SqliteMetadataStore::DeleteKafkaCluster(const std::string& cluster_arn) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_TRY(LoadCluster(cluster_arn));

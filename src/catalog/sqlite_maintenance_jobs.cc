@@ -9,7 +9,7 @@ Status SqliteMetadataStore::PutMaintenanceJobState(const std::string& table_id, 
       state.removed_files_size_bytes < 0) {
     return InvalidArgument("A maintenance job state cannot count negative removals.");
   }
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_TRY(LoadTable(table_id));
@@ -41,7 +41,7 @@ Status SqliteMetadataStore::PutMaintenanceJobState(const std::string& table_id, 
 
 Result<std::map<MaintenanceJob, MaintenanceJobState>> SqliteMetadataStore::GetMaintenanceJobStates(
     const std::string& table_id) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_TRY(LoadTable(table_id));
   ST_ASSIGN_OR_RETURN(
       Statement stmt,

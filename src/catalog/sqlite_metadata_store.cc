@@ -110,7 +110,7 @@ Status SqliteMetadataStore::RequireIdentity(const std::string& arn) {
 
 Status SqliteMetadataStore::CreateAccount(const std::string& account_id) {
   ST_TRY(ValidateAccountId(account_id));
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(
       Statement stmt,
       db_->Prepare("INSERT INTO accounts(account_id, created_at_ms) VALUES (?, ?)"));
@@ -123,14 +123,14 @@ Status SqliteMetadataStore::CreateAccount(const std::string& account_id) {
 
 Result<bool> SqliteMetadataStore::AccountExists(const std::string& account_id) {
   ST_TRY(ValidateAccountId(account_id));
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare("SELECT 1 FROM accounts WHERE account_id = ?"));
   return stmt.Bind(1, account_id).Step();
 }
 
 Result<Account> SqliteMetadataStore::GetAccount(const std::string& account_id) {
   ST_TRY(ValidateAccountId(account_id));
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("SELECT ") + kAccountColumns +
                                                    " FROM accounts a WHERE account_id = ?"));
   ST_ASSIGN_OR_RETURN(bool found, stmt.Bind(1, account_id).Step());
@@ -143,7 +143,7 @@ Result<Page<Account>> SqliteMetadataStore::ListAccounts(const PageRequest& page)
   ST_ASSIGN_OR_RETURN(std::vector<std::string> after,
                       DecodePageToken(page.continuation_token, "accounts", page.prefix));
   if (after.size() > 1) return Err(InvalidArgument("The continuation token is not valid."));
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare(std::string("SELECT ") + kAccountColumns +
                                    " FROM accounts a WHERE substr(account_id, 1, length(?1)) = ?1 "
@@ -176,7 +176,7 @@ Result<Identity> SqliteMetadataStore::CreateIdentity(IdentityKind kind,
       name,
       kind == IdentityKind::kUser ? IamUserArn(account_id, name) : IamRoleArn(account_id, name),
       {}};
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   identity.created_at = FromMillis(NowMs());
   Transaction txn(*db_);
   ST_TRY(txn.status());
@@ -203,7 +203,7 @@ Result<Identity> SqliteMetadataStore::CreateIdentity(IdentityKind kind,
 }
 
 Result<Identity> SqliteMetadataStore::GetIdentity(const std::string& arn) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("SELECT ") + kIdentityColumns +
                                                    " FROM identities WHERE arn = ?"));
   ST_ASSIGN_OR_RETURN(bool found, stmt.Bind(1, arn).Step());
@@ -212,7 +212,7 @@ Result<Identity> SqliteMetadataStore::GetIdentity(const std::string& arn) {
 }
 
 Result<std::vector<Identity>> SqliteMetadataStore::ListIdentities(const std::string& account_id) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare(std::string("SELECT ") + kIdentityColumns +
                                    " FROM identities WHERE account_id = ? ORDER BY arn"));
@@ -221,14 +221,14 @@ Result<std::vector<Identity>> SqliteMetadataStore::ListIdentities(const std::str
 }
 
 Status SqliteMetadataStore::DeleteIdentity(const std::string& arn) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare("DELETE FROM identities WHERE arn = ?"));
   ST_TRY(stmt.Bind(1, arn).Run());  // Keys and policies go by ON DELETE CASCADE.
   return db_->Changes() == 0 ? IdentityNotFound(arn) : Status::OK();
 }
 
 Result<AccessKey> SqliteMetadataStore::CreateAccessKey(const std::string& owner_arn) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   AccessKey key{NewAccessKeyId(random_), NewSecretAccessKey(random_), owner_arn,
                 AccessKeyStatus::kActive, FromMillis(NowMs())};
   Transaction txn(*db_);
@@ -244,7 +244,7 @@ Result<AccessKey> SqliteMetadataStore::CreateAccessKey(const std::string& owner_
 }
 
 Result<AccessKey> SqliteMetadataStore::GetAccessKey(const std::string& access_key_id) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("SELECT ") + kAccessKeyColumns +
                                                    " FROM access_keys WHERE access_key_id = ?"));
   ST_ASSIGN_OR_RETURN(bool found, stmt.Bind(1, access_key_id).Step());
@@ -257,7 +257,7 @@ Result<AccessKey> SqliteMetadataStore::GetAccessKey(const std::string& access_ke
 }
 
 Result<std::vector<AccessKey>> SqliteMetadataStore::ListAccessKeys(const std::string& owner_arn) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_TRY(RequireIdentity(owner_arn));
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare(std::string("SELECT ") + kAccessKeyColumns +
@@ -277,7 +277,7 @@ Result<std::vector<AccessKey>> SqliteMetadataStore::ListAccessKeys(const std::st
 
 Status SqliteMetadataStore::SetAccessKeyStatus(const std::string& access_key_id,
                                                AccessKeyStatus status) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare("UPDATE access_keys SET status = ? WHERE access_key_id = ?"));
   ST_TRY(stmt.Bind(1, status == AccessKeyStatus::kActive ? "active" : "inactive")
@@ -287,7 +287,7 @@ Status SqliteMetadataStore::SetAccessKeyStatus(const std::string& access_key_id,
 }
 
 Status SqliteMetadataStore::DeleteAccessKey(const std::string& access_key_id) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare("DELETE FROM access_keys WHERE access_key_id = ?"));
   ST_TRY(stmt.Bind(1, access_key_id).Run());
@@ -300,7 +300,7 @@ Status SqliteMetadataStore::PutIdentityPolicy(const std::string& owner_arn,
     return InvalidArgument(
         "An identity policy needs a name of 1 to 128 characters and a document.");
   }
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_TRY(RequireIdentity(owner_arn));
@@ -314,7 +314,7 @@ Status SqliteMetadataStore::PutIdentityPolicy(const std::string& owner_arn,
 
 Result<std::vector<NamedPolicy>> SqliteMetadataStore::ListIdentityPolicies(
     const std::string& owner_arn) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_TRY(RequireIdentity(owner_arn));
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare("SELECT name, document FROM identity_policies "
                                                    "WHERE owner_arn = ? ORDER BY name"));
@@ -324,7 +324,7 @@ Result<std::vector<NamedPolicy>> SqliteMetadataStore::ListIdentityPolicies(
 
 Status SqliteMetadataStore::DeleteIdentityPolicy(const std::string& owner_arn,
                                                  const std::string& name) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_TRY(RequireIdentity(owner_arn));
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare("DELETE FROM identity_policies "
                                                    "WHERE owner_arn = ? AND name = ?"));
@@ -353,7 +353,7 @@ Status SqliteMetadataStore::RequireTaggable(const std::string& resource_arn) {
 
 Status SqliteMetadataStore::TagResource(const std::string& resource_arn, const Tags& tags) {
   for (const auto& [key, value] : tags) ST_TRY(ValidateTag(key, value));
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_TRY(RequireTaggable(resource_arn));
@@ -376,7 +376,7 @@ Status SqliteMetadataStore::TagResource(const std::string& resource_arn, const T
 
 Status SqliteMetadataStore::UntagResource(const std::string& resource_arn,
                                           const std::vector<std::string>& keys) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_TRY(RequireTaggable(resource_arn));
@@ -389,7 +389,7 @@ Status SqliteMetadataStore::UntagResource(const std::string& resource_arn,
 }
 
 Result<Tags> SqliteMetadataStore::ListTags(const std::string& resource_arn) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_TRY(RequireTaggable(resource_arn));
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare("SELECT key, value FROM tags WHERE resource_arn = ?"));

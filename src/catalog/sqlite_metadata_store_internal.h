@@ -15,13 +15,13 @@
 
 #include <atomic>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 
 #include "auth/secret_sealer.h"
 #include "catalog/metadata_store.h"
 #include "common/clock.h"
+#include "common/mutex.h"
 #include "common/random.h"
 #include "sqlite/database.h"
 #include "sqlite/statement.h"
@@ -155,54 +155,68 @@ class SqliteMetadataStore final : public MetadataStore {
 
  private:
   friend class SqliteUnitOfWork;
-  using ConnectionLock = std::unique_lock<std::mutex>;
 
-  // Takes mu_. Calling the store from the thread that holds an open unit of
-  // work is a bug (it would deadlock on mu_): checked, aborts.
-  ConnectionLock LockConnection();
+  // Holds mu_ for its scope, as a scoped capability, so the thread-safety
+  // analysis checks that db_ and the helpers below are used only with it
+  // held. Taking it on the thread that holds an open unit of work is a bug
+  // (it would deadlock on mu_): checked, aborts.
+  class SCOPED_CAPABILITY ConnectionLock {
+   public:
+    explicit ConnectionLock(SqliteMetadataStore& store) ACQUIRE(store.mu_);
+    ~ConnectionLock() RELEASE() { mu_.Unlock(); }
+    ConnectionLock(const ConnectionLock&) = delete;
+    ConnectionLock& operator=(const ConnectionLock&) = delete;
+
+   private:
+    common::Mutex& mu_;
+  };
 
   // Helpers below run under mu_ (inside or outside a transaction).
   int64_t NowMs() const { return clock_.NowMillis(); }
-  Result<TableBucket> LoadBucket(const std::string& bucket_arn);
-  Result<Namespace> LoadNamespace(const std::string& bucket_arn, const std::string& name);
-  Result<Table> LoadTable(const std::string& table_id);
-  Status RequireIdentity(const std::string& arn);
-  Status CheckBucketRowChanged();
-  Status RequireTaggable(const std::string& resource_arn);
-  Result<KafkaCluster> LoadCluster(const std::string& cluster_arn);
-  Result<Channel> LoadChannel(const std::string& channel_arn);
+  Result<TableBucket> LoadBucket(const std::string& bucket_arn) REQUIRES(mu_);
+  Result<Namespace> LoadNamespace(const std::string& bucket_arn, const std::string& name)
+      REQUIRES(mu_);
+  Result<Table> LoadTable(const std::string& table_id) REQUIRES(mu_);
+  Status RequireIdentity(const std::string& arn) REQUIRES(mu_);
+  Status CheckBucketRowChanged() REQUIRES(mu_);
+  Status RequireTaggable(const std::string& resource_arn) REQUIRES(mu_);
+  Result<KafkaCluster> LoadCluster(const std::string& cluster_arn) REQUIRES(mu_);
+  Result<Channel> LoadChannel(const std::string& channel_arn) REQUIRES(mu_);
   // Channel operations (sqlite_channel_operations.cc); inside the caller's
   // transaction, with mu_ held.
-  Status StartChannelOperation(const Channel& channel);
-  Status EndChannelOperation(const std::string& operation_arn, const Channel& channel);
+  Status StartChannelOperation(const Channel& channel) REQUIRES(mu_);
+  Status EndChannelOperation(const std::string& operation_arn, const Channel& channel)
+      REQUIRES(mu_);
   // The column-update shared by the two pointer swaps; checks token and channel.
   Result<Table> SwapLocked(const std::string& table_id, const std::string& expected_version_token,
-                           const std::string& new_metadata_location, const TableWriter& writer);
+                           const std::string& new_metadata_location, const TableWriter& writer)
+      REQUIRES(mu_);
   // The bodies of DeleteTable, DeleteChannelOffsets and the offset fence,
   // inside the caller's transaction.
   Status DeleteTableLocked(const std::string& table_id,
-                           const std::optional<std::string>& expected_version_token);
-  Status DeleteChannelOffsetsLocked(const std::string& channel_arn);
+                           const std::optional<std::string>& expected_version_token) REQUIRES(mu_);
+  Status DeleteChannelOffsetsLocked(const std::string& channel_arn) REQUIRES(mu_);
   Status AdvanceOffsetsLocked(const std::string& channel_arn, const std::string& table_id,
-                              const OffsetRanges& ranges);
-  Result<std::optional<std::string>> GetTableText(const std::string& table_id, const char* column);
+                              const OffsetRanges& ranges) REQUIRES(mu_);
+  Result<std::optional<std::string>> GetTableText(const std::string& table_id, const char* column)
+      REQUIRES(mu_);
   Status SetTableText(const std::string& table_id, const char* column,
-                      const std::optional<std::string>& value);
+                      const std::optional<std::string>& value) REQUIRES(mu_);
 
   // Secrets at rest (sqlite_secret_sealing.cc): binds the column value for
   // `secret`, and turns a stored column value back into the secret.
   Status BindSecret(Statement& stmt, int index, const std::string& access_key_id,
-                    const std::string& secret) const;
+                    const std::string& secret) const REQUIRES(mu_);
   Result<std::string> OpenSecret(const std::string& access_key_id, const std::string& stored,
                                  bool sealed) const;
 
   // Serialises use of db_ (see the file comment); every member below but
   // unit_owner_ is used only with it held.
-  std::mutex mu_;
+  common::Mutex mu_;
   // The thread holding an open unit of work (default id: none); written
   // with mu_ held, read without it by LockConnection's check.
   std::atomic<std::thread::id> unit_owner_{};
-  std::unique_ptr<Database> db_;
+  std::unique_ptr<Database> db_ GUARDED_BY(mu_);
   const Clock& clock_;
   Random& random_;
   const auth::SecretSealer* sealer_;

@@ -183,6 +183,42 @@ CREATE TABLE maintenance_jobs (
   PRIMARY KEY (table_id, job)
 );
 )sql"},
+      // KMS keys (src/kms): material is stored wrapped under the KMS master
+      // key, which is never in this database.
+      {5, R"sql(
+CREATE TABLE kms_keys (
+  key_id               TEXT PRIMARY KEY,
+  account_id           TEXT NOT NULL,
+  arn                  TEXT NOT NULL UNIQUE,
+  description          TEXT NOT NULL,
+  state                TEXT NOT NULL CHECK (state IN ('Enabled', 'Disabled', 'PendingDeletion')),
+  created_at_ms        INTEGER NOT NULL,
+  deletion_at_ms       INTEGER NOT NULL,
+  pending_window_days  INTEGER NOT NULL,
+  rotation_enabled     INTEGER NOT NULL,
+  rotation_period_days INTEGER NOT NULL,
+  last_rotation_ms     INTEGER NOT NULL,
+  current_version      INTEGER NOT NULL,
+  policy               TEXT NOT NULL,
+  tags_json            TEXT NOT NULL
+);
+CREATE INDEX kms_keys_by_account ON kms_keys(account_id, key_id);
+CREATE TABLE kms_key_versions (
+  key_id           TEXT NOT NULL REFERENCES kms_keys(key_id) ON DELETE CASCADE,
+  version          INTEGER NOT NULL,
+  wrapped_material BLOB NOT NULL,
+  created_at_ms    INTEGER NOT NULL,
+  PRIMARY KEY (key_id, version)
+);
+CREATE TABLE kms_aliases (
+  account_id    TEXT NOT NULL,
+  alias_name    TEXT NOT NULL,
+  key_id        TEXT NOT NULL REFERENCES kms_keys(key_id) ON DELETE CASCADE,
+  created_at_ms INTEGER NOT NULL,
+  updated_at_ms INTEGER NOT NULL,
+  PRIMARY KEY (account_id, alias_name)
+);
+)sql"},
   };
   return kMigrations;
 }

@@ -70,7 +70,7 @@ Result<Table> SqliteMetadataStore::CreateTable(const NewTable& table) {
   if (table.managed_by_channel.has_value() && table.managed_by_channel->empty()) {
     return Err(InvalidArgument("managed_by_channel, when set, must be the channel's ARN."));
   }
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_ASSIGN_OR_RETURN(TableBucket bucket, LoadBucket(table.bucket_arn));
@@ -129,7 +129,7 @@ Result<Table> SqliteMetadataStore::CreateTable(const NewTable& table) {
 Result<Table> SqliteMetadataStore::GetTable(const std::string& bucket_arn,
                                             const std::string& namespace_name,
                                             const std::string& name) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_TRY(LoadNamespace(bucket_arn, namespace_name));
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare(std::string("SELECT ") + kTableColumns +
@@ -142,13 +142,13 @@ Result<Table> SqliteMetadataStore::GetTable(const std::string& bucket_arn,
 }
 
 Result<Table> SqliteMetadataStore::GetTableById(const std::string& table_id) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   return LoadTable(table_id);
 }
 
 Result<Table> SqliteMetadataStore::GetTableByArn(const std::string& table_arn) {
   ST_TRY(ParseTableArn(table_arn));
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare(std::string("SELECT ") + kTableColumns + " WHERE t.arn = ?"));
   ST_ASSIGN_OR_RETURN(bool found, stmt.Bind(1, table_arn).Step());
@@ -158,7 +158,7 @@ Result<Table> SqliteMetadataStore::GetTableByArn(const std::string& table_arn) {
 
 Result<Table> SqliteMetadataStore::GetTableByWarehouseLocation(
     const std::string& warehouse_location) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   // warehouse_location is UNIQUE, so this is an index lookup.
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("SELECT ") + kTableColumns +
                                                    " WHERE t.warehouse_location = ?"));
@@ -178,7 +178,7 @@ Result<Page<Table>> SqliteMetadataStore::ListTables(
   if (!after.empty() && after.size() != 2) {
     return Err(InvalidArgument("The continuation token is not valid."));
   }
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   if (namespace_name.has_value()) {
     ST_TRY(LoadNamespace(bucket_arn, *namespace_name));
   } else {
@@ -205,7 +205,7 @@ Result<Page<Table>> SqliteMetadataStore::ListTables(
 
 Status SqliteMetadataStore::DeleteTable(const std::string& table_id,
                                         const std::optional<std::string>& expected_version_token) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_TRY(DeleteTableLocked(table_id, expected_version_token));
@@ -231,7 +231,7 @@ Result<Table> SqliteMetadataStore::RenameTable(
   ST_TRY(ValidateNamespaceName(new_namespace_name));
   ST_TRY(ValidateTableName(new_name));
   ST_TRY(ValidateAccountId(writer.account_id));
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_ASSIGN_OR_RETURN(Table table, LoadTable(table_id));
@@ -284,32 +284,32 @@ Status SqliteMetadataStore::PutTablePolicy(const std::string& table_id,
   if (document.empty() || document.size() > 20480) {
     return InvalidArgument("A resource policy must be 1 to 20480 characters long.");
   }
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   return SetTableText(table_id, "policy", document);
 }
 
 Result<std::string> SqliteMetadataStore::GetTablePolicy(const std::string& table_id) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(std::optional<std::string> policy, GetTableText(table_id, "policy"));
   if (!policy.has_value()) return Err(NotFound("The table policy does not exist."));
   return *policy;
 }
 
 Status SqliteMetadataStore::DeleteTablePolicy(const std::string& table_id) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   return SetTableText(table_id, "policy", std::nullopt);
 }
 
 Status SqliteMetadataStore::PutTableRecordExpiration(const std::string& table_id,
                                                      const std::string& value_json) {
   if (value_json.empty()) return InvalidArgument("A record expiration configuration is empty.");
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   return SetTableText(table_id, "record_expiration", value_json);
 }
 
 Result<std::optional<std::string>> SqliteMetadataStore::GetTableRecordExpiration(
     const std::string& table_id) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   return GetTableText(table_id, "record_expiration");
 }
 
@@ -319,7 +319,7 @@ Status SqliteMetadataStore::PutTableMaintenance(const std::string& table_id,
   if (type.empty() || type.size() > 64 || value_json.empty()) {
     return InvalidArgument("A maintenance configuration needs a type and a value.");
   }
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_TRY(LoadTable(table_id));
@@ -332,7 +332,7 @@ Status SqliteMetadataStore::PutTableMaintenance(const std::string& table_id,
 }
 
 Result<MaintenanceConfigs> SqliteMetadataStore::GetTableMaintenance(const std::string& table_id) {
-  ConnectionLock lock = LockConnection();
+  ConnectionLock lock(*this);
   ST_TRY(LoadTable(table_id));
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare("SELECT type, value FROM table_maintenance WHERE table_id = ?"));

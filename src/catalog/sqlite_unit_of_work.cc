@@ -12,7 +12,7 @@ class SqliteUnitOfWork final : public UnitOfWork, private TableWrites, private C
   // Takes the connection lock (blocking other threads' calls on the store
   // until the unit ends), then begins the transaction.
   explicit SqliteUnitOfWork(SqliteMetadataStore& store)
-      : store_(store), lock_(store.LockConnection()), txn_(*store.db_) {
+      : store_(store), lock_(store), txn_(*store.db_) {
     store_.unit_owner_.store(std::this_thread::get_id());
   }
   // Rolls back (txn_) before the lock is released (lock_): members are
@@ -67,7 +67,10 @@ class SqliteUnitOfWork final : public UnitOfWork, private TableWrites, private C
     return Stick(store_.DeleteChannelOffsetsLocked(channel_arn));
   }
 
-  Status Usable() const {
+  // Also tells the analysis (and checks) that this thread holds the
+  // connection lock: lock_ holds it for the unit's whole life.
+  Status Usable() const ASSERT_CAPABILITY(store_.mu_) {
+    store_.mu_.AssertHeld();
     if (finished_) {
       return FailedPrecondition(
           "This unit of work has already been committed; begin a new one for further writes.");
@@ -89,9 +92,9 @@ class SqliteUnitOfWork final : public UnitOfWork, private TableWrites, private C
   bool finished_ = false;
 };
 
-SqliteMetadataStore::ConnectionLock SqliteMetadataStore::LockConnection() {
-  ST_CHECK(unit_owner_.load() != std::this_thread::get_id());
-  return ConnectionLock(mu_);
+SqliteMetadataStore::ConnectionLock::ConnectionLock(SqliteMetadataStore& store) : mu_(store.mu_) {
+  ST_CHECK(store.unit_owner_.load() != std::this_thread::get_id());
+  mu_.Lock();
 }
 
 Result<std::unique_ptr<UnitOfWork>> SqliteMetadataStore::BeginUnitOfWork() {

@@ -154,6 +154,21 @@ Result<ServiceSettings> ResolveServiceSettings(const ServiceOptions& options) {
 Result<nlohmann::json> ServiceClient::Call(const std::string& method, const std::string& path,
                                            const QueryList& query,
                                            const std::optional<nlohmann::json>& body) const {
+  return Send(method, path, query, body, Wire{});
+}
+
+Result<nlohmann::json> ServiceClient::CallTarget(const std::string& path,
+                                                 const std::string& service,
+                                                 const std::string& target,
+                                                 const nlohmann::json& body) const {
+  Wire wire{service, "application/x-amz-json-1.1", {{"x-amz-target", target}}};
+  return Send("POST", path, {}, body, wire);
+}
+
+Result<nlohmann::json> ServiceClient::Send(const std::string& method, const std::string& path,
+                                           const QueryList& query,
+                                           const std::optional<nlohmann::json>& body,
+                                           const Wire& wire) const {
   ST_ASSIGN_OR_RETURN(EndpointParts endpoint, ParseEndpoint(settings_.api_url));
   std::string raw_query;
   for (const auto& [key, value] : query) {
@@ -170,8 +185,9 @@ Result<nlohmann::json> ServiceClient::Call(const std::string& method, const std:
   call.headers.emplace_back("host", host_header);
   if (body) {
     call.body = body->dump();
-    call.headers.emplace_back("content-type", "application/json");
+    call.headers.emplace_back("content-type", wire.content_type);
   }
+  for (const auto& header : wire.headers) call.headers.push_back(header);
 
   auth::HttpRequestView view;
   view.method = call.method;
@@ -181,7 +197,7 @@ Result<nlohmann::json> ServiceClient::Call(const std::string& method, const std:
   view.body = std::string_view(call.body);
   auth::SigningOptions signing;
   signing.region = settings_.region;
-  signing.service = "s3tables";
+  signing.service = wire.service;
   signing.time = std::chrono::system_clock::now();
   ST_ASSIGN_OR_RETURN(auto signed_headers, auth::SignRequest(view, settings_.credentials, signing));
   for (auto& header : signed_headers) call.headers.push_back(std::move(header));

@@ -58,9 +58,24 @@ class ServiceClient {
                               const QueryList& query = {},
                               const std::optional<nlohmann::json>& body = std::nullopt) const;
 
+  // An AWS JSON 1.1 call: POST <api_url><path> with X-Amz-Target `target`
+  // ("TrentService.ListKeys") and `body`, signed for `service` ("kms").
+  // Returns and fails as Call.
+  Result<nlohmann::json> CallTarget(const std::string& path, const std::string& service,
+                                    const std::string& target, const nlohmann::json& body) const;
+
   const ServiceSettings& settings() const { return settings_; }
 
  private:
+  struct Wire {
+    std::string service = "s3tables";
+    std::string content_type = "application/json";
+    std::vector<std::pair<std::string, std::string>> headers;  // Extra, signed.
+  };
+  Result<nlohmann::json> Send(const std::string& method, const std::string& path,
+                              const QueryList& query, const std::optional<nlohmann::json>& body,
+                              const Wire& wire) const;
+
   ServiceSettings settings_;
 };
 

@@ -95,6 +95,7 @@ std::shared_ptr<ServiceCommands> AddServiceCommands(CLI::App& app) {
   AddCatalogCommands(app, *state);
   AddIdentityCommands(app, *state);
   AddChannelCommands(app, *state);
+  AddKmsCommands(app, *state);
   return state;
 }
 

@@ -36,6 +36,7 @@ CLI::App* AddLeaf(CLI::App& group, ServiceCommands& state, const std::string& na
 void AddCatalogCommands(CLI::App& app, ServiceCommands& state);
 void AddIdentityCommands(CLI::App& app, ServiceCommands& state);
 void AddChannelCommands(CLI::App& app, ServiceCommands& state);
+void AddKmsCommands(CLI::App& app, ServiceCommands& state);
 
 // --json: the document; otherwise `human`.
 void Print(std::ostream& out, bool json, const nlohmann::json& doc,

@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "common/utc_time.h"
 #include "common/uuid.h"
 #include "decoding/channel_schema.h"
 #include "decoding/column_buffers_internal.h"
@@ -28,6 +29,12 @@ Result<parquet::Codec> ParseCodec(const std::string& text) {
     return parquet::Codec::kUncompressed;
   }
   return Err(InvalidArgument("codec '" + text + "' is not zstd, snappy, gzip or uncompressed"));
+}
+
+std::string FormatMicros(int64_t micros) {
+  return FormatUtcMillis(std::chrono::system_clock::time_point(
+      std::chrono::duration_cast<std::chrono::system_clock::duration>(
+          std::chrono::microseconds(micros))));
 }
 
 RecordError MakeError(std::string_view code, std::string message) {
@@ -244,6 +251,15 @@ class PartitionedFileWriter::Impl {
                          source.slot >= 0 ? "partition source value is missing or null"
                                           : "record has no Kafka timestamp to partition on");
       }
+      if (horizon_micros_.has_value() && v.kind() == Value::Kind::kInt64 &&
+          source.source_type->id() == iceberg::TypeId::kTimestampTz &&
+          v.int64_value() < *horizon_micros_) {
+        return MakeError(kRecordExpired, "timestamp " + FormatMicros(v.int64_value()) +
+                                             " is older than the table's record expiration "
+                                             "horizon " +
+                                             FormatMicros(*horizon_micros_) +
+                                             " (now minus its days)");
+      }
       auto transformed = source.transform.Apply(*source.source_type, v);
       if (!transformed) {
         return MakeError(kTypeMismatch, "partition value: " + transformed.error().message());
@@ -254,6 +270,10 @@ class PartitionedFileWriter::Impl {
   }
 
   int64_t BufferedBytes() const { return held_bytes_; }
+
+  void SetExpirationHorizon(std::optional<int64_t> horizon_micros) {
+    horizon_micros_ = horizon_micros;
+  }
 
   Result<std::vector<iceberg::DataFile>> Finish() {
     if (!broken_.ok()) return Err(broken_);
@@ -425,6 +445,7 @@ class PartitionedFileWriter::Impl {
   // Sum of pending_bytes + encoded_bytes over open files: buffered_bytes()
   // is on the caller's per-record path, so it must not walk the columns.
   int64_t held_bytes_ = 0;
+  std::optional<int64_t> horizon_micros_;
   std::string inflated_;
   std::unordered_map<std::string, GsrVersionState> versions_;
   std::map<std::string, std::unique_ptr<OpenFile>> open_;
@@ -461,5 +482,8 @@ Result<std::optional<RecordError>> PartitionedFileWriter::Add(const KafkaRecord&
 int64_t PartitionedFileWriter::buffered_bytes() const { return impl_->BufferedBytes(); }
 Result<std::vector<iceberg::DataFile>> PartitionedFileWriter::Finish() { return impl_->Finish(); }
 void PartitionedFileWriter::Abort() { impl_->Abort(); }
+void PartitionedFileWriter::SetExpirationHorizon(std::optional<int64_t> horizon_micros) {
+  impl_->SetExpirationHorizon(horizon_micros);
+}
 
 }  // namespace st::decoding

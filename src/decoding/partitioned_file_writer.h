@@ -11,10 +11,12 @@
 // MISSING_PARTITION_VALUE, a key given twice in one object (struct or map)
 // is MALFORMED_JSON, more than 16 nested levels (the top-level object is
 // level 1) is NESTING_TOO_DEEP, and an object or array where the schema has
-// a primitive is TYPE_MISMATCH. Decimals are read exactly from the number text (more
-// non-zero fractional digits than the scale, or too many digits for the
-// precision, is TYPE_MISMATCH); timestamptz takes RFC 3339 date-times with
-// `Z` or an offset; binary takes base64 text; uuid the canonical text form.
+// a primitive is TYPE_MISMATCH; with an expiration horizon set, a
+// timestamptz partition source value before it is RECORD_EXPIRED. Decimals
+// are read exactly from the number text (more non-zero fractional digits
+// than the scale, or too many digits for the precision, is TYPE_MISMATCH);
+// timestamptz takes RFC 3339 date-times with `Z` or an offset; binary takes
+// base64 text; uuid the canonical text form.
 //
 // Not thread-safe: one writer per channel worker.
 #pragma once
@@ -98,6 +100,12 @@ class PartitionedFileWriter {
   // call returns it; Abort), or a GSR lookup failure other than NotFound (the
   // writer stays usable; nothing of the record was buffered).
   Result<std::optional<RecordError>> Add(const KafkaRecord& record);
+
+  // From now on, a record whose timestamptz partition source value is
+  // before `horizon_micros` (µs since the epoch) is RECORD_EXPIRED, naming
+  // the horizon; nullopt (the default) accepts every timestamp. The caller
+  // (the channel worker) derives it from the table's record expiration.
+  void SetExpirationHorizon(std::optional<int64_t> horizon_micros);
 
   // Memory held now (the backpressure input), O(1): the input bytes of the
   // records decoded since each open file's last hand-off to its Parquet

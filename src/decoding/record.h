@@ -47,6 +47,10 @@ inline constexpr std::string_view kMissingPartitionValue = "MISSING_PARTITION_VA
 inline constexpr std::string_view kNestingTooDeep = "NESTING_TOO_DEEP";
 inline constexpr std::string_view kRecordTooLarge = "RECORD_TOO_LARGE";
 inline constexpr std::string_view kNullValue = "NULL_VALUE";
+// The record's timestamptz partition source value (a streaming table's `ts`)
+// is older than the table's record expiration horizon (now − days): record
+// expiration would remove it at once, so it is not written.
+inline constexpr std::string_view kRecordExpired = "RECORD_EXPIRED";
 
 // Why one record was rejected. `message` names the field path (dotted, list
 // elements as "element", map values as "value") and what was expected.

@@ -80,6 +80,11 @@ std::string RenderMetrics(const std::vector<std::shared_ptr<const ChannelMetrics
        [](const ChannelMetrics& m) { return Int(m.rows_failed); }},
       {"streamtables_delivery_commits_total", "counter", "Successful Iceberg commits.",
        [](const ChannelMetrics& m) { return Int(m.commits); }},
+      {"streamtables_delivery_commit_seconds_total", "counter",
+       "Time spent in successful flushes: closing the batch's data files and committing.",
+       [](const ChannelMetrics& m) {
+         return Seconds(static_cast<double>(m.commit_ms.load()) / 1000.0);
+       }},
       {"streamtables_delivery_dlq_records_total", "counter",
        "Records written to the dead-letter queue.",
        [](const ChannelMetrics& m) { return Int(m.dlq_records); }},

@@ -28,6 +28,10 @@ struct ChannelMetrics {
   std::atomic<int64_t> rows_successful{0};  // Rows committed to the table.
   std::atomic<int64_t> rows_failed{0};      // Records committed to the DLQ.
   std::atomic<int64_t> commits{0};
+  // Time spent in successful flushes (closing the batch's files and the
+  // commit), ms: with `commits`, the mean commit latency of any window, the
+  // figure that must stay flat as a table ages (maintenance, issue 10).
+  std::atomic<int64_t> commit_ms{0};
   std::atomic<int64_t> dlq_records{0};
   // Timestamp (ms) of the oldest consumed record not yet committed; 0: none.
   std::atomic<int64_t> oldest_uncommitted_ms{0};

@@ -183,6 +183,11 @@ void ChannelWorker::HandleRecord(ConsumedRecord record) {
     if (!opened.has_value()) return RetryAfter("table_open_failed", opened.error());
     failure = std::move(*opened);
   }
+  if (!failure && writer_ && horizon_stale_) {
+    if (Status refreshed = RefreshExpirationHorizon(); !refreshed.ok()) {
+      return RetryAfter("record_expiration_read_failed", refreshed);
+    }
+  }
   if (!failure && writer_) {
     Result<std::optional<RecordFailure>> added = writer_->Add(record);
     if (!added.has_value()) return RetryAfter("write_failed", added.error());
@@ -248,6 +253,7 @@ void ChannelWorker::Flush() {
     metrics_->rows_failed += static_cast<int64_t>(failures_.size());
     metrics_->dlq_records += static_cast<int64_t>(failures_.size());
     metrics_->commits += 1;
+    metrics_->commit_ms += took.count();
     ctx_.logger.Log(LogLevel::kInfo, "delivered",
                     {{"channel", channel_.arn},
                      {"rows", batch_rows_},
@@ -260,6 +266,7 @@ void ChannelWorker::Flush() {
     batch_rows_ = 0;
     first_arrival_.reset();
     metrics_->oldest_uncommitted_ms = 0;
+    horizon_stale_ = true;
     NoteProgress();
     catalog::NextOffsets committed;
     for (const auto& [partition, range] : ranges) committed[partition] = range.to;
@@ -272,6 +279,7 @@ void ChannelWorker::Flush() {
 
 void ChannelWorker::DropBatch() {
   if (writer_) writer_->Abort();
+  horizon_stale_ = true;
   failures_.clear();
   dlq_keys_.clear();
   failure_bytes_ = 0;

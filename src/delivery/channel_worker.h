@@ -135,6 +135,9 @@ class ChannelWorker {
   // and the writer. A RecordFailure when `first` cannot define the table.
   Result<std::optional<RecordFailure>> EnsureTable(const ConsumedRecord& first);
   Status OpenWriter(const catalog::LoadedTable& loaded);
+  // Reads the table's record expiration and hands the writer its horizon
+  // (now − days when enabled with days, else none).
+  Status RefreshExpirationHorizon();
 
   // worker_commit.cc.
   // Appends the keys of the objects it wrote to dlq_keys_.
@@ -178,6 +181,11 @@ class ChannelWorker {
   // Per partition, how far the worker had read when the last fault hit: the
   // re-read batch is flushed once it gets there again.
   catalog::NextOffsets catch_up_;
+  // The record expiration horizon is re-read once per batch (commit cycle):
+  // the configuration may change while the channel runs, and a record whose
+  // timestamp crosses the horizon during one batch's freshness interval is
+  // removed by the next expiration run instead.
+  bool horizon_stale_ = true;
   bool stall_logged_ = false;
   bool paused_ = false;  // Fetching stopped while the worker backs off.
   std::chrono::milliseconds backoff_{100};

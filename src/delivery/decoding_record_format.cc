@@ -109,6 +109,9 @@ class DecodingBatchWriter final : public BatchWriter {
   int64_t buffered_bytes() const override { return writer_->buffered_bytes(); }
   Result<std::vector<iceberg::DataFile>> Finish() override { return writer_->Finish(); }
   void Abort() override { writer_->Abort(); }
+  void SetExpirationHorizon(std::optional<int64_t> horizon_micros) override {
+    writer_->SetExpirationHorizon(horizon_micros);
+  }
 
  private:
   std::unique_ptr<RegistryLookup> lookup_;

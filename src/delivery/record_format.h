@@ -44,6 +44,10 @@ class BatchWriter {
   // Best-effort delete of the files written since the last Finish, also of a
   // writer that failed.
   virtual void Abort() = 0;
+  // Records added from now on whose timestamptz partition source value (a
+  // streaming table's `ts`) is before `horizon_micros` fail with
+  // RECORD_EXPIRED; nullopt accepts every timestamp (the default).
+  virtual void SetExpirationHorizon(std::optional<int64_t> horizon_micros) = 0;
 };
 
 struct TableLayout {

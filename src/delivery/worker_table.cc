@@ -1,6 +1,7 @@
 // The channel's streaming table: created on first delivery, owned by the
 // channel, tagged TableName=<table>; a same-name table the channel does not
 // own fails the channel; a deleted one suspends it.
+#include "catalog/maintenance_model.h"
 #include "delivery/channel_worker.h"
 #include "delivery/service_role.h"
 #include "iceberg/table_update.h"
@@ -32,6 +33,31 @@ Status ChannelWorker::OpenWriter(const catalog::LoadedTable& loaded) {
   io_ = std::move(io);
   writer_ = std::move(writer);
   table_ = loaded.table;
+  horizon_stale_ = true;
+  return Status::OK();
+}
+
+Status ChannelWorker::RefreshExpirationHorizon() {
+  if (!table_ || !writer_) return Status::OK();
+  ST_ASSIGN_OR_RETURN(std::optional<std::string> stored,
+                      ctx_.store.GetTableRecordExpiration(table_->table_id));
+  std::optional<int64_t> horizon;
+  if (stored.has_value()) {
+    // The store holds only values its API surface validated; one it cannot
+    // parse is treated as disabled rather than stopping delivery.
+    Result<catalog::RecordExpirationConfiguration> config =
+        catalog::ParseRecordExpirationValue(*stored);
+    if (config.has_value() && config->enabled() && config->days.has_value() &&
+        config->days->count() > 0) {
+      horizon = std::chrono::duration_cast<std::chrono::microseconds>(
+                    (ctx_.clock.Now() -
+                     std::chrono::duration_cast<std::chrono::system_clock::duration>(*config->days))
+                        .time_since_epoch())
+                    .count();
+    }
+  }
+  writer_->SetExpirationHorizon(horizon);
+  horizon_stale_ = false;
   return Status::OK();
 }
 

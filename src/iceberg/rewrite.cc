@@ -57,6 +57,13 @@ Result<SnapshotCommit> ReplaceFiles(const TableMetadata& base,
   return RemoveAndAdd("replace", base, removed_paths, added, extra_summary, ctx);
 }
 
+Result<SnapshotCommit> OverwriteFiles(const TableMetadata& base,
+                                      const std::vector<std::string>& removed_paths,
+                                      const std::vector<DataFile>& added,
+                                      const SnapshotSummary& extra_summary, OperationContext ctx) {
+  return RemoveAndAdd("overwrite", base, removed_paths, added, extra_summary, ctx);
+}
+
 Result<SnapshotCommit> DeleteFiles(const TableMetadata& base, const std::vector<std::string>& paths,
                                    const SnapshotSummary& extra_summary, OperationContext ctx) {
   return RemoveAndAdd("delete", base, paths, {}, extra_summary, ctx);

@@ -1,4 +1,6 @@
-// Replacing data files by others in one snapshot (compaction; Java RewriteFiles).
+// Replacing data files by others in one snapshot: with the same rows
+// (compaction; Java RewriteFiles) or with rows removed (record expiration;
+// Java OverwriteFiles).
 #pragma once
 
 #include <string>
@@ -26,5 +28,15 @@ Result<SnapshotCommit> ReplaceFiles(const TableMetadata& base,
                                     const std::vector<std::string>& removed_paths,
                                     const std::vector<DataFile>& added,
                                     const SnapshotSummary& extra_summary, OperationContext ctx);
+
+// As ReplaceFiles, with operation "overwrite": the added files hold fewer
+// rows than the removed ones (record expiration rewrites a file without its
+// expired rows), so readers must not treat the snapshot as a no-op rewrite.
+// `added` may be empty (the removed files' rows are all gone). Same summary,
+// same errors.
+Result<SnapshotCommit> OverwriteFiles(const TableMetadata& base,
+                                      const std::vector<std::string>& removed_paths,
+                                      const std::vector<DataFile>& added,
+                                      const SnapshotSummary& extra_summary, OperationContext ctx);
 
 }  // namespace st::iceberg

@@ -1,11 +1,16 @@
 #include "maintenance/record_expiration.h"
 
 #include <cstring>
+#include <map>
+#include <memory>
 #include <vector>
 
+#include "iceberg/data_file_writer.h"
 #include "iceberg/delete.h"
 #include "iceberg/manifest.h"
 #include "iceberg/manifest_list.h"
+#include "iceberg/rewrite.h"
+#include "parquet/file_reader.h"
 
 namespace st::maintenance {
 
@@ -39,28 +44,146 @@ std::optional<ExpirationColumn> FindColumn(const iceberg::TableMetadata& metadat
   return std::nullopt;
 }
 
-// The exclusive upper end of the file's timestamps, if known.
-std::optional<int64_t> NewestMicros(const iceberg::DataFile& file, const ExpirationColumn& column,
-                                    int32_t default_spec_id) {
-  auto bound = file.upper_bounds.find(column.source_id);
-  if (bound != file.upper_bounds.end() && bound->second.size() == 8) {
-    int64_t micros = 0;
-    std::memcpy(&micros, bound->second.data(), 8);  // Little-endian on every target we build.
-    return micros + 1;
-  }
+std::optional<int64_t> Bound(const std::map<int32_t, std::string>& bounds, int32_t field_id) {
+  auto bound = bounds.find(field_id);
+  if (bound == bounds.end() || bound->second.size() != 8) return std::nullopt;
+  int64_t micros = 0;
+  std::memcpy(&micros, bound->second.data(), 8);  // Little-endian on every target we build.
+  return micros;
+}
+
+// The file's partition value of the expiration column, when it is dated by
+// the default spec (a null partition has no age).
+std::optional<int64_t> PartitionValue(const iceberg::DataFile& file, const ExpirationColumn& column,
+                                      int32_t default_spec_id) {
   if (file.spec_id != default_spec_id || file.partition.kind() != Value::Kind::kStruct) {
     return std::nullopt;
   }
   const Value::Struct& tuple = file.partition.struct_value();
   if (column.position >= tuple.size()) return std::nullopt;
   const Value& value = tuple[column.position];
-  if (value.kind() == Value::Kind::kInt32) {
-    return PartitionEndMicros(column.transform, value.int32_value());
+  if (value.kind() == Value::Kind::kInt32) return value.int32_value();
+  if (value.kind() == Value::Kind::kInt64) return value.int64_value();
+  return std::nullopt;
+}
+
+// The exclusive upper end of the file's timestamps, if known.
+std::optional<int64_t> NewestMicros(const iceberg::DataFile& file, const ExpirationColumn& column,
+                                    int32_t default_spec_id) {
+  if (auto upper = Bound(file.upper_bounds, column.source_id)) return *upper + 1;
+  std::optional<int64_t> partition = PartitionValue(file, column, default_spec_id);
+  if (!partition.has_value()) return std::nullopt;
+  return PartitionEndMicros(column.transform, *partition);
+}
+
+// The inclusive lower end of the file's timestamps, if known.
+std::optional<int64_t> OldestMicros(const iceberg::DataFile& file, const ExpirationColumn& column,
+                                    int32_t default_spec_id) {
+  if (auto lower = Bound(file.lower_bounds, column.source_id)) return *lower;
+  std::optional<int64_t> partition = PartitionValue(file, column, default_spec_id);
+  if (!partition.has_value()) return std::nullopt;
+  return PartitionStartMicros(column.transform, *partition);
+}
+
+// One straddling file rewritten: what replaces it and how many rows it lost.
+struct Rewritten {
+  std::vector<iceberg::DataFile> added;
+  int64_t removed_rows = 0;
+};
+
+// The positions leading from a file row to the value of field `id`: a
+// top-level column or a field inside (nested) structs, such as
+// `_kafka.timestamp`. Lists and maps are not searched (a partition source is
+// never inside one).
+bool PathTo(const std::vector<parquet::Node>& fields, int32_t id, std::vector<size_t>* path) {
+  for (size_t i = 0; i < fields.size(); ++i) {
+    path->push_back(i);
+    if (fields[i].field_id() == id) return true;
+    if (fields[i].logical_type().kind == parquet::LogicalType::Kind::kNone &&
+        !fields[i].children().empty() && PathTo(fields[i].children(), id, path)) {
+      return true;
+    }
+    path->pop_back();
   }
-  if (value.kind() == Value::Kind::kInt64) {
-    return PartitionEndMicros(column.transform, value.int64_value());
+  return false;
+}
+
+const Value* ValueAt(const Value& row, const std::vector<size_t>& path) {
+  const Value* value = &row;
+  for (size_t position : path) {
+    if (value->kind() != Value::Kind::kStruct) return nullptr;  // A null struct.
+    const Value::Struct& fields = value->struct_value();
+    if (position >= fields.size()) return nullptr;
+    value = &fields[position];
   }
-  return std::nullopt;  // Null partition: unknown age, keep.
+  return value;
+}
+
+// Rows of `file` whose expiration column is at or after `horizon_us` (or
+// null), written in the current schema with the file's own spec. Top-level
+// fields are matched by id (a field the file lacks is null); nested values
+// are copied as the file has them.
+Result<Rewritten> RewriteWithoutOldRows(iceberg::FileIO& io, Random& random,
+                                        const iceberg::TableMetadata& base,
+                                        const iceberg::DataFile& file,
+                                        const ExpirationColumn& column, int64_t horizon_us) {
+  const iceberg::Schema* schema = base.CurrentSchema();
+  const iceberg::PartitionSpec* spec = base.SpecById(file.spec_id);
+  if (schema == nullptr || spec == nullptr) {
+    return Err(Corruption("Table " + base.location + " has no current schema or no spec " +
+                          std::to_string(file.spec_id) + " for " + file.file_path));
+  }
+  ST_ASSIGN_OR_RETURN(std::string bytes, io.Read(file.file_path));
+  ST_ASSIGN_OR_RETURN(std::unique_ptr<parquet::FileReader> reader,
+                      parquet::FileReader::Open(bytes));
+  // Table field position -> file field position.
+  const std::vector<parquet::Node>& file_fields = reader->schema().fields();
+  std::vector<std::optional<size_t>> source(schema->fields().size());
+  for (size_t i = 0; i < schema->fields().size(); ++i) {
+    for (size_t j = 0; j < file_fields.size(); ++j) {
+      if (file_fields[j].field_id() == schema->fields()[i].id) source[i] = j;
+    }
+  }
+  std::vector<size_t> ts_path;
+  if (!PathTo(file_fields, column.source_id, &ts_path)) {
+    return Err(Corruption("Data file " + file.file_path + " has no column with field id " +
+                          std::to_string(column.source_id) + " to expire records by"));
+  }
+
+  ST_ASSIGN_OR_RETURN(iceberg::DataFileWriterOptions options,
+                      iceberg::DataFileWriterOptionsFromProperties(base.location, base.properties));
+  ST_ASSIGN_OR_RETURN(std::unique_ptr<iceberg::DataFileWriter> writer,
+                      iceberg::DataFileWriter::Make(io, *schema, *spec, options, random));
+  Rewritten out;
+  int64_t read_rows = 0;
+  int64_t kept_rows = 0;
+  for (int group = 0; group < reader->num_row_groups(); ++group) {
+    ST_ASSIGN_OR_RETURN(std::vector<Value> rows, reader->ReadRows(group));
+    for (const Value& row : rows) {
+      ++read_rows;
+      const Value::Struct& fields = row.struct_value();
+      const Value* ts = ValueAt(row, ts_path);
+      if (ts != nullptr && ts->kind() == Value::Kind::kInt64 && ts->int64_value() < horizon_us) {
+        continue;
+      }
+      Value::Struct mapped;
+      mapped.reserve(source.size());
+      for (const std::optional<size_t>& from : source) {
+        mapped.push_back(from.has_value() ? fields[*from] : Value::Null());
+      }
+      ST_TRY(writer->Write(Value::MakeStruct(std::move(mapped))));
+      ++kept_rows;
+    }
+  }
+  ST_ASSIGN_OR_RETURN(out.added, writer->Close());
+  out.removed_rows = read_rows - kept_rows;
+  return out;
+}
+
+// Best effort: files this run wrote but did not commit (a lost race or a
+// failure before the commit). Unreferenced file removal catches any left.
+void DeleteUncommitted(iceberg::FileIO& io, const std::vector<iceberg::DataFile>& files) {
+  for (const iceberg::DataFile& file : files) (void)io.Delete(file.file_path);
 }
 
 }  // namespace
@@ -73,6 +196,19 @@ std::optional<int64_t> PartitionEndMicros(const iceberg::Transform& transform, i
       return (value + 1) * 24 * kMicrosPerHour;
     case iceberg::Transform::Kind::kIdentity:
       return value + 1;
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<int64_t> PartitionStartMicros(const iceberg::Transform& transform, int64_t value) {
+  switch (transform.kind()) {
+    case iceberg::Transform::Kind::kHour:
+      return value * kMicrosPerHour;
+    case iceberg::Transform::Kind::kDay:
+      return value * 24 * kMicrosPerHour;
+    case iceberg::Transform::Kind::kIdentity:
+      return value;
     default:
       return std::nullopt;
   }
@@ -101,7 +237,8 @@ Result<RecordExpirationOutcome> ExpireRecords(const RecordExpirationContext& ctx
             .count();
 
     iceberg::FileIO io = catalog::TableFileIO(ctx.objects, loaded.table, ctx.key_root);
-    std::vector<std::string> expired;
+    std::vector<std::string> removed;
+    std::vector<iceberg::DataFile> straddling;
     ST_ASSIGN_OR_RETURN(std::vector<iceberg::ManifestFile> manifests,
                         iceberg::ReadManifestList(io, current->manifest_list));
     for (const iceberg::ManifestFile& manifest : manifests) {
@@ -109,29 +246,64 @@ Result<RecordExpirationOutcome> ExpireRecords(const RecordExpirationContext& ctx
       ST_ASSIGN_OR_RETURN(iceberg::Manifest contents, iceberg::ReadManifest(io, manifest));
       for (const iceberg::ManifestEntry& entry : contents.entries) {
         if (entry.status == iceberg::ManifestEntryStatus::kDeleted) continue;
-        std::optional<int64_t> newest =
-            NewestMicros(entry.data_file, *column, base.default_spec_id);
-        if (!newest.has_value() || *newest > horizon_us) continue;
-        expired.push_back(entry.data_file.file_path);
-        ++out.deleted_data_files;
-        out.deleted_records += entry.data_file.record_count;
-        out.removed_files_size_bytes += entry.data_file.file_size_in_bytes;
+        const iceberg::DataFile& file = entry.data_file;
+        std::optional<int64_t> newest = NewestMicros(file, *column, base.default_spec_id);
+        if (!newest.has_value()) continue;
+        if (*newest <= horizon_us) {
+          removed.push_back(file.file_path);
+          ++out.deleted_data_files;
+          out.deleted_records += file.record_count;
+          out.removed_files_size_bytes += file.file_size_in_bytes;
+          continue;
+        }
+        std::optional<int64_t> oldest = OldestMicros(file, *column, base.default_spec_id);
+        if (oldest.has_value() && *oldest < horizon_us) straddling.push_back(file);
       }
     }
-    if (expired.empty()) return out;
+
+    std::vector<iceberg::DataFile> added;
+    for (const iceberg::DataFile& file : straddling) {
+      Result<Rewritten> rewritten =
+          RewriteWithoutOldRows(io, ctx.random, base, file, *column, horizon_us);
+      if (!rewritten.has_value()) {
+        DeleteUncommitted(io, added);
+        return Err(rewritten.error());
+      }
+      if (rewritten->removed_rows == 0) {
+        // The bounds overstated the file's age (a partition start without a
+        // lower bound): nothing to remove, keep the original.
+        DeleteUncommitted(io, rewritten->added);
+        continue;
+      }
+      removed.push_back(file.file_path);
+      ++out.deleted_data_files;
+      ++out.rewritten_data_files;
+      out.deleted_records += rewritten->removed_rows;
+      out.removed_files_size_bytes += file.file_size_in_bytes;
+      for (iceberg::DataFile& f : rewritten->added) added.push_back(std::move(f));
+    }
+    if (removed.empty()) return out;
 
     iceberg::OperationContext op{io, ctx.clock, ctx.random};
-    ST_ASSIGN_OR_RETURN(
-        iceberg::SnapshotCommit snapshot,
-        iceberg::DeleteFiles(base, expired, {{"streamtables.maintenance", "record-expiration"}},
-                             op));
+    const iceberg::SnapshotSummary summary{{"streamtables.maintenance", "record-expiration"}};
+    Result<iceberg::SnapshotCommit> snapshot =
+        out.rewritten_data_files == 0 ? iceberg::DeleteFiles(base, removed, summary, op)
+                                      : iceberg::OverwriteFiles(base, removed, added, summary, op);
+    if (!snapshot.has_value()) {
+      DeleteUncommitted(io, added);
+      return Err(snapshot.error());
+    }
     catalog::CommitOptions commit;
     commit.account_id = loaded.table.owner_account_id;
-    // In the streaming table's writer's name, without offsets (no rows added).
+    // In the streaming table's writer's name, without offsets (no Kafka
+    // records delivered).
     commit.acting_channel = loaded.table.managed_by_channel;
     Result<catalog::LoadedTable> committed =
-        ctx.commits.CommitTable(table.table_id, snapshot.requirements, snapshot.updates, commit);
+        ctx.commits.CommitTable(table.table_id, snapshot->requirements, snapshot->updates, commit);
     if (committed.has_value()) return out;
+    // Only a refused compare-and-swap proves the new files unreferenced; an
+    // unknown commit state may have committed them.
+    if (committed.error().code() == StatusCode::kConflict) DeleteUncommitted(io, added);
     if (committed.error().code() != StatusCode::kConflict || attempt >= kMaxReplans) {
       return Err(committed.error());
     }

@@ -125,7 +125,7 @@ Result<MasterKey> LoadMasterKey(const MasterKeyOptions& options) {
   if (!options.flag_path.empty() || !options.env_path.empty()) {
     bool from_flag = !options.flag_path.empty();
     out.path = from_flag ? options.flag_path : options.env_path;
-    out.origin = from_flag ? "--master-key-file" : kMasterKeyEnv;
+    out.origin = from_flag ? options.flag_name : kMasterKeyEnv;
     auto text = ReadAll(out.path, &out.warning);
     if (!text.has_value()) {
       return Err(InvalidArgument(text.error().message() + " (given by " + out.origin +
@@ -160,6 +160,17 @@ Result<MasterKey> LoadMasterKey(const MasterKeyOptions& options) {
 
 void DiscardCreatedMasterKey(const MasterKey& key) {
   if (key.created) ::unlink(key.path.c_str());
+}
+
+Result<MasterKey> LoadKmsMasterKey(const std::string& flag_path, const std::string& default_path) {
+  ST_ASSIGN_OR_RETURN(MasterKey key,
+                      LoadMasterKey({flag_path, "", default_path, "--kms-master-key-file"}));
+  if (!key.warning.empty()) {
+    return Err(FailedPrecondition("the KMS master key file '" + key.path +
+                                  "' is readable by group or others; run chmod 600 '" + key.path +
+                                  "' (" + key.warning + ")"));
+  }
+  return key;
 }
 
 }  // namespace st::server

@@ -26,6 +26,8 @@ struct MasterKeyOptions {
   std::string flag_path;     // --master-key-file; empty: not given.
   std::string env_path;      // $STREAMTABLES_MASTER_KEY_FILE; empty: not set.
   std::string default_path;  // <data-dir>/keys/master.key (its directory exists).
+  // How messages name the flag (the KMS master key has its own).
+  std::string flag_name = "--master-key-file";
 };
 
 struct MasterKey {
@@ -46,6 +48,14 @@ struct MasterKey {
 // digits, naming the file and the source); kCorruption (the default file is
 // malformed: restore it from the backup); kIo; kInternal (no entropy).
 Result<MasterKey> LoadMasterKey(const MasterKeyOptions& options);
+
+// The KMS master key, which wraps the material of every KMS key: from
+// `flag_path` (--kms-master-key-file; never created) or `default_path`
+// (<data-dir>/keys/kms-master.key, created on first start), in the formats
+// LoadMasterKey reads. Unlike the secrets master key, a file readable by
+// group or others is refused (kFailedPrecondition naming the file and the
+// chmod that fixes it): it decrypts every KMS key.
+Result<MasterKey> LoadKmsMasterKey(const std::string& flag_path, const std::string& default_path);
 
 // Deletes a default key file created by this start (used when the catalog
 // refuses it, so that a restored key can take its place). Best effort.

@@ -6,6 +6,7 @@
 #include "auth/arn.h"
 #include "auth/policy.h"
 #include "catalog/arns.h"
+#include "kms/key_service.h"
 
 namespace st::server {
 
@@ -150,6 +151,19 @@ Result<auth::EvaluationResult> PolicyAuthorizer::Evaluate(const auth::Principal&
   } else if (auto bucket = catalog::ParseTableBucketArn(access.resource); bucket.has_value()) {
     ST_TRY(add_resource_policy(sources_.table_buckets.GetTableBucketPolicy(access.resource),
                                "table bucket policy", bucket->account_id));
+  } else if (auto key = kms::ParseKeyArn(access.resource); key.has_value()) {
+    input.resource_policy_required = true;
+    if (sources_.kms_keys != nullptr) {
+      Result<kms::KmsKey> found = sources_.kms_keys->GetKey(key->key_id);
+      Result<std::string> policy = found.has_value() && found->arn == access.resource
+                                       ? Result<std::string>(found->policy)
+                                       : Result<std::string>(Err(NotFound("no such key")));
+      if (!found.has_value() && found.error().code() != StatusCode::kNotFound) {
+        return Err(found.error());
+      }
+      ST_TRY(add_resource_policy(std::move(policy), "key policy of " + access.resource,
+                                 key->account_id));
+    }
   }
   return auth::Evaluate(context, input);
 }

@@ -9,6 +9,11 @@
 //                               the server's default account;
 //   "*" (account-level actions) the caller's own account;
 //   any other ARN               the account field of the ARN, else the caller's.
+// KMS key ARNs (arn:aws:kms:<region>:<account>:key/<id>) are judged as AWS
+// KMS does: the key policy must allow, naming the caller or delegating to
+// the caller's account (whose IAM policies must then allow); across
+// accounts both the key policy and the caller's IAM policy must allow;
+// explicit deny anywhere wins (auth::EvaluationInput::resource_policy_required).
 // Condition keys: the route's (s3tables:namespace, s3tables:tableName) plus
 // aws:PrincipalAccount/PrincipalArn/PrincipalType/username/CurrentTime/
 // EpochTime/SourceIp and aws:SecureTransport=false (the server speaks plain
@@ -30,6 +35,7 @@
 #include "common/clock.h"
 #include "common/logger.h"
 #include "common/mutex.h"
+#include "kms/key_store.h"
 
 namespace st::server {
 
@@ -40,6 +46,8 @@ struct PolicySources {
   catalog::TableBucketStore& table_buckets;        // Table bucket policies.
   catalog::TableStore& tables;                     // Table policies.
   catalog::GeneralPurposeBucketStore& gp_buckets;  // Owners of S3 ARNs.
+  // Key policies of KMS key ARNs; null: no KMS, every key ARN is denied.
+  const kms::KeyStore* kms_keys = nullptr;
 };
 
 // Thread-safe. The stores, `clock` and `logger` must outlive it.

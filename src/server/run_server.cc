@@ -29,6 +29,9 @@
 #include "delivery/record_format.h"
 #include "http/error_shapes.h"
 #include "http/server.h"
+#include "kms/key_service.h"
+#include "kms/key_store.h"
+#include "kms/kms_surface.h"
 #include "maintenance/maintenance_service.h"
 #include "registry/schema_registry.h"
 #include "server/admin_key_file.h"
@@ -150,14 +153,31 @@ int RunServer(int argc, char** argv) {
   if (!registry_or.has_value()) return fail(registry_or.error().WithContext("schema registry"));
   registry::SchemaRegistry& schemas = **registry_or;
 
+  // ---- KMS: keys in the catalog database, their material wrapped under a
+  // master key of its own that is never in the database.
+  Result<MasterKey> kms_master_key =
+      LoadKmsMasterKey(config.kms_master_key_file, layout->keys_dir + "/kms-master.key");
+  if (!kms_master_key.has_value()) {
+    return fail(kms_master_key.error().WithContext("KMS master key"));
+  }
+  Result<std::unique_ptr<auth::AesGcmSecretSealer>> kms_sealer =
+      auth::AesGcmSecretSealer::Make(kms_master_key->bytes);
+  if (!kms_sealer.has_value()) return fail(kms_sealer.error().WithContext("KMS master key"));
+  Result<std::unique_ptr<kms::KeyStore>> kms_store_or =
+      kms::OpenSqliteKeyStore(layout->catalog_db_path);
+  if (!kms_store_or.has_value()) return fail(kms_store_or.error().WithContext("KMS key store"));
+  kms::KeyService kms_keys({**kms_store_or, **kms_sealer, clock, random, config.region});
+
   // ---- Auth: SigV4 over the catalog's keys, IAM policies from the catalog.
   catalog::StoreSecretLookup secrets(identities);
   SigV4Authenticator api_authenticator(secrets, clock, Endpoint::kApi, config.region);
   SigV4Authenticator s3_authenticator(secrets, clock, Endpoint::kS3, config.region);
-  PolicyAuthorizer authorizer(
-      PolicySources{
-          .identities = identities, .table_buckets = store, .tables = store, .gp_buckets = store},
-      clock, logger, layout->account_id);
+  PolicyAuthorizer authorizer(PolicySources{.identities = identities,
+                                            .table_buckets = store,
+                                            .tables = store,
+                                            .gp_buckets = store,
+                                            .kms_keys = kms_store_or->get()},
+                              clock, logger, layout->account_id);
   (void)commits;  // Used by the surfaces mounted below.
 
   // ---- S3 endpoint first: the catalog surfaces hand its URL to clients.
@@ -205,7 +225,8 @@ int RunServer(int argc, char** argv) {
   }
 
   // ---- API endpoint: control plane at /, Iceberg REST at /iceberg, admin at
-  // /admin, channels at /v1 and /api/v2, the Glue schema registry at /glue.
+  // /admin, channels at /v1 and /api/v2, the Glue schema registry at /glue,
+  // KMS at /kms.
   http::Router api_router(api_authenticator, authorizer, logger);
   mounted = api_router.Mount(
       api::s3tables::MakeS3TablesSurface({store, commits, objects, kObjectKeyRoot, config.region,
@@ -230,6 +251,7 @@ int RunServer(int argc, char** argv) {
   if (mounted.ok()) {
     mounted = api_router.Mount(api::glue::MakeGlueSurface({schemas, config.region, clock}));
   }
+  if (mounted.ok()) mounted = api_router.Mount(kms::MakeKmsSurface({kms_keys, authorizer}));
   if (!mounted.ok()) return fail(mounted);
 
   http::Server::Options api_options = s3_options;

@@ -88,6 +88,9 @@ Result<ServerConfig> ParseServerFlags(const std::vector<std::string>& args) {
     } else if (flag == "--master-key-file") {
       if (value.empty()) return Err(InvalidArgument("--master-key-file must not be empty"));
       config.master_key_file = value;
+    } else if (flag == "--kms-master-key-file") {
+      if (value.empty()) return Err(InvalidArgument("--kms-master-key-file must not be empty"));
+      config.kms_master_key_file = value;
     } else if (flag == "--region") {
       if (value.empty()) return Err(InvalidArgument("--region must not be empty"));
       config.region = value;
@@ -152,6 +155,8 @@ std::string ServerUsage() {
   --master-key-file PATH   key that seals secret access keys in the catalog (default:
                            $STREAMTABLES_MASTER_KEY_FILE, else DIR/keys/master.key,
                            created on first start; back it up apart from the data dir)
+  --kms-master-key-file PATH  key that wraps KMS key material (default: DIR/keys/kms-master.key,
+                           created on first start; must not be readable by group or others)
   --region REGION          region in ARNs and SigV4 scopes (default us-east-1)
   --account-id DIGITS      12-digit account id (default: generated once, kept in the data dir)
   --log-level LEVEL        debug | info | warn | error (default info); JSON lines on stderr

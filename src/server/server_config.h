@@ -28,6 +28,9 @@ struct ServerConfig {
   std::optional<ListenAddress> metrics_listen = ListenAddress{"127.0.0.1", 9464};
   // Empty: $STREAMTABLES_MASTER_KEY_FILE, else <data-dir>/keys/master.key.
   std::string master_key_file;
+  // Empty: <data-dir>/keys/kms-master.key, created on first start. The key
+  // that wraps KMS key material; a file readable by group or others is refused.
+  std::string kms_master_key_file;
   std::string region = "us-east-1";
   std::string account_id;  // Empty: the data dir's, generated on first start.
   LogLevel log_level = LogLevel::kInfo;

@@ -61,7 +61,7 @@ SigV4Authenticator::SigV4Authenticator(const auth::SecretLookup& secrets, const 
       strict_(secrets, clock,
               endpoint == Endpoint::kS3
                   ? OptionsFor(endpoint, {"s3"}, region)
-                  : OptionsFor(endpoint, {"s3tables", "kafka", "glue"}, region)),
+                  : OptionsFor(endpoint, {"s3tables", "kafka", "glue", "kms"}, region)),
       catalog_(secrets, clock, OptionsFor(endpoint, {"s3tables", "s3"}, region)) {}
 
 tl::expected<auth::Principal, http::HttpError> SigV4Authenticator::Authenticate(

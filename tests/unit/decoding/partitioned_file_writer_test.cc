@@ -70,6 +70,44 @@ TEST_F(PartitionedFileWriterTest, KafkaMetadataIsFilledAndPartitionsOnTimestamp)
   }
 }
 
+TEST_F(PartitionedFileWriterTest, RecordsBeforeTheExpirationHorizonAreRecordExpired) {
+  // Partitioned on a value column `ts` (a streaming table's) and on _kafka.timestamp.
+  auto value_schema = MustSchema({{1, "ts", true, Type::TimestampTz(), ""}});
+  auto by_value = *ChannelTableSchema(ValueFormat::kJson, value_schema, true, "ts");
+  auto by_kafka = *ChannelTableSchema(ValueFormat::kJson, value_schema, true, std::nullopt);
+  auto value_writer = MustWriter(
+      Options(ValueFormat::kJson, by_value, *ChannelPartitionSpec(by_value, false, "ts")));
+  auto kafka_writer = MustWriter(
+      Options(ValueFormat::kJson, by_kafka, *ChannelPartitionSpec(by_kafka, false, std::nullopt)));
+  const int64_t horizon_us = 1740830400000000;  // 2025-03-01T12:00:00Z
+  value_writer->SetExpirationHorizon(horizon_us);
+  kafka_writer->SetExpirationHorizon(horizon_us);
+  KafkaRecord record;
+  record.topic = "t";
+  std::string old_value = R"({"ts": "2025-03-01T11:59:59.999Z"})";
+  std::string new_value = R"({"ts": "2025-03-01T12:00:00Z"})";
+  record.timestamp_ms = horizon_us / 1000 + 5;  // Kafka says new.
+  record.value = old_value;
+  auto old_by_value = value_writer->Add(record);
+  ASSERT_TRUE(old_by_value.has_value() && old_by_value->has_value());
+  EXPECT_EQ((*old_by_value)->code, kRecordExpired);
+  EXPECT_NE((*old_by_value)->message.find("2025-03-01T11:59:59.999Z"), std::string::npos)
+      << (*old_by_value)->message;
+  EXPECT_NE((*old_by_value)->message.find("horizon 2025-03-01T12:00:00.000Z"), std::string::npos)
+      << (*old_by_value)->message;
+  EXPECT_EQ(*kafka_writer->Add(record), std::nullopt);  // Its ts is the Kafka timestamp.
+  record.value = new_value;
+  EXPECT_EQ(*value_writer->Add(record), std::nullopt);  // At the horizon: kept.
+  record.timestamp_ms = horizon_us / 1000 - 1;
+  auto old_by_kafka = kafka_writer->Add(record);
+  ASSERT_TRUE(old_by_kafka.has_value() && old_by_kafka->has_value());
+  EXPECT_EQ((*old_by_kafka)->code, kRecordExpired);
+  kafka_writer->SetExpirationHorizon(std::nullopt);
+  EXPECT_EQ(*kafka_writer->Add(record), std::nullopt);
+  EXPECT_EQ(value_writer->Finish()->front().record_count, 1);
+  EXPECT_EQ(kafka_writer->Finish()->size(), 2u);
+}
+
 TEST_F(PartitionedFileWriterTest, ByteArrayAndStringValues) {
   auto bytes_schema =
       *ChannelTableSchema(ValueFormat::kByteArray, std::nullopt, false, std::nullopt);

@@ -15,6 +15,7 @@ TEST(ChannelMetricsTest, PrometheusTextWithLabelsPerChannel) {
   m->rows_successful = 10;
   m->rows_failed = 2;
   m->commits = 3;
+  m->commit_ms = 1'250;
   m->oldest_uncommitted_ms = 10'000;
   std::string text = RenderMetrics({m}, 12'500);
   const std::string labels =
@@ -26,6 +27,8 @@ TEST(ChannelMetricsTest, PrometheusTextWithLabelsPerChannel) {
   EXPECT_NE(text.find("streamtables_delivery_rows_failed_total" + labels + " 2\n"),
             std::string::npos);
   EXPECT_NE(text.find("streamtables_delivery_commits_total" + labels + " 3\n"), std::string::npos);
+  EXPECT_NE(text.find("streamtables_delivery_commit_seconds_total" + labels + " 1.250\n"),
+            std::string::npos);
   EXPECT_NE(text.find("streamtables_delivery_data_freshness_seconds" + labels + " 2.500\n"),
             std::string::npos);
   for (const char* name : {"bytes_in_total", "bytes_processed_total", "bytes_out_total",

@@ -22,13 +22,14 @@ namespace st::delivery::testing {
 class FakeTopic {
  public:
   explicit FakeTopic(int partitions) : records_(partitions) {}
-  void Produce(int partition, std::string value) {
+  // `timestamp_ms` < 0: a fixed 2025-11-30 plus the offset.
+  void Produce(int partition, std::string value, int64_t timestamp_ms = -1) {
     std::lock_guard<std::mutex> lock(mu_);
     ConsumedRecord r;
     r.topic = "orders";
     r.partition = partition;
     r.offset = static_cast<int64_t>(records_[partition].size());
-    r.timestamp_ms = 1764489600000 + r.offset;
+    r.timestamp_ms = timestamp_ms >= 0 ? timestamp_ms : 1764489600000 + r.offset;
     r.key = "k" + std::to_string(r.offset);
     r.value = std::move(value);
     records_[partition].push_back(std::move(r));
@@ -157,6 +158,11 @@ class FakeWriter final : public BatchWriter {
     if (record.value == "bad") {
       return std::optional<RecordFailure>(RecordFailure{"MALFORMED_JSON", "not JSON", ""});
     }
+    // The fake's `ts` is the Kafka timestamp.
+    if (horizon_us_.has_value() && record.timestamp_ms * 1000 < *horizon_us_) {
+      return std::optional<RecordFailure>(
+          RecordFailure{"RECORD_EXPIRED", "older than " + std::to_string(*horizon_us_), ""});
+    }
     if (!sink_) {
       path_ =
           data_location_ + "/w" + std::to_string(id_) + "-f" + std::to_string(files_++) + ".txt";
@@ -171,6 +177,9 @@ class FakeWriter final : public BatchWriter {
     return std::optional<RecordFailure>();
   }
   int64_t buffered_bytes() const override { return rows_ * 10; }
+  void SetExpirationHorizon(std::optional<int64_t> horizon_us) override {
+    horizon_us_ = horizon_us;
+  }
   Result<std::vector<iceberg::DataFile>> Finish() override {
     if (!broken_.ok()) return Err(broken_);
     std::vector<iceberg::DataFile> out;
@@ -200,6 +209,7 @@ class FakeWriter final : public BatchWriter {
   int64_t rows_ = 0;
   int files_ = 0;
   Status broken_;
+  std::optional<int64_t> horizon_us_;
 };
 
 class FakeFormat final : public RecordFormat {

@@ -244,5 +244,60 @@ TEST_F(DeliveryServiceTest, ZombieCommitIsFencedAndTheWorkerRereadsFromTheCatalo
   EXPECT_EQ(snapshots.back().summary.at("streamtables.kafka-offsets"), "0:3-4");
 }
 
+TEST_F(DeliveryServiceTest, RecordsOlderThanTheTablesExpirationHorizonAreDeadLettered) {
+  catalog::Channel channel = MakeChannel();
+  Service().ReconcileOnce();
+  Service().Stop();  // The worker below runs alone.
+  Result<ChannelConfig> config =
+      catalog::ParseChannelConfig(channel.configuration_json, catalog::ChannelDocument::kStored);
+  ASSERT_TRUE(config.has_value());
+  DeliveryContext ctx{*store_,     *commits_, *faulty_, kafka_, format_,
+                      authorizer_, clock_,    random_,  "",     logger_};
+  WorkerOptions options;
+  options.poll_timeout = 1ms;
+  options.max_backoff = 20ms;
+  ChannelWorker worker(ctx, options, Get(channel.arn), *config, cluster_,
+                       std::make_shared<ChannelMetrics>());
+  auto deliver_until = [&](int64_t offset) {
+    return WaitFor([&] {
+      worker.RunOnce();
+      return Offsets(channel.arn)[0] == offset;
+    });
+  };
+  const int64_t now_ms = clock_.NowMillis();
+  const int64_t three_days_ago_ms = now_ms - 3 * 86'400'000LL;
+  topic_.Produce(0, "fresh-0", now_ms);
+  ASSERT_TRUE(deliver_until(1));  // Creates the table.
+  const std::string table_id = Get(channel.arn).table_id;
+  ASSERT_TRUE(
+      store_->PutTableRecordExpiration(table_id, R"({"status":"enabled","settings":{"days":1}})")
+          .ok());
+
+  // Read at the next batch: the old record is dead-lettered, offsets advance once.
+  topic_.Produce(0, "old-1", three_days_ago_ms);
+  topic_.Produce(0, "fresh-2", now_ms);
+  ASSERT_TRUE(deliver_until(3));
+  auto objects = objects_->List("s3-buckets/dlq/errors/orders-ch/");
+  ASSERT_TRUE(objects.has_value());
+  ASSERT_EQ(objects->size(), 1u);
+  auto body = objects_->Get(objects->front().key);
+  ASSERT_TRUE(body.has_value());
+  auto line = nlohmann::json::parse(body->substr(0, body->find('\n')));
+  EXPECT_EQ(line["offset"], 1);
+  EXPECT_EQ(line["errorCode"], "RECORD_EXPIRED");
+
+  // Disabled while the channel runs: old records are written again.
+  ASSERT_TRUE(
+      store_->PutTableRecordExpiration(table_id, R"({"status":"disabled","settings":{"days":1}})")
+          .ok());
+  topic_.Produce(0, "old-3", three_days_ago_ms);
+  ASSERT_TRUE(deliver_until(4));
+  auto loaded = commits_->LoadTable(table_id);
+  ASSERT_TRUE(loaded.has_value());
+  EXPECT_EQ(loaded->metadata->metadata.CurrentSnapshot()->summary.at("total-records"), "3");
+  EXPECT_EQ(objects_->List("s3-buckets/dlq/errors/orders-ch/")->size(), 1u);
+  EXPECT_FALSE(worker.fault().has_value());
+}
+
 }  // namespace
 }  // namespace st::delivery

@@ -57,6 +57,43 @@ TEST_F(RewriteTest, ReplaceMarksRemovedFilesDeletedWithExplicitSequenceNumbers) 
   EXPECT_EQ(deleted, 2);
 }
 
+TEST_F(RewriteTest, OverwriteIsAReplaceWithFewerRowsUnderItsOwnOperation) {
+  TableMetadata base = TwoAppends();
+  Tick();
+  // b loses two rows; c loses all of its rows.
+  DataFile smaller = MakeFile("b2", 20089, "books", 1, 3);
+  SnapshotCommit c = OverwriteFiles(base, {"/wh/db/t/data/b.parquet", "/wh/db/t/data/c.parquet"},
+                                    {smaller}, {{"reason", "ttl"}}, Ctx())
+                         .value();
+  const Snapshot& s = *c.metadata.CurrentSnapshot();
+  EXPECT_EQ(s.summary.at("operation"), "overwrite");
+  EXPECT_EQ(s.summary.at("added-data-files"), "1");
+  EXPECT_EQ(s.summary.at("deleted-data-files"), "2");
+  EXPECT_EQ(s.summary.at("added-records"), "3");
+  EXPECT_EQ(s.summary.at("deleted-records"), "12");
+  EXPECT_EQ(s.summary.at("total-records"), "13");
+  EXPECT_EQ(s.summary.at("changed-partition-count"), "2");
+  EXPECT_EQ(s.summary.at("reason"), "ttl");
+  EXPECT_EQ(LivePaths(c.metadata),
+            (std::vector<std::string>{"/wh/db/t/data/a.parquet", "/wh/db/t/data/b2.parquet"}));
+  // Nothing added: still an overwrite.
+  SnapshotCommit none =
+      OverwriteFiles(c.metadata, {"/wh/db/t/data/a.parquet"}, {}, {}, Ctx()).value();
+  EXPECT_EQ(none.metadata.CurrentSnapshot()->summary.at("operation"), "overwrite");
+  EXPECT_EQ(LivePaths(none.metadata), (std::vector<std::string>{"/wh/db/t/data/b2.parquet"}));
+  EXPECT_EQ(OverwriteFiles(base, {}, {smaller}, {}, Ctx()).error().code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      OverwriteFiles(none.metadata, {"/wh/db/t/data/a.parquet"}, {}, {}, Ctx()).error().code(),
+      StatusCode::kConflict);
+  // ReplaceFiles keeps its own operation.
+  EXPECT_EQ(ReplaceFiles(base, {"/wh/db/t/data/c.parquet"}, {MakeFile("c2", 20090, "toys", 2, 7)},
+                         {}, Ctx())
+                ->metadata.CurrentSnapshot()
+                ->summary.at("operation"),
+            "replace");
+}
+
 TEST_F(RewriteTest, RemovingAFileThatIsNotLiveIsAConflict) {
   TableMetadata base = TwoAppends();
   SnapshotCommit first = DeleteFiles(base, {"/wh/db/t/data/a.parquet"}, {}, Ctx()).value();
