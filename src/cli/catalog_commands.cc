@@ -233,8 +233,8 @@ void AddTableCommands(CLI::App& app, ServiceCommands& s) {
     leaf->add_option("name", name, "Table name")->required();
   }
   run->add_option("--job", job,
-                  "icebergSnapshotManagement, icebergUnreferencedFileRemoval or recordExpiration "
-                  "(icebergCompaction is not run yet)")
+                  "icebergCompaction, icebergSnapshotManagement, icebergUnreferencedFileRemoval "
+                  "or recordExpiration")
       ->required();
 }
 

@@ -36,6 +36,9 @@ void MaintenanceMetrics::RecordRun(const std::string& table_arn, catalog::Mainte
   if (sample.failed) ++counters.failures;
   counters.files_removed += sample.files_removed;
   counters.bytes_removed += sample.bytes_removed;
+  counters.files_rewritten += sample.files_rewritten;
+  counters.bytes_read += sample.bytes_read;
+  counters.bytes_written += sample.bytes_written;
   counters.duration_seconds += sample.duration_seconds;
 }
 
@@ -75,6 +78,15 @@ std::string MaintenanceMetrics::Text() const {
   job_family("streamtables_maintenance_bytes_removed_total", "counter",
              "Bytes of the files deleted by maintenance jobs.",
              [](const JobCounters& c) { return std::to_string(c.bytes_removed); });
+  job_family("streamtables_maintenance_files_rewritten_total", "counter",
+             "Data files replaced by compaction.",
+             [](const JobCounters& c) { return std::to_string(c.files_rewritten); });
+  job_family("streamtables_maintenance_bytes_read_total", "counter",
+             "Bytes of data files read by compaction.",
+             [](const JobCounters& c) { return std::to_string(c.bytes_read); });
+  job_family("streamtables_maintenance_bytes_written_total", "counter",
+             "Bytes of data files written by compaction.",
+             [](const JobCounters& c) { return std::to_string(c.bytes_written); });
   job_family("streamtables_maintenance_job_duration_seconds_total", "counter",
              "Time spent in maintenance jobs.",
              [](const JobCounters& c) { return Number(c.duration_seconds); });

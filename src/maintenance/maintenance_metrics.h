@@ -17,6 +17,10 @@ struct JobRunSample {
   int64_t files_removed = 0;
   int64_t bytes_removed = 0;
   double duration_seconds = 0;
+  // Compaction: input files replaced, and the bytes it read and wrote.
+  int64_t files_rewritten = 0;
+  int64_t bytes_read = 0;
+  int64_t bytes_written = 0;
 };
 
 // What a table looks like after a job (gauges); -1 leaves a gauge alone.
@@ -32,7 +36,8 @@ class MaintenanceMetrics {
                  const JobRunSample& sample) EXCLUDES(mu_);
   void RecordShape(const std::string& table_arn, const TableShapeSample& sample) EXCLUDES(mu_);
   // Families streamtables_maintenance_{job_runs_total, job_failures_total,
-  // files_removed_total, bytes_removed_total, job_duration_seconds_total}
+  // files_removed_total, bytes_removed_total, files_rewritten_total,
+  // bytes_read_total, bytes_written_total, job_duration_seconds_total}
   // labelled {table, job}, and streamtables_table_{live_data_files,
   // snapshots, metadata_file_bytes} labelled {table}.
   std::string Text() const EXCLUDES(mu_);
@@ -43,6 +48,9 @@ class MaintenanceMetrics {
     int64_t failures = 0;
     int64_t files_removed = 0;
     int64_t bytes_removed = 0;
+    int64_t files_rewritten = 0;
+    int64_t bytes_read = 0;
+    int64_t bytes_written = 0;
     double duration_seconds = 0;
   };
   mutable common::Mutex mu_;

@@ -6,6 +6,7 @@
 #include "catalog/id_generation.h"
 #include "catalog/maintenance_defaults.h"
 #include "catalog/maintenance_model.h"
+#include "maintenance/compaction.h"
 #include "maintenance/maintenance_principal.h"
 #include "maintenance/record_expiration.h"
 #include "maintenance/snapshot_expiration.h"
@@ -29,19 +30,14 @@ std::optional<catalog::MaintenanceConfiguration> Configured(const catalog::Maint
   return *std::move(parsed);
 }
 
-bool Implemented(MaintenanceJob job) { return job != MaintenanceJob::kCompaction; }
-
 // The jobs a scheduler pass runs, in this order: record expiration first
-// (its delete snapshot is then old enough for a later expiration), snapshot
-// expiration before unreferenced file removal, so the files it deletes are
-// not counted as unreferenced in the same pass.
-constexpr MaintenanceJob kScheduledJobs[] = {MaintenanceJob::kRecordExpiration,
-                                             MaintenanceJob::kSnapshotManagement,
-                                             MaintenanceJob::kUnreferencedFileRemoval};
-
-constexpr const char* kNotImplemented =
-    " is not implemented yet (it needs the Parquet reader); icebergSnapshotManagement, "
-    "icebergUnreferencedFileRemoval and recordExpiration run.";
+// (its delete snapshot is then old enough for a later expiration, and
+// compaction does not rewrite files about to be dropped), compaction, then
+// snapshot expiration before unreferenced file removal, so the files it
+// deletes are not counted as unreferenced in the same pass.
+constexpr MaintenanceJob kScheduledJobs[] = {
+    MaintenanceJob::kRecordExpiration, MaintenanceJob::kCompaction,
+    MaintenanceJob::kSnapshotManagement, MaintenanceJob::kUnreferencedFileRemoval};
 
 int64_t SummaryCount(const iceberg::Snapshot* snapshot, const char* key) {
   if (snapshot == nullptr) return 0;
@@ -85,19 +81,32 @@ bool MaintenanceService::Stopping() {
 }
 
 void MaintenanceService::Loop() {
+  const bool hot = options_.hot_compaction_interval.count() > 0;
   auto next_due = deps_.clock.Now() + options_.interval;
+  auto next_hot = deps_.clock.Now() + options_.hot_compaction_interval;
+  auto wait = std::min(options_.tick, options_.interval);
+  if (hot) wait = std::min(wait, options_.hot_compaction_interval);
   while (true) {
     {
       common::MutexLock lock(mu_);
       if (stopping_) return;
-      wake_.WaitFor(mu_, std::min(options_.tick, options_.interval));
+      wake_.WaitFor(mu_, wait);
       if (stopping_) return;
     }
-    if (deps_.clock.Now() < next_due) continue;
-    if (Status pass = RunOnce(); !pass.ok()) {
-      deps_.logger.Log(LogLevel::kWarn, "maintenance_pass_failed", {{"error", pass.ToString()}});
+    const auto now = deps_.clock.Now();
+    if (now >= next_due) {
+      if (Status pass = RunOnce(); !pass.ok()) {
+        deps_.logger.Log(LogLevel::kWarn, "maintenance_pass_failed", {{"error", pass.ToString()}});
+      }
+      next_due = deps_.clock.Now() + options_.interval;
+      next_hot = deps_.clock.Now() + options_.hot_compaction_interval;  // The full pass compacted.
+    } else if (hot && now >= next_hot) {
+      if (Status pass = RunHotCompactionOnce(); !pass.ok()) {
+        deps_.logger.Log(LogLevel::kWarn, "maintenance_hot_pass_failed",
+                         {{"error", pass.ToString()}});
+      }
+      next_hot = deps_.clock.Now() + options_.hot_compaction_interval;
     }
-    next_due = deps_.clock.Now() + options_.interval;
   }
 }
 
@@ -133,13 +142,51 @@ Result<bool> MaintenanceService::Enabled(const catalog::Table& table, Maintenanc
 }
 
 Result<catalog::MaintenanceJobState> MaintenanceService::RunJobLocked(const catalog::Table& table,
-                                                                      MaintenanceJob job) {
+                                                                      MaintenanceJob job,
+                                                                      int min_small_files) {
   const auto started = std::chrono::steady_clock::now();
   catalog::MaintenanceJobState state;
   state.last_run = deps_.clock.Now();
   JobRunSample sample;
   Status outcome = Status::OK();
+  bool idle = false;  // Nothing to do (the hot pass does not record those).
   switch (job) {
+    case MaintenanceJob::kCompaction: {
+      ST_ASSIGN_OR_RETURN(catalog::MaintenanceConfigs stored,
+                          deps_.store.GetTableMaintenance(table.table_id));
+      auto config = Configured(catalog::EffectiveTableMaintenance(std::move(stored)),
+                               MaintenanceType::kIcebergCompaction);
+      CompactionOptions options;
+      options.min_small_files = min_small_files;
+      if (config.has_value()) {
+        if (config->compaction.target_file_size_mb.has_value()) {
+          options.target_file_size_bytes = *config->compaction.target_file_size_mb << 20;
+        }
+        options.strategy = config->compaction.strategy.value_or(options.strategy);
+      }
+      for (const char* action : {"s3tables:GetTableData", "s3tables:PutTableData",
+                                 "s3tables:UpdateTableMetadataLocation"}) {
+        if (outcome.ok()) outcome = AuthorizeMaintenance(deps_.authorizer, action, table);
+      }
+      if (outcome.ok()) {
+        Result<CompactionOutcome> compacted =
+            CompactTable({deps_.commits, deps_.objects, deps_.key_root, deps_.clock, deps_.random},
+                         table, options);
+        if (compacted.has_value()) {
+          sample.files_rewritten = compacted->files_rewritten;
+          sample.bytes_read = compacted->bytes_read;
+          sample.bytes_written = compacted->bytes_written;
+          idle = compacted->files_rewritten == 0;
+          if (!compacted->skipped.empty()) {
+            deps_.logger.Log(LogLevel::kInfo, "compaction_skipped",
+                             {{"table", table.arn}, {"reason", compacted->skipped}});
+          }
+        } else {
+          outcome = compacted.error();
+        }
+      }
+      break;
+    }
     case MaintenanceJob::kSnapshotManagement: {
       ST_ASSIGN_OR_RETURN(catalog::MaintenanceConfigs stored,
                           deps_.store.GetTableMaintenance(table.table_id));
@@ -218,10 +265,8 @@ Result<catalog::MaintenanceJobState> MaintenanceService::RunJobLocked(const cata
       }
       break;
     }
-    default:
-      return Err(Unsupported("The maintenance job " +
-                             std::string(catalog::MaintenanceJobName(job)) + kNotImplemented));
   }
+  if (outcome.ok() && idle && min_small_files > 0) return state;
   if (!outcome.ok()) {
     state.outcome = catalog::JobOutcome::kFailed;
     state.failure_message = outcome.ToString();
@@ -258,10 +303,6 @@ Result<catalog::MaintenanceJobState> MaintenanceService::RunJobLocked(const cata
 Result<catalog::MaintenanceJobState> MaintenanceService::RunNow(const std::string& table_id,
                                                                 MaintenanceJob job) {
   ST_ASSIGN_OR_RETURN(catalog::Table table, deps_.store.GetTableById(table_id));
-  if (!Implemented(job)) {
-    return Err(Unsupported("The maintenance job " + std::string(catalog::MaintenanceJobName(job)) +
-                           kNotImplemented));
-  }
   ST_ASSIGN_OR_RETURN(bool enabled, Enabled(table, job));
   if (!enabled) {
     return Err(FailedPrecondition("The maintenance job " +
@@ -282,8 +323,8 @@ Status MaintenanceService::RunTableLocked(const catalog::Table& table) {
   return Status::OK();
 }
 
-Status MaintenanceService::RunOnce() {
-  common::MutexLock lock(run_mu_);
+template <typename Fn>
+Status MaintenanceService::ForEachTableLocked(Fn&& fn) {
   catalog::PageRequest accounts_page;
   while (true) {
     ST_ASSIGN_OR_RETURN(catalog::Page<catalog::Account> accounts,
@@ -301,7 +342,7 @@ Status MaintenanceService::RunOnce() {
             if (!tables.has_value()) break;  // The bucket went away meanwhile.
             for (const catalog::Table& table : tables->items) {
               if (Stopping()) return Status::OK();  // Shutdown waits for one job at most.
-              if (Status ran = RunTableLocked(table); !ran.ok()) {
+              if (Status ran = fn(table); !ran.ok()) {
                 // One table's catalog trouble must not starve the others.
                 deps_.logger.Log(LogLevel::kWarn, "maintenance_table_skipped",
                                  {{"table", table.arn}, {"error", ran.ToString()}});
@@ -318,6 +359,22 @@ Status MaintenanceService::RunOnce() {
     if (accounts.continuation_token.empty()) return Status::OK();
     accounts_page.continuation_token = accounts.continuation_token;
   }
+}
+
+Status MaintenanceService::RunOnce() {
+  common::MutexLock lock(run_mu_);
+  return ForEachTableLocked([this](const catalog::Table& table)
+                                REQUIRES(run_mu_) { return RunTableLocked(table); });
+}
+
+Status MaintenanceService::RunHotCompactionOnce() {
+  common::MutexLock lock(run_mu_);
+  return ForEachTableLocked([this](const catalog::Table& table) REQUIRES(run_mu_) -> Status {
+    ST_ASSIGN_OR_RETURN(bool enabled, Enabled(table, MaintenanceJob::kCompaction));
+    if (!enabled) return Status::OK();
+    ST_TRY(RunJobLocked(table, MaintenanceJob::kCompaction, kHotPartitionSmallFiles));
+    return Status::OK();
+  });
 }
 
 }  // namespace st::maintenance

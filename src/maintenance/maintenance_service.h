@@ -10,10 +10,17 @@
 // the maintenance commit on the newer base, so delivery never waits for
 // more than one of its own commit retries.
 //
-// Implemented jobs: icebergSnapshotManagement (snapshot_expiration.h),
-// icebergUnreferencedFileRemoval (unreferenced_files.h) and record
-// expiration (record_expiration.h). Compaction is not run yet (it keeps
-// reporting Not_Yet_Run; RunNow answers Unsupported).
+// Jobs: icebergCompaction (compaction.h), icebergSnapshotManagement
+// (snapshot_expiration.h), icebergUnreferencedFileRemoval
+// (unreferenced_files.h) and record expiration (record_expiration.h).
+//
+// Besides the full pass, a hot-partition pass every `hot_compaction_interval`
+// runs compaction alone with kHotPartitionSmallFiles: a partition is
+// compacted once it holds more than that many small files, so a streaming
+// table's current hour never holds more than that bound plus the files
+// appended during one pass. It records the job's state only when it
+// rewrote something or failed (an idle table is not written to every
+// minute).
 //
 // Thread-safety: every public method is thread-safe.
 #pragma once
@@ -58,6 +65,10 @@ struct MaintenanceOptions {
   std::chrono::milliseconds interval = std::chrono::hours(1);
   // How often the scheduler looks at the clock (an offset clock can jump).
   std::chrono::milliseconds tick = std::chrono::seconds(1);
+  // How often the hot-partition compaction pass runs; zero turns it off. A
+  // minute bounds a freshness-1 s table's current partition to about 8 + 60
+  // small files while rewriting only partitions past the bound.
+  std::chrono::milliseconds hot_compaction_interval = std::chrono::seconds(60);
 };
 
 class MaintenanceService {
@@ -75,13 +86,15 @@ class MaintenanceService {
 
   // Runs `job` on the table now and records its outcome (a job that ran and
   // failed is a recorded Failed state, not an error). Errors: NotFound
-  // (table), FailedPrecondition (the job is disabled for the table),
-  // Unsupported (a job not implemented yet), the store's errors.
+  // (table), FailedPrecondition (the job is disabled for the table), the
+  // store's errors.
   Result<catalog::MaintenanceJobState> RunNow(const std::string& table_id,
                                               catalog::MaintenanceJob job) EXCLUDES(run_mu_);
   // One scheduler pass over every table of every account. Errors: listing
   // the catalog failed (a job's own failure is recorded, not returned).
   Status RunOnce() EXCLUDES(run_mu_);
+  // One hot-partition compaction pass (see above). Errors as RunOnce.
+  Status RunHotCompactionOnce() EXCLUDES(run_mu_);
 
   // Prometheus text (maintenance_metrics.h).
   std::string MetricsText() const { return metrics_.Text(); }
@@ -91,8 +104,14 @@ class MaintenanceService {
   // and the snapshot rules when it is snapshot management.
   Result<bool> Enabled(const catalog::Table& table, catalog::MaintenanceJob job);
   // Runs and records one job; run_mu_ held.
+  // min_small_files: the compaction plan's (0 outside the hot pass); a hot
+  // run that did nothing is not recorded.
   Result<catalog::MaintenanceJobState> RunJobLocked(const catalog::Table& table,
-                                                    catalog::MaintenanceJob job) REQUIRES(run_mu_);
+                                                    catalog::MaintenanceJob job,
+                                                    int min_small_files = 0) REQUIRES(run_mu_);
+  // Calls `fn` for every table of every account until Stop; run_mu_ held.
+  template <typename Fn>
+  Status ForEachTableLocked(Fn&& fn) REQUIRES(run_mu_);
   Status RunTableLocked(const catalog::Table& table) REQUIRES(run_mu_);
   void Loop() EXCLUDES(mu_);
   bool Stopping() EXCLUDES(mu_);

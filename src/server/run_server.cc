@@ -213,6 +213,8 @@ int RunServer(int argc, char** argv) {
   maintenance::MaintenanceOptions maintenance_options;
   maintenance_options.interval =
       std::chrono::seconds(std::max<uint64_t>(config.maintenance_interval_seconds, 1));
+  maintenance_options.hot_compaction_interval =
+      std::chrono::seconds(config.hot_compaction_interval_seconds);
   maintenance::MaintenanceService maintenance_service(
       {store, commits, objects, kObjectKeyRoot, authorizer, maintenance_clock, random, logger},
       maintenance_options);

@@ -120,6 +120,9 @@ Result<ServerConfig> ParseServerFlags(const std::vector<std::string>& args) {
     } else if (flag == "--maintenance-interval-seconds") {
       ST_ASSIGN_OR_RETURN(config.maintenance_interval_seconds,
                           ParseUnsigned(flag, value, 7ull * 24 * 3600));
+    } else if (flag == "--hot-compaction-interval-seconds") {
+      ST_ASSIGN_OR_RETURN(config.hot_compaction_interval_seconds,
+                          ParseUnsigned(flag, value, 7ull * 24 * 3600));
     } else if (flag == "--test-only-clock-offset-hours") {
       // Ten years either way is more than any maintenance rule needs.
       ST_ASSIGN_OR_RETURN(config.test_only_clock_offset_hours,
@@ -166,6 +169,10 @@ std::string ServerUsage() {
   --maintenance-interval-seconds N
                            run every table's enabled maintenance jobs every N seconds
                            (default 3600; 0: only on POST /admin/maintenance/run)
+  --hot-compaction-interval-seconds N
+                           between those passes, compact every partition holding more than
+                           8 small files every N seconds (default 60; 0: off; needs the
+                           scheduler, so nothing runs with --maintenance-interval-seconds 0)
   --test-only-clock-offset-hours N
                            TESTS ONLY, needs --allow-test-only-options yes: maintenance
                            sees the time N hours ahead (snapshot and file ages, schedule)

@@ -48,6 +48,10 @@ struct ServerConfig {
   // How often the maintenance scheduler runs every table's enabled jobs; 0
   // turns the scheduler off (POST /admin/maintenance/run still works).
   uint64_t maintenance_interval_seconds = 3600;
+  // How often the scheduler's compaction-only pass compacts hot partitions
+  // (maintenance_service.h); 0 turns it off. A streaming table at freshness
+  // 1 s adds 60 files a minute to its current partition.
+  uint64_t hot_compaction_interval_seconds = 60;
   // FOR TESTS ONLY: maintenance (its schedule, snapshot and file ages) sees
   // the time this many hours ahead, so day-long rules can be proven without
   // waiting. Refused unless --allow-test-only-options yes comes with it.

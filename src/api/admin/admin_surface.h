@@ -37,7 +37,7 @@
 //   (catalog::ParseMaintenanceJob names) and returns the recorded run,
 //   {"tableARN", "job", "status": "Successful"|"Failed", "lastRunTimestamp",
 //   "failureMessage"?, "deletedDataFiles", "deletedRecords", "removedFilesSize"};
-//   400 for an unknown job or one not implemented yet (compaction), 404 for
+//   400 for an unknown job, 404 for
 //   an unknown table, 409 ConflictException when the job is disabled.
 //
 // Account routes authorize on the operator account's root

@@ -88,7 +88,10 @@ class StreamtablesServer:
     def start(self, timeout_s: float = 60.0) -> "StreamtablesServer":
         argv = [*server_binary(self.build_dir), "--data-dir", str(self.data_dir),
                 "--listen", "127.0.0.1:0", "--s3-listen", "127.0.0.1:0",
-                "--metrics-listen", "127.0.0.1:0", "--region", self.region, *self.extra_args]
+                "--metrics-listen", "127.0.0.1:0", "--region", self.region,
+                # The hot compaction pass would rewrite other tests' small files
+                # under them; a test that wants it passes the flag (last wins).
+                "--hot-compaction-interval-seconds", "0", *self.extra_args]
         if self.requested_account_id:
             argv += ["--account-id", self.requested_account_id]
         log_path = self.work_dir / f"{self.name}.log"

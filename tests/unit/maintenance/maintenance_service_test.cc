@@ -6,6 +6,7 @@
 
 #include <thread>
 
+#include "maintenance/compaction.h"
 #include "maintenance/maintenance_principal.h"
 #include "maintenance_fixture.h"
 
@@ -74,13 +75,11 @@ TEST_F(MaintenanceServiceTest, AnExplicitDenyFailsTheJobAndChangesNothing) {
             JobOutcome::kFailed);
 }
 
-TEST_F(MaintenanceServiceTest, DisabledUnknownAndUnimplementedJobsAreRefused) {
+TEST_F(MaintenanceServiceTest, DisabledAndUnknownJobsAreRefused) {
   catalog::Table table = MakeTable("t");
   auto service = Service();
   EXPECT_EQ(service->RunNow("no-such-table", MaintenanceJob::kSnapshotManagement).error().code(),
             StatusCode::kNotFound);
-  EXPECT_EQ(service->RunNow(table.table_id, MaintenanceJob::kCompaction).error().code(),
-            StatusCode::kUnsupported);
   ASSERT_TRUE(store_
                   ->PutTableMaintenance(table.table_id, "icebergSnapshotManagement",
                                         R"({"status":"disabled"})")
@@ -110,9 +109,10 @@ TEST_F(MaintenanceServiceTest, OnePassRunsEveryEnabledTableAndSkipsDisabledOnes)
   ASSERT_TRUE(Service()->RunOnce().ok());
   EXPECT_EQ(Current(on).snapshots.size(), 2u);
   EXPECT_EQ(Current(off).snapshots.size(), 3u);
-  // Snapshot expiration ran where enabled; unreferenced file removal (a
-  // bucket setting, enabled by default) on both.
-  EXPECT_EQ(store_->GetMaintenanceJobStates(on.table_id)->size(), 2u);
+  // Snapshot expiration ran where enabled; compaction (enabled by default:
+  // here it fails, the fixture's files are not Parquet) and unreferenced
+  // file removal (a bucket setting, enabled by default) on both.
+  EXPECT_EQ(store_->GetMaintenanceJobStates(on.table_id)->size(), 3u);
   auto off_states = store_->GetMaintenanceJobStates(off.table_id);
   ASSERT_TRUE(off_states.has_value());
   EXPECT_EQ(off_states->count(MaintenanceJob::kSnapshotManagement), 0u);
@@ -136,6 +136,25 @@ TEST_F(MaintenanceServiceTest, TheSchedulerRunsWhenTheInjectedClockSaysItIsDue) 
       store_->GetMaintenanceJobStates(table.table_id)->count(MaintenanceJob::kSnapshotManagement),
       1u);
   EXPECT_EQ(Current(table).snapshots.size(), 1u);
+}
+
+TEST_F(MaintenanceServiceTest, TheHotPassCompactsOnlyPartitionsPastTheBoundAndRecordsOnlyWork) {
+  catalog::Table table = MakeTable("t");
+  for (int i = 0; i < kHotPartitionSmallFiles; ++i) Append(table);
+  auto service = Service();
+  ASSERT_TRUE(service->RunHotCompactionOnce().ok());
+  // At the bound: nothing planned, nothing recorded.
+  EXPECT_TRUE(store_->GetMaintenanceJobStates(table.table_id)->empty());
+  Append(table);
+  ASSERT_TRUE(service->RunHotCompactionOnce().ok());
+  // Past it the job runs (and fails: the fixture's files are not Parquet),
+  // which is recorded with the file named.
+  auto states = store_->GetMaintenanceJobStates(table.table_id);
+  ASSERT_EQ(states->count(MaintenanceJob::kCompaction), 1u);
+  const auto& state = states->at(MaintenanceJob::kCompaction);
+  EXPECT_EQ(state.outcome, JobOutcome::kFailed);
+  EXPECT_NE(state.failure_message.find(".parquet"), std::string::npos) << state.failure_message;
+  EXPECT_EQ(Current(table).snapshots.size(), static_cast<size_t>(kHotPartitionSmallFiles + 1));
 }
 
 TEST(OffsetClockTest, ShiftsTheBaseClock) {

@@ -41,6 +41,11 @@ TEST(ServerConfigTest, MaintenanceIntervalAndTheTestOnlyClockOffset) {
   config = ParseServerFlags({"--maintenance-interval-seconds", "0"});
   ASSERT_TRUE(config.has_value());
   EXPECT_EQ(config->maintenance_interval_seconds, 0u);
+  EXPECT_EQ(ParseServerFlags({})->hot_compaction_interval_seconds, 60u);
+  config = ParseServerFlags({"--hot-compaction-interval-seconds", "5"});
+  ASSERT_TRUE(config.has_value());
+  EXPECT_EQ(config->hot_compaction_interval_seconds, 5u);
+  EXPECT_FALSE(ParseServerFlags({"--hot-compaction-interval-seconds", "x"}).has_value());
 
   // The offset is for tests: refused unless explicitly allowed.
   config = ParseServerFlags({"--test-only-clock-offset-hours", "72"});
