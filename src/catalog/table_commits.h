@@ -96,6 +96,13 @@ class TableCommits {
       : TableCommits(TableCommitsStores{store, store, store}, objects, clock, random,
                      std::move(options)) {}
 
+  // The clock that stamps commits (metadata last-updated-ms, the metadata
+  // log). Operations built for a commit through this engine take their
+  // snapshot timestamps from it too, so a snapshot is never stamped after
+  // the metadata that records it (the maintenance jobs' own clock may carry
+  // the test-only offset; readers such as DuckDB pick metadata by time).
+  const Clock& clock() const { return clock_; }
+
   // The table and its parsed current metadata. Errors: NotFound (table, or
   // its metadata file), Corruption (unparseable metadata), Io.
   Result<LoadedTable> LoadTable(const std::string& table_id);

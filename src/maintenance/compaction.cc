@@ -131,7 +131,7 @@ Result<CompactionOutcome> CompactTable(const CompactionContext& ctx, const catal
     if (removed.empty()) return out;
 
     // Commit, re-applying the same replacement while only appends intervene.
-    iceberg::OperationContext op{io, ctx.clock, ctx.random};
+    iceberg::OperationContext op{io, ctx.commits.clock(), ctx.random};
     const iceberg::SnapshotSummary summary = {{"streamtables.maintenance", "compaction"},
                                               {"streamtables.compaction-strategy", out.strategy}};
     catalog::CommitOptions commit;

@@ -59,7 +59,6 @@
 
 #include "catalog/maintenance_model.h"
 #include "catalog/table_commits.h"
-#include "common/clock.h"
 #include "common/random.h"
 #include "common/status.h"
 #include "iceberg/data_file.h"
@@ -104,7 +103,8 @@ struct CompactionContext {
   catalog::TableCommits& commits;
   storage::ObjectStore& objects;
   std::string key_root;  // As TableCommitsOptions::key_root.
-  const Clock& clock;
+  // No clock: compaction decides nothing by time, and its snapshot is
+  // stamped by commits.clock().
   Random& random;  // Output file names, snapshot ids, manifest names.
 };
 

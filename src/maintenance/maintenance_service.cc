@@ -169,9 +169,8 @@ Result<catalog::MaintenanceJobState> MaintenanceService::RunJobLocked(const cata
         if (outcome.ok()) outcome = AuthorizeMaintenance(deps_.authorizer, action, table);
       }
       if (outcome.ok()) {
-        Result<CompactionOutcome> compacted =
-            CompactTable({deps_.commits, deps_.objects, deps_.key_root, deps_.clock, deps_.random},
-                         table, options);
+        Result<CompactionOutcome> compacted = CompactTable(
+            {deps_.commits, deps_.objects, deps_.key_root, deps_.random}, table, options);
         if (compacted.has_value()) {
           sample.files_rewritten = compacted->files_rewritten;
           sample.bytes_read = compacted->bytes_read;

@@ -284,7 +284,7 @@ Result<RecordExpirationOutcome> ExpireRecords(const RecordExpirationContext& ctx
     }
     if (removed.empty()) return out;
 
-    iceberg::OperationContext op{io, ctx.clock, ctx.random};
+    iceberg::OperationContext op{io, ctx.commits.clock(), ctx.random};
     const iceberg::SnapshotSummary summary{{"streamtables.maintenance", "record-expiration"}};
     Result<iceberg::SnapshotCommit> snapshot =
         out.rewritten_data_files == 0 ? iceberg::DeleteFiles(base, removed, summary, op)

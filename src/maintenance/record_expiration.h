@@ -56,8 +56,9 @@ struct RecordExpirationContext {
   catalog::TableCommits& commits;
   storage::ObjectStore& objects;
   std::string key_root;  // As TableCommitsOptions::key_root.
-  const Clock& clock;    // "Now" for the horizon and the snapshot's timestamp.
-  Random& random;        // Snapshot ids, manifest names.
+  // "Now" for the horizon (the snapshot's timestamp is commits.clock()'s).
+  const Clock& clock;
+  Random& random;  // Snapshot ids, manifest names.
 };
 
 // Errors: FailedPrecondition (the table's default spec partitions on no

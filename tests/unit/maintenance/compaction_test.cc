@@ -204,9 +204,8 @@ class CompactionTest : public MaintenanceTest {
     CompactionOptions options;
     options.strategy = strategy;
     options.target_file_size_bytes = 64LL << 20;
-    return CompactTable(
-        {*commits_, objects != nullptr ? *objects : *objects_, kKeyRoot, clock_, random_}, table,
-        options);
+    return CompactTable({*commits_, objects != nullptr ? *objects : *objects_, kKeyRoot, random_},
+                        table, options);
   }
 
   // Ten appends of shuffled rows: ids 0..999, x/y a 32 x 32 grid, p in {0, 1}.
