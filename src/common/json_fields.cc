@@ -1,5 +1,7 @@
 #include "common/json_fields.h"
 
+#include "common/json_nesting.h"
+
 namespace st::json_fields {
 namespace {
 
@@ -148,6 +150,16 @@ Result<std::vector<std::string>> RequiredStringArray(const nlohmann::json& objec
     out.push_back(item.get<std::string>());
   }
   return out;
+}
+
+Result<nlohmann::json> ParseAwsJsonBody(std::string_view body) {
+  if (body.empty()) return nlohmann::json::object();
+  ST_TRY(CheckJsonNesting(body, "the request body"));
+  nlohmann::json parsed = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded() || !parsed.is_object()) {
+    return Err(InvalidArgument("the request body is not a JSON object"));
+  }
+  return parsed;
 }
 
 }  // namespace st::json_fields

@@ -62,6 +62,12 @@ struct FieldWording {
   }
 };
 
+// The body of an AWS JSON 1.0/1.1 request (X-Amz-Target surfaces: Glue,
+// KMS): an empty body is the empty object; otherwise one JSON object within
+// CheckJsonNesting's depth. Errors: InvalidArgument ("the request body is not
+// a JSON object", or the nesting message).
+Result<nlohmann::json> ParseAwsJsonBody(std::string_view body);
+
 // "a string", "a boolean", "an integer", "a number", "a list", "an object" or
 // "null": the JSON type of `value` in words, for messages.
 const char* JsonTypeName(const nlohmann::json& value);

@@ -10,7 +10,6 @@
 
 #include "auth/arn.h"
 #include "common/json_fields.h"
-#include "common/json_nesting.h"
 #include "http/error_table.h"
 
 namespace st::kms {
@@ -91,13 +90,7 @@ std::string KmsWording(const json_fields::FieldProblem& problem, std::string_vie
 constexpr json_fields::FieldWording kWording{&KmsWording, {}};
 
 Result<nlohmann::json> ParseBody(const http::Request& request) {
-  if (request.body.empty()) return nlohmann::json::object();
-  ST_TRY(CheckJsonNesting(request.body, "the request body"));
-  nlohmann::json body = nlohmann::json::parse(request.body, nullptr, /*allow_exceptions=*/false);
-  if (body.is_discarded() || !body.is_object()) {
-    return Err(InvalidArgument("the request body is not a JSON object"));
-  }
-  return body;
+  return json_fields::ParseAwsJsonBody(request.body);
 }
 
 http::Response JsonResponse(const nlohmann::json& body) {

@@ -1,6 +1,5 @@
 #include "api/glue/glue_json_internal.h"
 #include "common/json_fields.h"
-#include "common/json_nesting.h"
 #include "registry/glue_arns.h"
 
 namespace st::api::glue {
@@ -12,13 +11,7 @@ http::Response JsonResponse(int status, const nlohmann::json& body) {
 }
 
 Result<nlohmann::json> ParseBody(const http::Request& request) {
-  if (request.body.empty()) return nlohmann::json::object();
-  ST_TRY(CheckJsonNesting(request.body, "the request body"));
-  nlohmann::json body = nlohmann::json::parse(request.body, nullptr, /*allow_exceptions=*/false);
-  if (body.is_discarded() || !body.is_object()) {
-    return Err(InvalidArgument("the request body is not a JSON object"));
-  }
-  return body;
+  return json_fields::ParseAwsJsonBody(request.body);
 }
 
 namespace {

@@ -66,5 +66,23 @@ TEST(JsonFieldsTest, TypeNames) {
   EXPECT_STREQ(JsonTypeName(kDoc["n"]), "null");
 }
 
+TEST(JsonFieldsTest, AwsJsonBodies) {
+  Result<nlohmann::json> empty = ParseAwsJsonBody("");
+  ASSERT_TRUE(empty.has_value());
+  EXPECT_TRUE(empty->is_object() && empty->empty());
+  Result<nlohmann::json> body = ParseAwsJsonBody(R"({"KeyId": "k"})");
+  ASSERT_TRUE(body.has_value());
+  EXPECT_EQ((*body)["KeyId"], "k");
+  for (const char* bad : {"[1]", "\"s\"", "{", "{\"a\": 1} trailing"}) {
+    Result<nlohmann::json> parsed = ParseAwsJsonBody(bad);
+    ASSERT_FALSE(parsed.has_value()) << bad;
+    EXPECT_EQ(parsed.error().code(), StatusCode::kInvalidArgument) << bad;
+    EXPECT_EQ(parsed.error().message(), "the request body is not a JSON object") << bad;
+  }
+  Result<nlohmann::json> deep = ParseAwsJsonBody(std::string(1000, '[') + std::string(1000, ']'));
+  ASSERT_FALSE(deep.has_value());
+  EXPECT_EQ(deep.error().code(), StatusCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace st::json_fields
