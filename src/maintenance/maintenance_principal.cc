@@ -28,4 +28,11 @@ Status AuthorizeMaintenance(const auth::Authorizer& authorizer, const std::strin
                     decision.message);
 }
 
+Status AuthorizeMaintenance(const auth::Authorizer& authorizer,
+                            std::initializer_list<const char*> actions,
+                            const catalog::Table& table) {
+  for (const char* action : actions) ST_TRY(AuthorizeMaintenance(authorizer, action, table));
+  return Status::OK();
+}
+
 }  // namespace st::maintenance

@@ -3,6 +3,7 @@
 // like any caller, before it touches a table.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 
 #include "auth/authorizer.h"
@@ -19,6 +20,10 @@ inline constexpr const char* kMaintenancePrincipal = "maintenance.s3tables.amazo
 // stops it; a grant is not needed. Errors: AccessDenied naming the
 // principal, action and table (and the fix); the authorizer's own errors.
 Status AuthorizeMaintenance(const auth::Authorizer& authorizer, const std::string& action,
+                            const catalog::Table& table);
+// Each of `actions` in turn (what one job needs); the first refusal.
+Status AuthorizeMaintenance(const auth::Authorizer& authorizer,
+                            std::initializer_list<const char*> actions,
                             const catalog::Table& table);
 
 }  // namespace st::maintenance

@@ -164,10 +164,10 @@ Result<catalog::MaintenanceJobState> MaintenanceService::RunJobLocked(const cata
         }
         options.strategy = config->compaction.strategy.value_or(options.strategy);
       }
-      for (const char* action : {"s3tables:GetTableData", "s3tables:PutTableData",
-                                 "s3tables:UpdateTableMetadataLocation"}) {
-        if (outcome.ok()) outcome = AuthorizeMaintenance(deps_.authorizer, action, table);
-      }
+      outcome = AuthorizeMaintenance(deps_.authorizer,
+                                     {"s3tables:GetTableData", "s3tables:PutTableData",
+                                      "s3tables:UpdateTableMetadataLocation"},
+                                     table);
       if (outcome.ok()) {
         Result<CompactionOutcome> compacted = CompactTable(
             {deps_.commits, deps_.objects, deps_.key_root, deps_.random}, table, options);
@@ -193,11 +193,9 @@ Result<catalog::MaintenanceJobState> MaintenanceService::RunJobLocked(const cata
                                MaintenanceType::kIcebergSnapshotManagement);
       SnapshotExpirationRules rules =
           RulesFrom(config ? config->snapshot_management : catalog::SnapshotManagementSettings{});
-      outcome = AuthorizeMaintenance(deps_.authorizer, "s3tables:PutTableData", table);
-      if (outcome.ok()) {
-        outcome =
-            AuthorizeMaintenance(deps_.authorizer, "s3tables:UpdateTableMetadataLocation", table);
-      }
+      outcome = AuthorizeMaintenance(
+          deps_.authorizer, {"s3tables:PutTableData", "s3tables:UpdateTableMetadataLocation"},
+          table);
       if (outcome.ok()) {
         Result<SnapshotExpirationOutcome> expired = ExpireTableSnapshots(
             {deps_.commits, deps_.objects, deps_.key_root, deps_.clock}, table, rules);
@@ -245,11 +243,10 @@ Result<catalog::MaintenanceJobState> MaintenanceService::RunJobLocked(const cata
       if (days.count() < 1) {
         outcome = FailedPrecondition("Record expiration of " + table.arn + " has no days set.");
       }
-      if (outcome.ok())
-        outcome = AuthorizeMaintenance(deps_.authorizer, "s3tables:PutTableData", table);
       if (outcome.ok()) {
-        outcome =
-            AuthorizeMaintenance(deps_.authorizer, "s3tables:UpdateTableMetadataLocation", table);
+        outcome = AuthorizeMaintenance(
+            deps_.authorizer, {"s3tables:PutTableData", "s3tables:UpdateTableMetadataLocation"},
+            table);
       }
       if (outcome.ok()) {
         Result<RecordExpirationOutcome> expired = ExpireRecords(
