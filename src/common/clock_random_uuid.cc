@@ -48,7 +48,9 @@ Result<Uuid> Uuid::Parse(std::string_view text) {
   Uuid u;
   size_t pos = 0;
   for (int i = 0; i < 16; ++i) {
-    if (text[pos] == '-') ++pos;
+    // Hyphens only where the size check saw them: a '-' anywhere else is a
+    // bad digit (skipping it would walk past the end of `text`).
+    if (pos == 8 || pos == 13 || pos == 18 || pos == 23) ++pos;
     int h = HexValue(text[pos]), l = HexValue(text[pos + 1]);
     if (h < 0 || l < 0)
       return Err(InvalidArgument("not a UUID (bad hex digit): '" + std::string(text) + "'"));
