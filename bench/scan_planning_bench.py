@@ -8,7 +8,7 @@ started here touch the table), makes a table of --commits PyIceberg appends
 of --rows rows each (one small data file per commit, as a channel at low
 freshness leaves them), then times PyIceberg `load_table` + `scan().plan_files()`
 (medians of --repeats, each timed on its own) before maintenance, after compaction, and after
-snapshot expiration too (run now through `streamtables table maintenance run`,
+snapshot expiration too, and after one more append (run now through `streamtables table maintenance run`,
 the test-only clock offset making every snapshot older than
 maxSnapshotAgeHours). Baseline in the same run: the table before maintenance.
 
@@ -89,8 +89,15 @@ def main() -> None:
         assert expiration["status"] == "Successful", expiration
         rows.append(("after compaction + snapshot expiration",
                      *plan_seconds(cat, "ns.t", args.repeats)))
+        # The replace snapshot keeps the old manifests with their entries
+        # DELETED; the next append (what a channel does every freshness
+        # interval) drops manifests with no live entry.
+        cat.load_table("ns.t").append(pa.Table.from_pylist(
+            [{"id": args.commits * args.rows + i, "name": "last"} for i in range(args.rows)],
+            schema=SCHEMA))
+        rows.append(("... and one more append", *plan_seconds(cat, "ns.t", args.repeats)))
         total = cat.load_table("ns.t").scan().to_arrow().num_rows
-        assert total == args.commits * args.rows, total
+        assert total == (args.commits + 1) * args.rows, total
 
         print(f"\n| table ({args.commits} commits of {args.rows} rows) | plan_files (median of "
               f"{args.repeats}) | ratio vs before | load_table | data files planned | snapshots |")
