@@ -1,3 +1,5 @@
+#include <map>
+#include <memory>
 #include <set>
 #include <utility>
 
@@ -15,6 +17,7 @@ Result<RemovalResult> RemoveDataFiles(SnapshotProducer& producer,
   }
   ST_ASSIGN_OR_RETURN(std::vector<ManifestFile> base, producer.BaseManifests());
   RemovalResult out;
+  std::map<int32_t, std::unique_ptr<ManifestWriter>> writers;
   for (const ManifestFile& manifest : base) {
     if (OnlyDeletedEntries(manifest)) continue;
     if (pending.empty() || manifest.content != ManifestContent::kData) {
@@ -34,7 +37,14 @@ Result<RemovalResult> RemoveDataFiles(SnapshotProducer& producer,
       out.kept.push_back(manifest);
       continue;
     }
-    ST_ASSIGN_OR_RETURN(auto writer, producer.NewManifestWriter(manifest.partition_spec_id));
+    // Every touched manifest of one spec goes into one new manifest: a
+    // compaction of N small files touches N manifests, and keeping N
+    // rewritten ones (each with one DELETED entry) would keep the scan
+    // planning cost of the N files until the next append drops them.
+    auto& writer = writers[manifest.partition_spec_id];
+    if (writer == nullptr) {
+      ST_ASSIGN_OR_RETURN(writer, producer.NewManifestWriter(manifest.partition_spec_id));
+    }
     for (const ManifestEntry& entry : contents.entries) {
       if (entry.status == ManifestEntryStatus::kDeleted) continue;
       auto it = pending.find(entry.data_file.file_path);
@@ -46,8 +56,6 @@ Result<RemovalResult> RemoveDataFiles(SnapshotProducer& producer,
         ST_TRY(writer->AddExisting(entry));
       }
     }
-    ST_ASSIGN_OR_RETURN(ManifestFile rewritten, writer->Close());
-    out.rewritten.push_back(std::move(rewritten));
     ++out.replaced;
   }
   if (!pending.empty()) {
@@ -56,6 +64,10 @@ Result<RemovalResult> RemoveDataFiles(SnapshotProducer& producer,
                         " more) is not live in the current snapshot of " +
                         producer.base().location +
                         "; it was removed concurrently or never added; re-plan on fresh metadata"));
+  }
+  for (auto& [spec_id, writer] : writers) {
+    ST_ASSIGN_OR_RETURN(ManifestFile merged, writer->Close());
+    out.rewritten.push_back(std::move(merged));
   }
   return out;
 }

@@ -57,6 +57,35 @@ TEST_F(RewriteTest, ReplaceMarksRemovedFilesDeletedWithExplicitSequenceNumbers) 
   EXPECT_EQ(deleted, 2);
 }
 
+// Files from two manifests: the two rewritten manifests become one (per
+// spec), so a compaction of N one-file manifests does not leave N manifests
+// for every reader to open until the next append.
+TEST_F(RewriteTest, ReplaceMergesTheTouchedManifestsIntoOne) {
+  TableMetadata base = TwoAppends();
+  Tick();
+  DataFile compacted = MakeFile("ac", 20089, "books", 1, 17);
+  SnapshotCommit c = ReplaceFiles(base, {"/wh/db/t/data/a.parquet", "/wh/db/t/data/c.parquet"},
+                                  {compacted}, {}, Ctx())
+                         .value();
+  const Snapshot& s = *c.metadata.CurrentSnapshot();
+  EXPECT_EQ(s.summary.at("manifests-created"), "2");  // The added one and the merged one.
+  EXPECT_EQ(s.summary.at("manifests-replaced"), "2");
+  EXPECT_EQ(s.summary.at("manifests-kept"), "0");
+  EXPECT_EQ(s.summary.at("deleted-data-files"), "2");
+  EXPECT_EQ(LivePaths(c.metadata),
+            (std::vector<std::string>{"/wh/db/t/data/ac.parquet", "/wh/db/t/data/b.parquet"}));
+  int deleted = 0, existing = 0;
+  for (const ManifestEntry& e : Entries(c.metadata)) {
+    if (e.status == ManifestEntryStatus::kDeleted) ++deleted;
+    if (e.status == ManifestEntryStatus::kExisting) {
+      ++existing;
+      EXPECT_EQ(e.sequence_number, 1);  // b keeps its own numbers.
+    }
+  }
+  EXPECT_EQ(deleted, 2);
+  EXPECT_EQ(existing, 1);
+}
+
 TEST_F(RewriteTest, OverwriteIsAReplaceWithFewerRowsUnderItsOwnOperation) {
   TableMetadata base = TwoAppends();
   Tick();
