@@ -6,30 +6,16 @@
 #include <utility>
 
 #include "common/utc_time.h"
-#include "common/uuid.h"
 #include "decoding/channel_schema.h"
 #include "decoding/column_buffers_internal.h"
 #include "decoding/gsr_framing_internal.h"
 #include "decoding/json_shredder_internal.h"
 #include "decoding/kafka_metadata_internal.h"
 #include "decoding/shred_plan_internal.h"
-#include "iceberg/conversions.h"
-#include "iceberg/data_file_metrics.h"
-#include "iceberg/parquet_schema.h"
-#include "parquet/file_writer.h"
+#include "iceberg/partitioned_data_files.h"
 
 namespace st::decoding {
 namespace {
-
-Result<parquet::Codec> ParseCodec(const std::string& text) {
-  if (text == "zstd" || text == "ZSTD") return parquet::Codec::kZstd;
-  if (text == "snappy" || text == "SNAPPY") return parquet::Codec::kSnappy;
-  if (text == "gzip" || text == "GZIP") return parquet::Codec::kGzip;
-  if (text == "uncompressed" || text == "UNCOMPRESSED" || text == "none") {
-    return parquet::Codec::kUncompressed;
-  }
-  return Err(InvalidArgument("codec '" + text + "' is not zstd, snappy, gzip or uncompressed"));
-}
 
 std::string FormatMicros(int64_t micros) {
   return FormatUtcMillis(std::chrono::system_clock::time_point(
@@ -54,23 +40,37 @@ struct GsrVersionState {
   std::string mismatch;  // Why not.
 };
 
+// What the delivery writer keeps with each open data file: the rows decoded
+// since the last hand-off to its Parquet writer, and how much it holds.
+struct FileBuffers : iceberg::PartitionedDataFiles::Attachment {
+  explicit FileBuffers(const parquet::Schema& schema) : buffers(schema) {}
+  ColumnBuffers buffers;
+  int64_t pending_bytes = 0;  // Input bytes decoded into `buffers` since the last flush.
+  int64_t encoded_bytes = 0;  // The Parquet writer's buffered row group after that flush.
+};
+
+using DataFileHandle = iceberg::PartitionedDataFiles::File;
+
+FileBuffers& BuffersOf(DataFileHandle& file) { return static_cast<FileBuffers&>(*file.attachment); }
+
 }  // namespace
 
 class PartitionedFileWriter::Impl {
  public:
-  Impl(WriterOptions options, iceberg::FileIO& io, Random& random)
-      : options_(std::move(options)), io_(io), file_prefix_(Uuid::Generate(random).ToString()) {}
+  explicit Impl(WriterOptions options) : options_(std::move(options)) {}
 
-  Status Init() {
-    ST_ASSIGN_OR_RETURN(parquet_options_.codec, ParseCodec(options_.codec));
-    parquet_options_.row_group_size_bytes = options_.row_group_bytes;
-    ST_ASSIGN_OR_RETURN(parquet::Schema parquet_schema, iceberg::ToParquetSchema(options_.schema));
-    parquet_schema_ = std::make_unique<parquet::Schema>(std::move(parquet_schema));
+  Status Init(iceberg::FileIO& io, Random& random) {
+    iceberg::PartitionedDataFilesOptions files_options;
+    files_options.data_location = options_.data_location;
+    ST_ASSIGN_OR_RETURN(files_options.parquet.codec, iceberg::ParquetCodecFromName(options_.codec));
+    files_options.parquet.row_group_size_bytes = options_.row_group_bytes;
+    // Delivery writes the default metrics (truncate(16)).
+    ST_ASSIGN_OR_RETURN(files_,
+                        iceberg::PartitionedDataFiles::Make(io, options_.schema, options_.spec,
+                                                            std::move(files_options), random));
+    parquet_schema_ = &files_->parquet_schema();
     ST_ASSIGN_OR_RETURN(ShredPlan plan, MakeShredPlan(options_.schema, *parquet_schema_));
     plan_ = std::make_unique<ShredPlan>(std::move(plan));
-    ST_TRY(iceberg::PartitionSpec::Make(options_.schema, options_.spec.spec_id(),
-                                        options_.spec.fields()));
-    ST_ASSIGN_OR_RETURN(partition_type_, options_.spec.PartitionType(options_.schema));
     if (plan_->has_kafka) {
       ST_ASSIGN_OR_RETURN(KafkaMetadataWriter kafka, KafkaMetadataWriter::Make(plan_->kafka));
       kafka_writer_ = std::make_unique<KafkaMetadataWriter>(kafka);
@@ -146,8 +146,8 @@ class PartitionedFileWriter::Impl {
     }
     // Records mostly share the partition of the one before: decode straight
     // into that file's buffers and move the row only when it differs.
-    OpenFile* guess = last_file_;
-    ColumnBuffers& target = guess != nullptr ? guess->buffers : *scratch_;
+    DataFileHandle* guess = last_file_;
+    ColumnBuffers& target = guess != nullptr ? BuffersOf(*guess).buffers : *scratch_;
     if (guess == nullptr) scratch_->Clear();
     target.Mark(&marks_);
     Result<std::optional<RecordError>> decoded = Decode(record, value, target);
@@ -159,21 +159,30 @@ class PartitionedFileWriter::Impl {
       target.Truncate(marks_);
       return rejected;
     }
-    auto file_result = FileFor(partition_values_);
+    auto file_result = files_->FileFor(partition_values_);
     if (!file_result) {
       target.Truncate(marks_);
-      return Err(file_result.error());
+      // A partition value of the wrong kind is the record's; anything else
+      // (opening the file) is storage's, and breaks the writer.
+      if (file_result.error().code() == StatusCode::kInvalidArgument) {
+        return Err(file_result.error());
+      }
+      return Err(Fail(file_result.error()));
     }
-    OpenFile* file = *file_result;
+    DataFileHandle* file = *file_result;
+    if (file->attachment == nullptr)
+      file->attachment = std::make_unique<FileBuffers>(*parquet_schema_);
+    FileBuffers& buffers = BuffersOf(*file);
     if (file == guess) {
-      file->buffers.AddRow();
+      buffers.buffers.AddRow();
     } else {
-      file->buffers.AppendRecord(target, marks_);
+      buffers.buffers.AppendRecord(target, marks_);
       target.Truncate(marks_);
     }
-    file->pending_bytes += static_cast<int64_t>(value.size());
+    last_file_ = file;
+    buffers.pending_bytes += static_cast<int64_t>(value.size());
     held_bytes_ += static_cast<int64_t>(value.size());
-    if (file->pending_bytes >= options_.batch_flush_bytes) {
+    if (buffers.pending_bytes >= options_.batch_flush_bytes) {
       Status flushed = FlushFile(*file);
       if (!flushed.ok()) return Err(Fail(flushed));
       if (file->writer->EstimatedFileSizeBytes() >= options_.target_file_bytes) {
@@ -277,41 +286,25 @@ class PartitionedFileWriter::Impl {
 
   Result<std::vector<iceberg::DataFile>> Finish() {
     if (!broken_.ok()) return Err(broken_);
-    for (auto& [key, file] : open_) {
-      Status status = CloseFile(*file);
-      if (!status.ok()) {
-        open_.clear();
-        last_file_ = nullptr;
-        held_bytes_ = 0;
-        return Err(Fail(status));
-      }
+    Status status;
+    for (DataFileHandle* file : files_->OpenFiles()) {
+      status = FlushFile(*file);
+      if (!status.ok()) break;
     }
-    open_.clear();
+    if (status.ok()) status = files_->CloseAll();
     last_file_ = nullptr;
     held_bytes_ = 0;
-    return std::move(done_);
+    if (!status.ok()) return Err(Fail(status));
+    return files_->TakeClosed();
   }
 
   void Abort() {
-    open_.clear();
+    files_->DiscardAll();
     last_file_ = nullptr;
     held_bytes_ = 0;
-    for (const auto& file : done_) (void)io_.Delete(file.file_path);
-    done_.clear();
   }
 
  private:
-  struct OpenFile {
-    explicit OpenFile(const parquet::Schema& schema) : buffers(schema) {}
-    std::string uri;
-    Value partition;
-    std::unique_ptr<storage::ObjectWriter> sink;
-    std::unique_ptr<parquet::FileWriter> writer;
-    ColumnBuffers buffers;
-    int64_t pending_bytes = 0;  // Input bytes decoded into `buffers` since the last flush.
-    int64_t encoded_bytes = 0;  // The Parquet writer's buffered row group after that flush.
-  };
-
   Status Fail(Status status) {
     broken_ = std::move(status);
     return broken_;
@@ -343,86 +336,35 @@ class PartitionedFileWriter::Impl {
     return &versions_.emplace(id, std::move(state)).first->second;
   }
 
-  Result<OpenFile*> FileFor(const std::vector<Value>& values) {
-    if (last_file_ != nullptr && last_file_->partition.struct_value() == values) return last_file_;
-    std::string key;
-    const auto& fields = partition_type_->fields();
-    for (size_t i = 0; i < values.size(); ++i) {
-      ST_ASSIGN_OR_RETURN(std::string bytes,
-                          iceberg::ToSingleValueBytes(*fields[i].type, values[i]));
-      key += std::to_string(bytes.size()) + ':' + bytes;
-    }
-    auto it = open_.find(key);
-    if (it == open_.end()) {
-      auto opened = Open(Value::MakeStruct(values));
-      if (!opened) return Err(Fail(opened.error()));
-      it = open_.emplace(key, std::move(*opened)).first;
-    }
-    last_file_ = it->second.get();
-    return last_file_;
-  }
-
-  Result<std::unique_ptr<OpenFile>> Open(const Value& partition) {
-    auto file = std::make_unique<OpenFile>(*parquet_schema_);
-    file->partition = partition;
-    ST_ASSIGN_OR_RETURN(std::string path, options_.spec.PartitionPath(options_.schema, partition));
-    char name[32];
-    std::snprintf(name, sizeof(name), "-%05d.parquet", ++file_count_);
-    file->uri =
-        options_.data_location + "/" + (path.empty() ? "" : path + "/") + file_prefix_ + name;
-    ST_ASSIGN_OR_RETURN(file->sink, io_.NewWriter(file->uri));
-    ST_ASSIGN_OR_RETURN(file->writer, parquet::FileWriter::Make(*parquet_schema_, parquet_options_,
-                                                                file->sink.get()));
-    return file;
-  }
-
-  Status FlushFile(OpenFile& file) {
-    Status status = file.buffers.FlushTo(*file.writer);
-    held_bytes_ -= file.pending_bytes + file.encoded_bytes;
-    file.pending_bytes = 0;
-    file.encoded_bytes = file.writer->EstimatedFileSizeBytes() - file.sink->Position();
-    held_bytes_ += file.encoded_bytes;
+  Status FlushFile(DataFileHandle& file) {
+    FileBuffers& buffers = BuffersOf(file);
+    Status status = buffers.buffers.FlushTo(*file.writer);
+    held_bytes_ -= buffers.pending_bytes + buffers.encoded_bytes;
+    buffers.pending_bytes = 0;
+    buffers.encoded_bytes = file.writer->EstimatedFileSizeBytes() - file.sink->Position();
+    held_bytes_ += buffers.encoded_bytes;
     return status;
   }
 
-  Status CloseFile(OpenFile& file) {
-    ST_TRY(FlushFile(file));
-    held_bytes_ -= file.encoded_bytes;
-    file.encoded_bytes = 0;
-    const bool empty = file.writer->rows_written() == 0;
-    ST_ASSIGN_OR_RETURN(parquet::FileSummary summary, file.writer->Close());
-    if (empty) return Status::OK();
-    ST_TRY(file.sink->Commit());
-    iceberg::DataFile data_file;
-    data_file.file_path = file.uri;
-    data_file.file_format = iceberg::FileFormat::kParquet;
-    data_file.spec_id = options_.spec.spec_id();
-    data_file.partition = file.partition;
-    ST_TRY(
-        iceberg::ApplyParquetMetrics(options_.schema, summary, iceberg::MetricsMode{}, &data_file));
-    done_.push_back(std::move(data_file));
-    return Status::OK();
-  }
-
-  Status CloseAndForget(OpenFile* file) {
-    for (auto it = open_.begin(); it != open_.end(); ++it) {
-      if (it->second.get() != file) continue;
-      Status status = CloseFile(*file);
-      if (last_file_ == file) last_file_ = nullptr;
-      open_.erase(it);
-      if (!status.ok()) return Fail(status);
-      return Status::OK();
-    }
+  // Flushes and closes `file`; it is gone afterwards. A failure breaks the writer.
+  Status CloseAndForget(DataFileHandle* file) {
+    if (last_file_ == file) last_file_ = nullptr;
+    Status status = FlushFile(*file);
+    held_bytes_ -= BuffersOf(*file).encoded_bytes;
+    Status closed = files_->Close(file);
+    if (status.ok()) status = closed;
+    if (!status.ok()) return Fail(status);
     return Status::OK();
   }
 
   Status CloseLargest() {
-    OpenFile* largest = nullptr;
+    DataFileHandle* largest = nullptr;
     int64_t largest_bytes = -1;
-    for (const auto& [key, file] : open_) {
-      const int64_t bytes = file->pending_bytes + file->encoded_bytes;
+    for (DataFileHandle* file : files_->OpenFiles()) {
+      const FileBuffers& buffers = BuffersOf(*file);
+      const int64_t bytes = buffers.pending_bytes + buffers.encoded_bytes;
       if (bytes > largest_bytes) {
-        largest = file.get();
+        largest = file;
         largest_bytes = bytes;
       }
     }
@@ -430,12 +372,9 @@ class PartitionedFileWriter::Impl {
   }
 
   WriterOptions options_;
-  iceberg::FileIO& io_;
-  std::string file_prefix_;
-  parquet::WriterOptions parquet_options_;
-  std::unique_ptr<parquet::Schema> parquet_schema_;
+  std::unique_ptr<iceberg::PartitionedDataFiles> files_;
+  const parquet::Schema* parquet_schema_ = nullptr;  // files_'s.
   std::unique_ptr<ShredPlan> plan_;
-  iceberg::TypePtr partition_type_;
   std::unique_ptr<KafkaMetadataWriter> kafka_writer_;
   std::vector<PartitionSource> sources_;
   std::unique_ptr<JsonShredder> shredder_;
@@ -448,10 +387,9 @@ class PartitionedFileWriter::Impl {
   std::optional<int64_t> horizon_micros_;
   std::string inflated_;
   std::unordered_map<std::string, GsrVersionState> versions_;
-  std::map<std::string, std::unique_ptr<OpenFile>> open_;
-  OpenFile* last_file_ = nullptr;
-  std::vector<iceberg::DataFile> done_;
-  int file_count_ = 0;
+  // The file the previous record went to: the next one is decoded straight
+  // into its buffers (files_ owns it).
+  DataFileHandle* last_file_ = nullptr;
   Status broken_;
 };
 
@@ -465,11 +403,8 @@ Result<std::unique_ptr<PartitionedFileWriter>> PartitionedFileWriter::Make(Write
         InvalidArgument("writer sizes (target_file_bytes, max_record_bytes, "
                         "batch_flush_bytes, row_group_bytes) must be positive"));
   }
-  while (options.data_location.size() > 1 && options.data_location.back() == '/') {
-    options.data_location.pop_back();
-  }
-  auto impl = std::make_unique<Impl>(std::move(options), io, random);
-  ST_TRY(impl->Init());
+  auto impl = std::make_unique<Impl>(std::move(options));
+  ST_TRY(impl->Init(io, random));
   return std::unique_ptr<PartitionedFileWriter>(new PartitionedFileWriter(std::move(impl)));
 }
 

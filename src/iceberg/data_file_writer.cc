@@ -1,14 +1,8 @@
 #include "iceberg/data_file_writer.h"
 
-#include <algorithm>
-#include <cctype>
 #include <charconv>
-#include <cstdio>
 
-#include "common/uuid.h"
-#include "iceberg/conversions.h"
-#include "iceberg/parquet_schema.h"
-#include "parquet/file_writer.h"
+#include "iceberg/partitioned_data_files.h"
 
 namespace st::iceberg {
 namespace {
@@ -23,33 +17,6 @@ Result<int64_t> ParsePositiveProperty(const std::string& name, const std::string
   return v;
 }
 
-Result<parquet::Codec> ParseCodec(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (text == "zstd") return parquet::Codec::kZstd;
-  if (text == "snappy") return parquet::Codec::kSnappy;
-  if (text == "gzip") return parquet::Codec::kGzip;
-  if (text == "uncompressed" || text == "none") return parquet::Codec::kUncompressed;
-  return Err(InvalidArgument("table property write.parquet.compression-codec='" + text +
-                             "' is not zstd, snappy, gzip or uncompressed"));
-}
-
-// A map key that is equal exactly when two partition tuples are.
-Result<std::string> PartitionKey(const Type& partition_type, const Value& partition) {
-  std::string key;
-  const auto& fields = partition_type.fields();
-  const auto& values = partition.struct_value();
-  for (size_t i = 0; i < fields.size() && i < values.size(); ++i) {
-    if (values[i].is_null()) {
-      key += 'N';
-      continue;
-    }
-    ST_ASSIGN_OR_RETURN(std::string bytes, ToSingleValueBytes(*fields[i].type, values[i]));
-    key += 'V' + std::to_string(bytes.size()) + ':' + bytes;
-  }
-  return key;
-}
-
 }  // namespace
 
 Result<DataFileWriterOptions> DataFileWriterOptionsFromProperties(
@@ -62,7 +29,9 @@ Result<DataFileWriterOptions> DataFileWriterOptionsFromProperties(
     } else if (name == "write.target-file-size-bytes") {
       ST_ASSIGN_OR_RETURN(options.target_file_size_bytes, ParsePositiveProperty(name, value));
     } else if (name == "write.parquet.compression-codec") {
-      ST_ASSIGN_OR_RETURN(options.parquet.codec, ParseCodec(value));
+      auto codec = ParquetCodecFromName(value);
+      if (!codec) return Err(codec.error().WithContext("table property " + name));
+      options.parquet.codec = *codec;
     } else if (name == "write.parquet.compression-level") {
       int level = 0;
       auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), level);
@@ -92,15 +61,8 @@ Result<DataFileWriterOptions> DataFileWriterOptionsFromProperties(
 
 class DataFileWriter::Impl {
  public:
-  Impl(FileIO& io, Schema schema, PartitionSpec spec, TypePtr partition_type,
-       parquet::Schema parquet_schema, DataFileWriterOptions options, Random& random)
-      : io_(io),
-        schema_(std::move(schema)),
-        spec_(std::move(spec)),
-        partition_type_(std::move(partition_type)),
-        parquet_schema_(std::move(parquet_schema)),
-        options_(std::move(options)),
-        file_prefix_(Uuid::Generate(random).ToString()) {}
+  Impl(std::unique_ptr<PartitionedDataFiles> files, int64_t target_file_size_bytes)
+      : files_(std::move(files)), target_file_size_bytes_(target_file_size_bytes) {}
 
   Status Write(const Value& row) {
     if (!failed_.ok()) return failed_;
@@ -108,22 +70,19 @@ class DataFileWriter::Impl {
     if (row.kind() != Value::Kind::kStruct) {
       return InvalidArgument("row is not a struct value; rows are Structs in schema field order");
     }
-    ST_ASSIGN_OR_RETURN(Value partition, spec_.PartitionOf(schema_, row));
-    ST_ASSIGN_OR_RETURN(std::string key, PartitionKey(*partition_type_, partition));
-    auto it = open_.find(key);
-    if (it == open_.end()) {
-      auto opened = OpenFile(partition);
-      if (!opened) return Fail(opened.error());
-      it = open_.emplace(key, std::move(*opened)).first;
+    ST_ASSIGN_OR_RETURN(Value partition, files_->spec().PartitionOf(files_->schema(), row));
+    auto file = files_->FileFor(partition.struct_value());
+    if (!file) {
+      if (file.error().code() == StatusCode::kInvalidArgument) return file.error();
+      return Fail(file.error());
     }
-    Status status = it->second.writer->WriteRow(row);
+    Status status = (*file)->writer->WriteRow(row);
     if (!status.ok()) {
       if (status.code() == StatusCode::kInvalidArgument) return status;  // Row rejected whole.
       return Fail(status);
     }
-    if (it->second.writer->EstimatedFileSizeBytes() >= options_.target_file_size_bytes) {
-      Status closed = CloseFile(it->second);
-      open_.erase(it);
+    if ((*file)->writer->EstimatedFileSizeBytes() >= target_file_size_bytes_) {
+      Status closed = files_->Close(*file);
       if (!closed.ok()) return Fail(closed);
     }
     return Status::OK();
@@ -133,70 +92,19 @@ class DataFileWriter::Impl {
     if (!failed_.ok()) return Err(failed_);
     if (closed_) return Err(FailedPrecondition("data file writer is already closed"));
     closed_ = true;
-    for (auto& [key, file] : open_) {
-      Status status = CloseFile(file);
-      if (!status.ok()) {
-        open_.clear();
-        return Err(Fail(status));
-      }
-    }
-    open_.clear();
-    return std::move(done_);
+    Status status = files_->CloseAll();
+    if (!status.ok()) return Err(Fail(status));
+    return files_->TakeClosed();
   }
 
  private:
-  struct OpenedFile {
-    std::string uri;
-    Value partition;
-    std::unique_ptr<storage::ObjectWriter> sink;
-    std::unique_ptr<parquet::FileWriter> writer;
-  };
-
   Status Fail(Status status) {
     failed_ = std::move(status);
     return failed_;
   }
 
-  Result<OpenedFile> OpenFile(const Value& partition) {
-    OpenedFile file;
-    file.partition = partition;
-    ST_ASSIGN_OR_RETURN(std::string path, spec_.PartitionPath(schema_, partition));
-    char name[32];
-    std::snprintf(name, sizeof(name), "-%05d.parquet", ++file_count_);
-    file.uri =
-        options_.data_location + "/" + (path.empty() ? "" : path + "/") + file_prefix_ + name;
-    ST_ASSIGN_OR_RETURN(file.sink, io_.NewWriter(file.uri));
-    ST_ASSIGN_OR_RETURN(
-        file.writer, parquet::FileWriter::Make(parquet_schema_, options_.parquet, file.sink.get()));
-    return file;
-  }
-
-  // A file that received no row (its only row was rejected) is discarded.
-  Status CloseFile(OpenedFile& file) {
-    const bool empty = file.writer->rows_written() == 0;
-    ST_ASSIGN_OR_RETURN(parquet::FileSummary summary, file.writer->Close());
-    if (empty) return Status::OK();
-    ST_TRY(file.sink->Commit());
-    DataFile data_file;
-    data_file.file_path = file.uri;
-    data_file.file_format = FileFormat::kParquet;
-    data_file.spec_id = spec_.spec_id();
-    data_file.partition = file.partition;
-    ST_TRY(ApplyParquetMetrics(schema_, summary, options_.metrics, &data_file));
-    done_.push_back(std::move(data_file));
-    return Status::OK();
-  }
-
-  FileIO& io_;
-  Schema schema_;
-  PartitionSpec spec_;
-  TypePtr partition_type_;
-  parquet::Schema parquet_schema_;
-  DataFileWriterOptions options_;
-  std::string file_prefix_;
-  int file_count_ = 0;
-  std::map<std::string, OpenedFile> open_;
-  std::vector<DataFile> done_;
+  std::unique_ptr<PartitionedDataFiles> files_;
+  int64_t target_file_size_bytes_;
   Status failed_;
   bool closed_ = false;
 };
@@ -209,13 +117,15 @@ Result<std::unique_ptr<DataFileWriter>> DataFileWriter::Make(FileIO& io, const S
     return Err(InvalidArgument("target_file_size_bytes must be positive"));
   }
   if (options.data_location.empty()) return Err(InvalidArgument("data_location is empty"));
-  // Re-validate: a spec from storage may be unchecked.
-  ST_TRY(PartitionSpec::Make(schema, spec.spec_id(), spec.fields()));
-  ST_ASSIGN_OR_RETURN(TypePtr partition_type, spec.PartitionType(schema));
-  ST_ASSIGN_OR_RETURN(parquet::Schema parquet_schema, ToParquetSchema(schema));
-  return std::unique_ptr<DataFileWriter>(new DataFileWriter(
-      std::make_unique<Impl>(io, schema, spec, std::move(partition_type), std::move(parquet_schema),
-                             std::move(options), random)));
+  PartitionedDataFilesOptions files_options;
+  files_options.data_location = std::move(options.data_location);
+  files_options.parquet = options.parquet;
+  files_options.metrics = options.metrics;
+  ST_ASSIGN_OR_RETURN(
+      std::unique_ptr<PartitionedDataFiles> files,
+      PartitionedDataFiles::Make(io, schema, spec, std::move(files_options), random));
+  return std::unique_ptr<DataFileWriter>(
+      new DataFileWriter(std::make_unique<Impl>(std::move(files), options.target_file_size_bytes)));
 }
 
 DataFileWriter::DataFileWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 
+#include "iceberg/partitioned_data_files.h"
 #include "storage/local_object_store.h"
 
 namespace st::iceberg {
@@ -122,6 +123,63 @@ TEST_F(DataFileWriterTest, RejectedRowLeavesWriterUsable) {
   ASSERT_EQ(files->size(), 1u);
   EXPECT_EQ((*files)[0].record_count, 1);
   EXPECT_EQ((*writer)->Write(Row(1, 2, "x", 3)).code(), StatusCode::kFailedPrecondition);
+}
+
+// The shared file set both writers sit on: an empty file is never
+// committed, a closed partition opens a new file with the next number, and
+// DiscardAll removes what was closed but not taken.
+TEST_F(DataFileWriterTest, PartitionedDataFilesCloseDiscardAndNaming) {
+  auto spec = PartitionSpec::Make(*schema_, 0, {{2, 1000, "ts_day", Transform::Day()}});
+  ASSERT_TRUE(spec.has_value());
+  PartitionedDataFilesOptions options;
+  options.data_location = root_ + "/t/data//";
+  auto files = PartitionedDataFiles::Make(*io_, *schema_, *spec, options, random_);
+  ASSERT_TRUE(files.has_value()) << files.error().ToString();
+
+  auto day0 = (*files)->FileFor({Value::Int32(0)});
+  ASSERT_TRUE(day0.has_value());
+  EXPECT_EQ(*(*files)->FileFor({Value::Int32(0)}), *day0);  // Same tuple, same file.
+  ASSERT_TRUE((*day0)->writer->WriteRow(Row(1, 0, "a", 100)).ok());
+  auto day1 = (*files)->FileFor({Value::Int32(1)});
+  ASSERT_TRUE(day1.has_value());
+  EXPECT_NE(*day1, *day0);
+  EXPECT_EQ((*files)->OpenFiles().size(), 2U);
+  ASSERT_TRUE((*files)->Close(*day1).ok());  // No rows: not committed, no DataFile.
+  ASSERT_TRUE((*files)->Close(*day0).ok());
+  EXPECT_FALSE((*files)->HasOpenFiles());
+  auto again = (*files)->FileFor({Value::Int32(0)});
+  ASSERT_TRUE(again.has_value());
+  EXPECT_NE((*again)->uri.find("-00003.parquet"), std::string::npos) << (*again)->uri;
+  ASSERT_TRUE((*again)->writer->WriteRow(Row(2, 0, "b", 200)).ok());
+  ASSERT_TRUE((*files)->CloseAll().ok());
+
+  std::vector<DataFile> taken = (*files)->TakeClosed();
+  ASSERT_EQ(taken.size(), 2U);
+  EXPECT_EQ(taken[0].file_path.find(root_ + "/t/data/ts_day=1970-01-01/"), 0U)
+      << taken[0].file_path;
+  EXPECT_EQ(taken[0].record_count, 1);
+  EXPECT_TRUE(std::filesystem::exists(taken[1].file_path));
+  EXPECT_TRUE((*files)->TakeClosed().empty());
+
+  auto last = (*files)->FileFor({Value::Int32(2)});
+  ASSERT_TRUE(last.has_value());
+  ASSERT_TRUE((*last)->writer->WriteRow(Row(3, 2 * kDayMicros, "c", 300)).ok());
+  const std::string last_path = (*last)->uri;
+  ASSERT_TRUE((*files)->CloseAll().ok());
+  EXPECT_TRUE(std::filesystem::exists(last_path));
+  (*files)->DiscardAll();
+  EXPECT_FALSE(std::filesystem::exists(last_path));
+  EXPECT_TRUE(std::filesystem::exists(taken[0].file_path));  // Taken files are the caller's.
+
+  EXPECT_EQ((*files)->FileFor({Value::String("x")}).error().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(DataFileWriterOptionsTest, ParquetCodecFromName) {
+  EXPECT_EQ(*ParquetCodecFromName("ZSTD"), parquet::Codec::kZstd);
+  EXPECT_EQ(*ParquetCodecFromName("none"), parquet::Codec::kUncompressed);
+  EXPECT_EQ(*ParquetCodecFromName("Gzip"), parquet::Codec::kGzip);
+  EXPECT_EQ(ParquetCodecFromName("lz4").error().message(),
+            "codec 'lz4' is not zstd, snappy, gzip or uncompressed");
 }
 
 TEST(DataFileWriterOptionsTest, FromProperties) {
