@@ -1,7 +1,8 @@
 // PartitionedFileWriter: the delivery hot path. Decodes Kafka records
 // (JSON, GSR-framed JSON, raw bytes or text) straight into per-column
 // buffers and writes them through the Parquet batch API into one open data
-// file per partition value, rolling files at target_file_bytes.
+// file per partition value (an iceberg::PartitionedDataFiles, which names,
+// closes and measures the files), rolling files at target_file_bytes.
 //
 // Records that cannot become a row come back as a RecordError (nothing of
 // them is buffered); see record.h for the codes. JSON handling follows
