@@ -103,11 +103,22 @@ def referenced_files(table) -> set:
     return out
 
 
-def test_expiration_keeps_rows_and_kept_snapshots_and_deletes_only_unreachable_files(fresh_server):
+def spark_rows(spark, server, arn: str, suffix: str = "") -> collections.Counter:
+    """ns.t read by Spark through our REST catalog (a fresh catalog name: the
+    server's ports change on restart); `suffix` e.g. "VERSION AS OF 123"."""
+    from test_iceberg_rest_engines import spark_catalog
+    name = spark_catalog(spark, server, arn)
+    return multiset(r.asDict() for r in
+                    spark.sql(f"SELECT id, name FROM {name}.ns.t {suffix}").collect())
+
+
+def test_expiration_keeps_rows_and_kept_snapshots_and_deletes_only_unreachable_files(
+        fresh_server, spark):
     server = fresh_server(extra_args=NO_SCHEDULER)
     arn, cat, table = table_with_appends(server, appends=6)
     before_rows = multiset(table.scan().to_arrow().to_pylist())
     assert sum(before_rows.values()) == 30
+    assert spark_rows(spark, server, arn) == before_rows
     snapshots = [s.snapshot_id for s in table.metadata.snapshots]
     assert len(snapshots) == 6
     old_lists = {s.snapshot_id: s.manifest_list for s in table.metadata.snapshots}
@@ -130,16 +141,20 @@ def test_expiration_keeps_rows_and_kept_snapshots_and_deletes_only_unreachable_f
     # Same rows for PyIceberg and DuckDB, before and after.
     assert multiset(after.scan().to_arrow().to_pylist()) == before_rows
     assert multiset(duckdb_rows(server, arn)) == before_rows
+    assert spark_rows(spark, server, arn) == before_rows
     # Time travel: the kept older snapshot has the first 5 appends' rows...
     at_kept = after.scan(snapshot_id=kept[0]).to_arrow().to_pylist()
     first_five = collections.Counter()
     for n in range(5):
         first_five += multiset(rows(n * 5, 5, f"a{n}").to_pylist())
     assert multiset(at_kept) == first_five
-    # ...and an expired snapshot is gone.
+    assert spark_rows(spark, server, arn, f"VERSION AS OF {kept[0]}") == first_five
+    # ...and an expired snapshot is gone, for PyIceberg and Spark.
     assert after.metadata.snapshot_by_id(snapshots[0]) is None
     with pytest.raises(Exception):
         after.scan(snapshot_id=snapshots[0]).to_arrow()
+    with pytest.raises(Exception, match=f"Cannot find snapshot with ID {snapshots[0]}"):
+        spark_rows(spark, server, arn, f"VERSION AS OF {snapshots[0]}")
 
     # Storage: every file the metadata reaches exists; expired manifest lists are deleted.
     for uri in referenced_files(after):

@@ -6,14 +6,14 @@ see every row.
 """
 
 from iceberg_rest_clients import pyiceberg_catalog
-from test_maintenance_snapshots import (NO_SCHEDULER, OFFSET, multiset, object_path,
-                                        referenced_files, restart_with, run_job,
+from test_maintenance_snapshots import (NO_SCHEDULER, OFFSET, duckdb_rows, multiset, object_path,
+                                        referenced_files, restart_with, run_job, spark_rows,
                                         table_with_appends)
 
 JOB = "icebergUnreferencedFileRemoval"
 
 
-def test_orphan_removed_only_after_the_configured_days_referenced_files_never(fresh_server):
+def test_orphan_removed_only_after_the_configured_days_referenced_files_never(fresh_server, spark):
     server = fresh_server(extra_args=NO_SCHEDULER)
     arn, _, table = table_with_appends(server, appends=3)
     expected = multiset(table.scan().to_arrow().to_pylist())
@@ -48,6 +48,8 @@ def test_orphan_removed_only_after_the_configured_days_referenced_files_never(fr
     for uri in referenced | referenced_files(after):
         assert object_path(server, uri).is_file(), f"referenced file removed: {uri}"
     assert multiset(after.scan().to_arrow().to_pylist()) == expected
+    assert multiset(duckdb_rows(server, arn)) == expected
+    assert spark_rows(spark, server, arn) == expected
     status = server.boto3_client("s3tables").get_table_maintenance_job_status(
         tableBucketARN=arn, namespace="ns", name="t")
     assert status["status"][JOB]["status"] == "Successful"
