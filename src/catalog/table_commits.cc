@@ -166,6 +166,7 @@ Result<LoadedTable> TableCommits::CommitOnce(
       options.offset_ranges.empty()
           ? tables_.SwapMetadataLocation(table_id, table.version_token, version.location,
                                          TableWriter{options.account_id, options.acting_channel})
+          // CommitTable refuses offset ranges without an acting channel.
           : CommitWithOffsets(units_, table_id, table.version_token, version.location,
                               *options.acting_channel, options.offset_ranges, options.account_id);
   if (!swapped.has_value()) {

@@ -84,7 +84,10 @@ struct DeliveryService::Impl {
   common::CondVar cv;  // Signalled by Stop().
   bool stop GUARDED_BY(mu) = false;
   std::function<void()> reconcile;
-  std::thread thread;
+  // The reconciler; Start and Stop may race (a signal handler's shutdown
+  // against startup), so it is taken out under mu and joined outside it
+  // (Loop waits on mu).
+  std::thread thread GUARDED_BY(mu);
 };
 
 const Result<ChannelConfig>& DeliveryService::Impl::ConfigOf(const Channel& channel) {
@@ -411,12 +414,14 @@ void DeliveryService::Start() {
 }
 
 void DeliveryService::Stop() {
+  std::thread reconciler;
   {
     common::MutexLock lock(impl_->mu);
     impl_->stop = true;
+    reconciler = std::move(impl_->thread);
   }
   impl_->cv.NotifyAll();
-  if (impl_->thread.joinable()) impl_->thread.join();
+  if (reconciler.joinable()) reconciler.join();
   for (auto& [arn, worker] : impl_->workers) worker->Stop();
   impl_->workers.clear();
 }
