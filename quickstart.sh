@@ -12,4 +12,5 @@ cd "$(dirname "$0")"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 ninja -C build -j"${ST_JOBS:-2}" streamtables
 
-.venv/bin/python tools/quickstart_channel.py
+# The same virtualenv install.sh made (ST_VENV_DIR, default ./.venv).
+"${ST_VENV_DIR:-.venv}/bin/python" tools/quickstart_channel.py
