@@ -60,6 +60,15 @@ def raw(server, target, body, path="/glue/"):
                                  body=json.dumps(body), headers=headers)
 
 
+def raw_tags(server, name, tags):
+    """CreateRegistry with a Tags value botocore would refuse to send."""
+    response = raw(server, "AWSGlue.CreateRegistry", {"RegistryName": name, "Tags": tags})
+    assert response.status_code == 400, response.text
+    assert response.json()["__type"].endswith("InvalidInputException"), response.text
+    assert "map of string to string" in response.json()["Message"], response.text
+    return response
+
+
 def test_registries(server):
     client = glue(server)
     name = unique("reg")
@@ -75,6 +84,16 @@ def test_registries(server):
         400, "AlreadyExistsException")
     status, code, message = error_of(lambda: client.get_registry(RegistryId={"RegistryName": "nope"}))
     assert (status, code) == (400, "EntityNotFoundException") and "nope" in message
+    # Tags are checked before anything is created: a bad one changes nothing.
+    bad_name = unique("badtags")
+    for tags, part in (({"aws:owner": "x"}, "aws:"), ({"k": "\u0001"}, "value of tag"),
+                       ({f"k{i}": "v" for i in range(51)}, "at most 50")):
+        status, code, message = error_of(
+            lambda: client.create_registry(RegistryName=bad_name, Tags=tags))
+        assert (status, code) == (400, "InvalidInputException") and part in message, message
+    status, code, _ = error_of(lambda: client.get_registry(RegistryId={"RegistryName": bad_name}))
+    assert (status, code) == (400, "EntityNotFoundException")
+    raw_tags(server, bad_name, ["not", "a", "map"])
     # default-registry exists on first use.
     assert client.get_registry(RegistryId={"RegistryName": "default-registry"})["Status"] == "AVAILABLE"
     names = [r["RegistryName"] for r in client.list_registries()["Registries"]]

@@ -1,4 +1,5 @@
 #include "api/glue/glue_json_internal.h"
+#include "catalog/names.h"
 #include "common/json_fields.h"
 #include "registry/glue_arns.h"
 
@@ -42,6 +43,23 @@ Result<std::string> RequiredString(const nlohmann::json& object, const std::stri
 Result<std::optional<int64_t>> OptionalInt(const nlohmann::json& object,
                                            const std::string& member) {
   return json_fields::OptionalInt(object, member, kGlueWording);
+}
+
+Result<nlohmann::json> ReadTags(const nlohmann::json& body) {
+  if (!body.contains("Tags") || body["Tags"].is_null()) return nlohmann::json::object();
+  const nlohmann::json& tags = body["Tags"];
+  if (!tags.is_object()) return Err(InvalidArgument("Tags must be a map of string to string"));
+  if (tags.size() > static_cast<size_t>(catalog::kMaxTagsPerResource)) {
+    return Err(InvalidArgument("Tags has " + std::to_string(tags.size()) + " entries; at most " +
+                               std::to_string(catalog::kMaxTagsPerResource) + " are allowed"));
+  }
+  for (const auto& [key, value] : tags.items()) {
+    if (!value.is_string()) {
+      return Err(InvalidArgument("Tags must be a map of string to string"));
+    }
+    ST_TRY(catalog::ValidateTag(key, value.get_ref<const std::string&>()));
+  }
+  return tags;
 }
 
 Result<registry::SchemaRef> ReadSchemaId(const nlohmann::json& body, const std::string& member,

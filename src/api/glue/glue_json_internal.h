@@ -31,6 +31,11 @@ Result<std::optional<std::string>> OptionalString(const nlohmann::json& object,
 Result<std::string> RequiredString(const nlohmann::json& object, const std::string& member);
 Result<std::optional<int64_t>> OptionalInt(const nlohmann::json& object, const std::string& member);
 
+// Tags {key: value} (absent → {}): at most catalog::kMaxTagsPerResource,
+// each checked with catalog::ValidateTag. Read before anything is created,
+// so a bad tag changes nothing. Errors: InvalidArgument naming the tag.
+Result<nlohmann::json> ReadTags(const nlohmann::json& body);
+
 // SchemaId {SchemaArn | SchemaName [+ RegistryName]} (member `member` of
 // `body`). A name is in `account_id`; an ARN carries its own account. An ARN
 // of another region → NotFound "Schema is not found.". Errors: InvalidArgument.

@@ -36,12 +36,10 @@ Result<http::Response> CreateRegistry(const Call& call) {
   ST_ASSIGN_OR_RETURN(std::string name, RequiredString(call.body, "RegistryName"));
   ST_ASSIGN_OR_RETURN(std::optional<std::string> description,
                       OptionalString(call.body, "Description"));
+  ST_ASSIGN_OR_RETURN(nlohmann::json tags, ReadTags(call.body));
   ST_ASSIGN_OR_RETURN(
       registry::RegistryInfo info,
       call.deps.registry.CreateRegistry(call.account_id, name, description.value_or("")));
-  nlohmann::json tags = call.body.contains("Tags") && call.body["Tags"].is_object()
-                            ? call.body["Tags"]
-                            : nlohmann::json::object();
   return JsonResponse(200, {{"RegistryArn", info.registry_arn},
                             {"RegistryName", info.registry_name},
                             {"Description", info.description},

@@ -57,14 +57,13 @@ Result<http::Response> CreateSchema(const Call& call) {
                       OptionalString(call.body, "Description"));
   request.description = description.value_or("");
   ST_ASSIGN_OR_RETURN(request.definition, OptionalString(call.body, "SchemaDefinition"));
+  ST_ASSIGN_OR_RETURN(nlohmann::json tags, ReadTags(call.body));
   ST_ASSIGN_OR_RETURN(registry::CreatedSchema created, call.deps.registry.CreateSchema(request));
 
   nlohmann::json out = SchemaJson(created.schema);
   out.erase("CreatedTime");
   out.erase("UpdatedTime");
-  out["Tags"] = call.body.contains("Tags") && call.body["Tags"].is_object()
-                    ? call.body["Tags"]
-                    : nlohmann::json::object();
+  out["Tags"] = std::move(tags);
   if (created.first_version.has_value()) {
     out["SchemaVersionId"] = created.first_version->schema_version_id;
     out["SchemaVersionStatus"] = created.first_version->status;
