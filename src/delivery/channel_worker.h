@@ -135,6 +135,9 @@ class ChannelWorker {
   // and the writer. A RecordFailure when `first` cannot define the table.
   Result<std::optional<RecordFailure>> EnsureTable(const ConsumedRecord& first);
   Status OpenWriter(const catalog::LoadedTable& loaded);
+  // Sets the table's TableName tag (what CreateTable with tags would have
+  // done); a failure is logged, not fatal: the tag is informational.
+  void TagTable(const std::string& table_arn);
   // Reads the table's record expiration and hands the writer its horizon
   // (now − days when enabled with days, else none).
   Status RefreshExpirationHorizon();

@@ -19,6 +19,14 @@ std::string TableLabel(const ChannelConfig& config) {
 
 }  // namespace
 
+void ChannelWorker::TagTable(const std::string& table_arn) {
+  if (Status tagged = ctx_.store.TagResource(table_arn, {{"TableName", config_.table_name}});
+      !tagged.ok()) {
+    ctx_.logger.Log(LogLevel::kWarn, "table_tag_failed",
+                    {{"channel", channel_.arn}, {"error", tagged.ToString()}});
+  }
+}
+
 Status ChannelWorker::OpenWriter(const catalog::LoadedTable& loaded) {
   if (!loaded.metadata.has_value()) {
     return FailedPrecondition("The table " + TableLabel(config_) + " has no metadata yet.");
@@ -110,8 +118,10 @@ Result<std::optional<RecordFailure>> ChannelWorker::EnsureTable(const ConsumedRe
                    "another destinationTableName.");
       return std::optional<RecordFailure>();
     }
-    // Created by this channel before a crash cut its bookkeeping short.
+    // Created by this channel before a crash cut its bookkeeping short: the
+    // tag and the channel's table id may be missing; both are idempotent.
     ST_ASSIGN_OR_RETURN(catalog::LoadedTable loaded, ctx_.commits.LoadTable(existing->table_id));
+    TagTable(existing->arn);
     ST_TRY(OpenWriter(loaded));
   } else if (existing.error().code() != StatusCode::kNotFound) {
     return Err(existing.error());
@@ -148,11 +158,7 @@ Result<std::optional<RecordFailure>> ChannelWorker::EnsureTable(const ConsumedRe
          // commit. Snapshot expiration deletes the files that fall off.
          {iceberg::kMetadataPreviousVersionsMax, std::to_string(kStreamingPreviousVersionsMax)}}};
     ST_ASSIGN_OR_RETURN(catalog::LoadedTable created, ctx_.commits.CreateTable(spec, metadata));
-    if (Status tagged = ctx_.store.TagResource(created.table.arn, {{"TableName", spec.name}});
-        !tagged.ok()) {
-      ctx_.logger.Log(LogLevel::kWarn, "table_tag_failed",
-                      {{"channel", channel_.arn}, {"error", tagged.ToString()}});
-    }
+    TagTable(created.table.arn);
     ctx_.logger.Log(LogLevel::kInfo, "table_created",
                     {{"channel", channel_.arn}, {"table", created.table.arn}});
     ST_TRY(OpenWriter(created));

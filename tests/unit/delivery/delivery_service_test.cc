@@ -199,6 +199,38 @@ TEST_F(DeliveryServiceTest, PauseResumeTableDeletedAndDelete) {
   EXPECT_FALSE(store_->GetChannelOffsets(channel.arn).has_value());
 }
 
+// A crash after the first delivery created the table but before its tag and
+// the channel's table id were stored: the next worker adopts the table it
+// created, re-tags it and keeps appending to it.
+TEST_F(DeliveryServiceTest, TableCreatedBeforeACrashIsAdoptedAndTagged) {
+  catalog::Channel channel = MakeChannel();
+  Service().ReconcileOnce();
+  topic_.Produce(1, "x");
+  Service().ReconcileOnce();
+  ASSERT_TRUE(
+      WaitFor([&] { return !Get(channel.arn).table_id.empty() && Offsets(channel.arn)[1] == 1; }));
+  Service().Stop();
+  service_.reset();
+  const std::string table_id = Get(channel.arn).table_id;
+  auto table = store_->GetTableById(table_id);
+  ASSERT_TRUE(table.has_value());
+  ASSERT_TRUE(store_->UntagResource(table->arn, {"TableName"}).ok());
+  catalog::ChannelChange lost;
+  lost.table_id = "";
+  ASSERT_TRUE(store_->UpdateChannel(channel.arn, lost).has_value());
+  ASSERT_TRUE(Get(channel.arn).table_id.empty());
+
+  topic_.Produce(1, "y");
+  Service().ReconcileOnce();
+  ASSERT_TRUE(WaitFor([&] { return Offsets(channel.arn)[1] == 2; }));
+  Service().Stop();
+  EXPECT_EQ(Get(channel.arn).table_id, table_id);
+  EXPECT_EQ(store_->ListTags(table->arn)->at("TableName"), "orders");
+  auto loaded = commits_->LoadTable(table_id);
+  ASSERT_TRUE(loaded.has_value());
+  EXPECT_EQ(loaded->metadata->metadata.snapshots.size(), 2u);
+}
+
 TEST_F(DeliveryServiceTest, ZombieCommitIsFencedAndTheWorkerRereadsFromTheCatalog) {
   catalog::Channel channel = MakeChannel();
   Service().ReconcileOnce();  // ACTIVE, with the service's own worker:
