@@ -16,8 +16,9 @@ maxSnapshotAgeHours). Baseline in the same run: the table before maintenance.
 
 --builder pyiceberg (the default) makes the history with PyIceberg appends
 over HTTP, as a user would; --builder native stops the server and makes the
-same commits (one real Parquet file of --rows rows each, through the server's
-own commit path) with build/bench/append_commits, which turns hours into
+same appends (one real Parquet file of --rows rows each, one snapshot each,
+through the server's own commit path) with build/bench/append_commits,
+--snapshots-per-commit of them per catalog commit, which turns hours into
 minutes at 10,000 commits. Planning is timed with PyIceberg either way.
 """
 
@@ -69,6 +70,8 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=10)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--builder", choices=("pyiceberg", "native"), default="pyiceberg")
+    parser.add_argument("--snapshots-per-commit", type=int, default=50,
+                        help="native builder: snapshots per catalog commit (same table reached)")
     args = parser.parse_args()
     os.environ["ST_BUILD_DIR"] = str(pathlib.Path(args.build_dir).resolve())
     work = pathlib.Path(tempfile.mkdtemp(prefix="scan-planning-bench-"))
@@ -87,7 +90,8 @@ def main() -> None:
             subprocess.run([str(pathlib.Path(args.build_dir) / "bench" / "append_commits"),
                             "--data-dir", str(server.data_dir), "--bucket-arn", arn,
                             "--namespace", "ns", "--table", "t", "--commits", str(args.commits),
-                            "--rows", str(args.rows)], check=True)
+                            "--rows", str(args.rows),
+                            "--snapshots-per-commit", str(args.snapshots_per_commit)], check=True)
             server.start()
             cat = pyiceberg_catalog(server, arn)  # The restart picked new ports.
         else:
