@@ -1,4 +1,5 @@
 // ParseTableMetadata / SerializeTableMetadata (spec "Table Metadata Fields").
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "common/json_nesting.h"
@@ -195,6 +196,18 @@ Result<TableMetadata> ParseDocument(const Json& doc) {
     ST_ASSIGN_OR_RETURN(m.properties, r.StringMap("properties"));
   }
   ST_TRY(ParseSnapshotsAndRefs(r, v, m));
+  if (v == 1) {
+    // v1 has no last-sequence-number, but v1 writers may still stamp
+    // snapshots with sequence numbers (and the field itself). We write v2,
+    // which requires last-sequence-number >= every snapshot's, so a v1 table
+    // we commit to must carry the largest one forward.
+    if (r.Has("last-sequence-number")) {
+      ST_ASSIGN_OR_RETURN(m.last_sequence_number, r.Int64("last-sequence-number"));
+    }
+    for (const auto& snapshot : m.snapshots) {
+      m.last_sequence_number = std::max(m.last_sequence_number, snapshot.sequence_number);
+    }
+  }
   ST_TRY(m.Validate());
   return m;
 }
