@@ -1,9 +1,11 @@
 #include "parquet/file_reader.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "parquet/column_reader_internal.h"
 #include "parquet/metadata_reader_internal.h"
+#include "parquet/statistics_internal.h"
 
 namespace st::parquet {
 
@@ -108,6 +110,72 @@ Result<ColumnBatch> FileReader::ReadColumn(int row_group, int column) const {
                           " rows, the row group " + std::to_string(rows)));
   }
   return batch;
+}
+
+Result<EncodedChunk> FileReader::EncodedChunkOf(int row_group, int column,
+                                                const ColumnBatch& decoded,
+                                                std::string* scratch) const {
+  if (row_group < 0 || row_group >= num_row_groups() || column < 0 ||
+      column >= schema().num_columns()) {
+    return Err(InvalidArgument("parquet EncodedChunkOf: row group or column out of range"));
+  }
+  const ColumnDescriptor& col = schema().columns()[static_cast<size_t>(column)];
+  const ColumnChunkInfo& cc =
+      metadata_.row_groups[static_cast<size_t>(row_group)].columns[static_cast<size_t>(column)];
+  if (decoded.physical_type != col.physical_type || decoded.num_levels != cc.num_values) {
+    return Err(InvalidArgument("parquet EncodedChunkOf: the batch is not this chunk's"));
+  }
+  // The same start and length ReadColumn decoded (the chunk decoder checked
+  // them against the file).
+  int64_t start = cc.data_page_offset;
+  const bool dictionary_first = cc.dictionary_page_offset && *cc.dictionary_page_offset > 0 &&
+                                *cc.dictionary_page_offset < start;
+  if (dictionary_first) start = *cc.dictionary_page_offset;
+  if (start < 4 || cc.total_compressed_size < 0 || start > source_->size_bytes() ||
+      cc.total_compressed_size > source_->size_bytes() - start ||
+      cc.total_uncompressed_size < 0) {
+    return Err(Corruption("parquet column " + col.DottedPath() + " (row group " +
+                          std::to_string(row_group) + "): chunk bytes outside the file"));
+  }
+  EncodedChunk out;
+  ST_TRY(source_->ReadAt(start, cc.total_compressed_size, scratch, &out.pages));
+  if (dictionary_first) out.dictionary_page_offset = 0;
+  out.data_page_offset = cc.data_page_offset - start;
+  out.encodings = cc.encodings;
+  out.num_values = cc.num_values;
+  out.total_uncompressed_size = cc.total_uncompressed_size;
+  out.null_count = decoded.num_levels - decoded.num_values();
+  internal::StatsAccumulator stats(col);
+  switch (decoded.physical_type) {
+    case PhysicalType::kBoolean:
+      for (uint8_t b : decoded.bools) stats.Update(b != 0);
+      break;
+    case PhysicalType::kInt32:
+      stats.UpdateRange(decoded.int32s.data(), decoded.int32s.size());
+      break;
+    case PhysicalType::kInt64:
+      stats.UpdateRange(decoded.int64s.data(), decoded.int64s.size());
+      break;
+    case PhysicalType::kFloat:
+      stats.UpdateRange(decoded.floats.data(), decoded.floats.size());
+      out.nan_count = std::count_if(decoded.floats.begin(), decoded.floats.end(),
+                                    [](float v) { return v != v; });
+      break;
+    case PhysicalType::kDouble:
+      stats.UpdateRange(decoded.doubles.data(), decoded.doubles.size());
+      out.nan_count = std::count_if(decoded.doubles.begin(), decoded.doubles.end(),
+                                    [](double v) { return v != v; });
+      break;
+    case PhysicalType::kByteArray:
+    case PhysicalType::kFixedLenByteArray:
+      stats.UpdateBytesRange(decoded.bytes.data(), decoded.bytes.size());
+      break;
+  }
+  if (stats.has_min_max()) {
+    out.min_value = stats.EncodedMin();
+    out.max_value = stats.EncodedMax();
+  }
+  return out;
 }
 
 Result<std::vector<Value>> FileReader::ReadRows(int row_group) const {

@@ -180,6 +180,16 @@ class FileReader {
   // page); Unsupported for a codec or encoding listed above as not read.
   Result<ColumnBatch> ReadColumn(int row_group, int column) const;
 
+  // Column `column` of `row_group` as an EncodedChunk for
+  // FileWriter::AppendEncodedRowGroup: a view of the chunk's bytes (into the
+  // source's memory, or into *scratch, which must then outlive the chunk's
+  // use) with counts and bounds computed from `decoded`, ReadColumn's batch
+  // of the same chunk, so nothing of the input's own statistics is trusted
+  // and every page was decoded once. Errors: InvalidArgument for indexes
+  // out of range or a batch of another column; the source's.
+  Result<EncodedChunk> EncodedChunkOf(int row_group, int column, const ColumnBatch& decoded,
+                                      std::string* scratch) const;
+
   // Every column of a row group assembled into rows (Struct values in schema
   // order, as FileWriter::WriteRow takes them): decimals become Decimal,
   // strings String, other BYTE_ARRAY/FIXED Binary. For tests and tools; the
