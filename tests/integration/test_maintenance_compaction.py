@@ -244,3 +244,72 @@ def test_the_hot_pass_compacts_a_partition_past_the_bound_by_itself(fresh_server
     assert len(live_files(table)) == 1
     assert table.metadata.current_snapshot().summary.operation.value == "replace"
     assert sorted(r["id"] for r in table.scan().to_arrow().to_pylist()) == list(range(9))
+
+
+def test_binpack_carries_large_row_groups_over_encoded_and_rows_and_metrics_stay(writable):
+    """Row groups of >= 65,536 rows in the output's codec are appended still
+    encoded; small files between them are re-encoded into a group of their
+    own. Rows, per-file metrics (null and NaN counts, bounds) and readers
+    must not notice the difference."""
+    server = writable
+    arn = new_bucket(server, prefix="compact")
+    cat = pyiceberg_catalog(server, arn)
+    cat.create_namespace("ns")
+    schema = pa.schema([pa.field("id", pa.int64(), nullable=False), pa.field("name", pa.string()),
+                        pa.field("score", pa.float64()), pa.field("flag", pa.bool_())])
+    table = cat.create_table("ns.t", schema=schema)
+
+    def batch(start: int, n: int) -> pa.Table:
+        return pa.Table.from_pylist([{
+            "id": i, "name": None if i % 7 == 0 else f"n{i % 1000:04d}",
+            "score": float("nan") if i % 11 == 0 else (None if i % 13 == 0 else i / 3),
+            "flag": None if i % 5 == 0 else i % 2 == 0} for i in range(start, start + n)],
+            schema=schema)
+
+    sizes = [70_000, 10, 70_000, 10, 70_000]
+    start = 0
+    for n in sizes:
+        table.append(batch(start, n))
+        start += n
+    total = start
+    table = cat.load_table("ns.t")
+    before = table.scan().to_arrow().sort_by("id")
+    assert before.num_rows == total
+
+    result = run_job(server, arn, "ns", "t")
+    assert result["status"] == "Successful", result
+    after = cat.load_table("ns.t")
+    files = live_files(after)
+    assert len(files) == 1
+    got = after.scan().to_arrow().sort_by("id")
+    # Equal including NaN positions (compared as text) and nulls.
+    assert got.column("id").to_pylist() == before.column("id").to_pylist()
+    for col in ("name", "flag"):
+        assert got.column(col).to_pylist() == before.column(col).to_pylist(), col
+    assert [repr(v) for v in got.column("score").to_pylist()] == \
+        [repr(v) for v in before.column("score").to_pylist()]
+    duck = duckdb_rows_sql(server, arn, "SELECT count(*), count(name), sum(id) FROM st.ns.t")
+    assert duck == [(total, sum(1 for i in range(total) if i % 7 != 0), total * (total - 1) // 2)]
+
+    meta = pq.ParquetFile(object_path(server, files[0].file_path)).metadata
+    # The three large groups carried over as they were; the small files'
+    # rows re-encoded into groups of their own (flushed before the next
+    # carried-over group, or at the end: the group's file order decides).
+    counts = sorted(meta.row_group(g).num_rows for g in range(meta.num_row_groups))
+    assert counts in ([20, 70_000, 70_000, 70_000], [10, 10, 70_000, 70_000, 70_000]), counts
+    f = files[0]
+    ids = {field.name: field.field_id for field in after.schema().fields}
+    assert f.null_value_counts[ids["name"]] == sum(1 for i in range(total) if i % 7 == 0)
+    assert f.nan_value_counts.get(ids["score"]) == sum(1 for i in range(total) if i % 11 == 0)
+    assert f.null_value_counts[ids["score"]] == sum(
+        1 for i in range(total) if i % 11 != 0 and i % 13 == 0)
+    import struct
+    assert struct.unpack("<q", f.lower_bounds[ids["id"]])[0] == 0
+    assert struct.unpack("<q", f.upper_bounds[ids["id"]])[0] == total - 1
+    assert f.lower_bounds[ids["name"]] == b"n0000"
+    assert f.upper_bounds[ids["name"]] == b"n0999"
+    # Chunk statistics of a carried-over group are ours, recomputed.
+    bounds = sorted((meta.row_group(g).column(0).statistics.min,
+                     meta.row_group(g).column(0).statistics.max)
+                    for g in range(meta.num_row_groups) if meta.row_group(g).num_rows == 70_000)
+    assert bounds == [(0, 69_999), (70_010, 140_009), (140_020, 210_019)], bounds
