@@ -246,6 +246,7 @@ bool CopyableRowGroup(const RewriteTarget& target, const parquet::FileReader& re
 // One input file, open.
 struct InputFile {
   std::string bytes;  // The reader and its batches point into it.
+  parquet::BudgetCharge charge;  // For `bytes`.
   std::unique_ptr<parquet::FileReader> reader;
   std::vector<int> columns;  // MapColumns.
 };
@@ -254,7 +255,11 @@ Result<std::unique_ptr<InputFile>> OpenInput(const RewriteTarget& target,
                                              const iceberg::DataFile& file) {
   auto input = std::make_unique<InputFile>();
   ST_ASSIGN_OR_RETURN(input->bytes, target.io.Read(file.file_path));
-  ST_ASSIGN_OR_RETURN(input->reader, parquet::FileReader::Open(input->bytes));
+  input->charge = parquet::BudgetCharge(target.budget);
+  ST_TRY(input->charge.Add(static_cast<int64_t>(input->bytes.size()), "the file's bytes"));
+  parquet::ReaderOptions options;
+  options.budget = target.budget;
+  ST_ASSIGN_OR_RETURN(input->reader, parquet::FileReader::Open(input->bytes, options));
   ST_ASSIGN_OR_RETURN(input->columns, MapColumns(input->reader->schema(), target.parquet_schema));
   if (input->reader->metadata().num_rows != file.record_count) {
     return Err(Corruption("the file holds " + std::to_string(input->reader->metadata().num_rows) +

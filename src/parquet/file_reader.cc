@@ -9,6 +9,18 @@
 
 namespace st::parquet {
 
+Status DecodeBudget::Charge(int64_t bytes, const std::string& what) {
+  int64_t used = used_.load(std::memory_order_relaxed);
+  do {
+    if (bytes > limit_ - used) {
+      return FailedPrecondition(what + ": decoding it exceeds " + name_ + " of " +
+                                std::to_string(limit_) + " bytes (" + std::to_string(used) +
+                                " held, " + std::to_string(bytes) + " more asked)");
+    }
+  } while (!used_.compare_exchange_weak(used, used + bytes, std::memory_order_relaxed));
+  return Status::OK();
+}
+
 Status MemorySource::ReadAt(int64_t offset, int64_t length, std::string* /*scratch*/,
                             std::string_view* out) const {
   if (offset < 0 || length < 0 || offset > size_bytes() || length > size_bytes() - offset) {

@@ -313,3 +313,49 @@ def test_binpack_carries_large_row_groups_over_encoded_and_rows_and_metrics_stay
                      meta.row_group(g).column(0).statistics.max)
                     for g in range(meta.num_row_groups) if meta.row_group(g).num_rows == 70_000)
     assert bounds == [(0, 69_999), (70_010, 140_009), (140_020, 210_019)], bounds
+
+
+def vm_hwm_kb(pid: int) -> int:
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmHWM")
+
+
+def test_a_file_that_decodes_past_the_memory_budget_fails_the_job_and_memory_stays_bounded(
+        fresh_server):
+    """A data file of 20 million equal values is a few hundred KB on disk
+    and 200 MB decoded: with --compaction-memory-budget-mb 32 the job fails
+    naming it before decoding it, the table is unchanged and the server's
+    peak RSS grows by far less than the file's decoded size."""
+    server = fresh_server(extra_args=["--compaction-memory-budget-mb", "32"])
+    assert s3_writes_available(server)
+    arn = new_bucket(server, prefix="compact")
+    cat = pyiceberg_catalog(server, arn)
+    cat.create_namespace("ns")
+    schema = pa.schema([pa.field("id", pa.int64())])
+    # One row group for the whole file (PyIceberg's default is 1 Mi rows).
+    table = cat.create_table("ns.t", schema=schema,
+                             properties={"write.parquet.row-group-limit": "100000000"})
+    table.append(pa.table({"id": pa.array([1, 2], pa.int64())}))
+    hostile_rows = 20_000_000
+    table.append(pa.table({"id": pa.repeat(pa.scalar(0, pa.int64()), hostile_rows)}))
+    table = cat.load_table("ns.t")
+    hostile = [f for f in live_files(table) if f.record_count == hostile_rows][0]
+    assert hostile.file_size_in_bytes < 2_000_000, hostile.file_size_in_bytes
+    before_snapshot = table.metadata.current_snapshot_id
+    pid = server.proc.pid
+    hwm_before = vm_hwm_kb(pid)
+
+    result = run_job(server, arn, "ns", "t")
+    assert result["status"] == "Failed", result
+    message = result.get("failureMessage", "")
+    assert "exceeds the compaction memory budget" in message, message
+    assert hostile.file_path in message, message
+    assert server.running
+    assert cat.load_table("ns.t").metadata.current_snapshot_id == before_snapshot
+    grown_mb = (vm_hwm_kb(pid) - hwm_before) / 1024
+    # 160 MB of int64 values alone would be decoded without the budget.
+    assert grown_mb < 80, grown_mb
+    # The server still serves: the table reads back whole.
+    assert len(cat.load_table("ns.t").scan().to_arrow()) == hostile_rows + 2
