@@ -359,3 +359,74 @@ def test_a_file_that_decodes_past_the_memory_budget_fails_the_job_and_memory_sta
     assert grown_mb < 80, grown_mb
     # The server still serves: the table reads back whole.
     assert len(cat.load_table("ns.t").scan().to_arrow()) == hostile_rows + 2
+
+
+def test_a_corrupt_file_fails_compaction_while_the_channel_keeps_delivering(
+        server, kafka, topic_name):
+    """Delivery is unaffected by a compaction job that fails on a corrupt
+    file: a channel producing throughout keeps committing during and after
+    the failure, and every record (those produced after the failure too) is
+    in the table exactly once once the file is repaired."""
+    import threading
+
+    from harness.channels import ChannelSetup
+    from test_maintenance_records import ID_SCHEMA
+
+    kafka.create_topic(topic_name, partitions=1)
+    channel = ChannelSetup.create(server, kafka, topic_name, schema=ID_SCHEMA,
+                                  partition_source=None, freshness=1)
+    channel.wait_status("ACTIVE")
+    producer = kafka.producer()
+    produced = 0
+
+    def produce(count: int) -> None:
+        nonlocal produced
+        for _ in range(count):
+            producer.produce(topic_name, value=json.dumps({"id": produced}).encode())
+            produced += 1
+        assert producer.flush(30) == 0
+
+    for _ in range(3):  # At least three commits, so three small files.
+        produce(5)
+        channel.wait_rows(produced)
+    table = channel.load_table()
+    files = sorted(f.file_path for f in live_files(table))
+    assert len(files) >= 3, files
+    victim = files[1]
+    path = object_path(server, victim)
+    original = path.read_bytes()
+    path.write_bytes(b"\0" * len(original))
+
+    stop = threading.Event()
+
+    def keep_producing() -> None:
+        while not stop.is_set():
+            produce(3)
+            time.sleep(0.2)
+
+    feeder = threading.Thread(target=keep_producing)
+    feeder.start()
+    try:
+        result = run_job(server, channel.bucket_arn, channel.namespace, channel.table)
+        failed_at = produced
+        assert result["status"] == "Failed", result
+        assert victim in result.get("failureMessage", ""), result
+        # Commits after the failure: the snapshot count keeps growing.
+        snapshots_at_failure = len(channel.load_table().metadata.snapshots)
+        deadline = time.monotonic() + 60
+        while len(channel.load_table().metadata.snapshots) < snapshots_at_failure + 3:
+            assert time.monotonic() < deadline, server.log_tail(40)
+            time.sleep(0.3)
+    finally:
+        stop.set()
+        feeder.join()
+    after = channel.load_table()
+    # Compaction replaced nothing: every snapshot is the channel's append,
+    # and the corrupt file is still referenced.
+    assert all(s.summary.operation.value == "append" for s in after.metadata.snapshots)
+    assert victim in {f.file_path for f in live_files(after)}
+    path.write_bytes(original)
+    data = channel.wait_rows(produced)
+    ids = sorted(r["id"] for r in data.to_pylist())
+    assert ids == list(range(produced)), (len(ids), produced)
+    assert produced > failed_at + 6
