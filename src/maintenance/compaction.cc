@@ -106,8 +106,8 @@ Result<CompactionOutcome> CompactTable(const CompactionContext& ctx, const catal
 
     ST_ASSIGN_OR_RETURN(parquet::Schema parquet_schema, iceberg::ToParquetSchema(*schema));
     parquet::DecodeBudget budget(options.memory_budget_bytes, "the compaction memory budget");
-    RewriteTarget rewrite{io,    *schema, parquet_schema,
-                          write, target,  Uuid::Generate(ctx.random).ToString() + "-compacted",
+    RewriteTarget rewrite{io,     *schema, parquet_schema,
+                          write,  target,  Uuid::Generate(ctx.random).ToString() + "-compacted",
                           &budget};
     int file_counter = 0;
     std::vector<std::string> removed;

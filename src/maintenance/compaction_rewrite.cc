@@ -245,7 +245,7 @@ bool CopyableRowGroup(const RewriteTarget& target, const parquet::FileReader& re
 
 // One input file, open.
 struct InputFile {
-  std::string bytes;  // The reader and its batches point into it.
+  std::string bytes;             // The reader and its batches point into it.
   parquet::BudgetCharge charge;  // For `bytes`.
   std::unique_ptr<parquet::FileReader> reader;
   std::vector<int> columns;  // MapColumns.
@@ -359,8 +359,11 @@ class RowGroupPrefetcher {
           Push(Err(batches.error().WithContext("data file " + file.file_path)));
           return Finish();
         }
-        Unit unit{input, *std::move(batches), {},
-                  input->reader->metadata().row_groups[g].num_rows, g == 0};
+        Unit unit{input,
+                  *std::move(batches),
+                  {},
+                  input->reader->metadata().row_groups[g].num_rows,
+                  g == 0};
         if (CopyableRowGroup(target_, *input->reader, input->columns, g)) {
           auto encoded = EncodeUnit(*input, g, &unit.batches);
           if (!encoded) {
@@ -383,9 +386,9 @@ class RowGroupPrefetcher {
     chunks.reserve(batches->size());
     std::string scratch;  // Unused: the reader's source is the file in memory.
     for (size_t c = 0; c < batches->size(); ++c) {
-      ST_ASSIGN_OR_RETURN(parquet::EncodedChunk chunk,
-                          input.reader->EncodedChunkOf(row_group, input.columns[c],
-                                                       (*batches)[c], &scratch));
+      ST_ASSIGN_OR_RETURN(
+          parquet::EncodedChunk chunk,
+          input.reader->EncodedChunkOf(row_group, input.columns[c], (*batches)[c], &scratch));
       if (!scratch.empty()) return Err(Internal("compaction: a chunk copy left its source"));
       chunks.push_back(std::move(chunk));
     }

@@ -36,10 +36,10 @@
 #include "catalog/table_commits.h"
 #include "common/clock.h"
 #include "common/logger.h"
-#include "maintenance/compaction.h"
 #include "common/mutex.h"
 #include "common/random.h"
 #include "common/status.h"
+#include "maintenance/compaction.h"
 #include "maintenance/maintenance_metrics.h"
 #include "storage/object_store.h"
 

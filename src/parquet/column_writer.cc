@@ -234,7 +234,8 @@ Result<ColumnChunkMeta> ColumnWriter::AppendEncodedChunk(const EncodedChunk& chu
                                "': encoded bounds do not fit the column's type"));
   }
   const int64_t start = sink->Position();
-  if (chunk.dictionary_page_offset) meta.dictionary_page_offset = start + *chunk.dictionary_page_offset;
+  if (chunk.dictionary_page_offset)
+    meta.dictionary_page_offset = start + *chunk.dictionary_page_offset;
   meta.data_page_offset = start + chunk.data_page_offset;
   ST_TRY(sink->Write(chunk.pages.data(), chunk.pages.size()));
   for (int32_t e : chunk.encodings) meta.encodings.push_back(static_cast<Encoding>(e));

@@ -144,8 +144,7 @@ Result<EncodedChunk> FileReader::EncodedChunkOf(int row_group, int column,
                                 *cc.dictionary_page_offset < start;
   if (dictionary_first) start = *cc.dictionary_page_offset;
   if (start < 4 || cc.total_compressed_size < 0 || start > source_->size_bytes() ||
-      cc.total_compressed_size > source_->size_bytes() - start ||
-      cc.total_uncompressed_size < 0) {
+      cc.total_compressed_size > source_->size_bytes() - start || cc.total_uncompressed_size < 0) {
     return Err(Corruption("parquet column " + col.DottedPath() + " (row group " +
                           std::to_string(row_group) + "): chunk bytes outside the file"));
   }

@@ -190,9 +190,9 @@ class FileWriter::Impl {
           "parquet AppendEncodedRowGroup: a row is unfinished; call EndRow()/EndRows()"));
     }
     if (chunks.size() != columns_.size() || num_rows < 0) {
-      return Fail(InvalidArgument("parquet AppendEncodedRowGroup: " +
-                                  std::to_string(chunks.size()) + " chunks for " +
-                                  std::to_string(columns_.size()) + " columns"));
+      return Fail(
+          InvalidArgument("parquet AppendEncodedRowGroup: " + std::to_string(chunks.size()) +
+                          " chunks for " + std::to_string(columns_.size()) + " columns"));
     }
     for (size_t c = 0; c < chunks.size(); ++c) {
       const EncodedChunk& chunk = chunks[c];
@@ -202,8 +202,8 @@ class FileWriter::Impl {
           chunk.data_page_offset >= 0 && chunk.data_page_offset < std::max<int64_t>(size, 1) &&
           (!chunk.dictionary_page_offset ||
            (*chunk.dictionary_page_offset >= 0 && *chunk.dictionary_page_offset < size));
-      const bool values_fit = d.max_rep_level > 0 ? chunk.num_values >= num_rows
-                                                  : chunk.num_values == num_rows;
+      const bool values_fit =
+          d.max_rep_level > 0 ? chunk.num_values >= num_rows : chunk.num_values == num_rows;
       if (!offsets_fit || !values_fit || chunk.null_count < 0 ||
           chunk.null_count > chunk.num_values) {
         return Fail(InvalidArgument("parquet AppendEncodedRowGroup: column '" + d.DottedPath() +

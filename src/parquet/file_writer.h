@@ -71,7 +71,7 @@ struct FileSummary {
 // those pages (FileReader::EncodedChunkOf) rather than trusted from the
 // input's footer.
 struct EncodedChunk {
-  std::string_view pages;  // Every byte of the chunk, first page first.
+  std::string_view pages;                         // Every byte of the chunk, first page first.
   std::optional<int64_t> dictionary_page_offset;  // Offsets within `pages`.
   int64_t data_page_offset = 0;
   std::vector<int32_t> encodings;  // parquet.thrift Encoding numbers.
