@@ -154,7 +154,27 @@ Result<EncodedChunk> FileReader::EncodedChunkOf(int row_group, int column,
   out.data_page_offset = cc.data_page_offset - start;
   out.encodings = cc.encodings;
   out.num_values = cc.num_values;
-  out.total_uncompressed_size = cc.total_uncompressed_size;
+  // The uncompressed total from the page headers themselves (the decoder
+  // walked the same ones), not the footer's claim.
+  int64_t uncompressed = 0;
+  int64_t values = 0;
+  for (size_t pos = 0; values < cc.num_values && pos < out.pages.size();) {
+    internal::PageHeader h;
+    size_t header_bytes = 0;
+    ST_TRY(internal::ParsePageHeader(reinterpret_cast<const uint8_t*>(out.pages.data() + pos),
+                                     out.pages.size() - pos, &h, &header_bytes));
+    if (static_cast<size_t>(h.compressed_page_size) > out.pages.size() - pos - header_bytes) {
+      return Err(Corruption("parquet column " + col.DottedPath() + " (row group " +
+                            std::to_string(row_group) + "): a page past the chunk's end"));
+    }
+    uncompressed += static_cast<int64_t>(header_bytes) + h.uncompressed_page_size;
+    if (h.type == static_cast<int32_t>(internal::PageType::kDataPage) ||
+        h.type == static_cast<int32_t>(internal::PageType::kDataPageV2)) {
+      values += h.num_values;
+    }
+    pos += header_bytes + static_cast<size_t>(h.compressed_page_size);
+  }
+  out.total_uncompressed_size = uncompressed;
   out.null_count = decoded.num_levels - decoded.num_values();
   internal::StatsAccumulator stats(col);
   switch (decoded.physical_type) {

@@ -271,6 +271,16 @@ TEST(FileReaderTest, EncodedRowGroupsAppendWithRowsAndTheSummaryMatches) {
   auto again = *FileReader::Open(sink.buffer());
   EXPECT_EQ(again->num_row_groups(), reader->num_row_groups());
   EXPECT_EQ(ReadAll(*again), expected);
+  for (int g = 0; g < reader->num_row_groups(); g += 2) {
+    for (int c = 0; c < reader->schema().num_columns(); ++c) {
+      const ColumnChunkInfo& in = reader->metadata().row_groups[g].columns[c];
+      const ColumnChunkInfo& out = again->metadata().row_groups[g].columns[c];
+      EXPECT_EQ(out.total_uncompressed_size, in.total_uncompressed_size) << g << " " << c;
+      EXPECT_EQ(out.total_compressed_size, in.total_compressed_size) << g << " " << c;
+      EXPECT_EQ(out.statistics->null_count, in.statistics->null_count) << g << " " << c;
+      EXPECT_EQ(out.statistics->min_value, in.statistics->min_value) << g << " " << c;
+    }
+  }
 
   MemoryOutputStream direct_sink;
   auto direct = *FileWriter::Make(AllTypesSchema(), {}, &direct_sink);
