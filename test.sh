@@ -16,7 +16,8 @@
 #   ./test.sh --unit               only build-asan/ (Debug, ASan+UBSan) + ctest
 #   ./test.sh --tsan               only build-tsan/ (clang, Debug, TSan,
 #                                  -Wthread-safety) + the common, http,
-#                                  catalog and delivery unit tests
+#                                  catalog, delivery, kms and maintenance
+#                                  unit tests
 #   ./test.sh --fuzz               only build-fuzz/ (clang) + a short run of
 #                                  every fuzz target (tests/fuzz/run.sh)
 #   ./test.sh --integration        only build/ (RelWithDebInfo) + pytest
@@ -45,7 +46,7 @@ JOBS="${ST_JOBS:-2}"
 # narrows that for a local run only).
 LINT_FAIL_ON="${ST_LINT_FAIL_ON:-.}"
 # The unit tests of the modules whose threads share state.
-TSAN_TESTS=(common http catalog delivery kms)
+TSAN_TESTS=(common http catalog delivery kms maintenance)
 
 ALL_STAGES=(format layering lint unit tsan fuzz integration)
 declare -A RUN=()

@@ -105,8 +105,10 @@ Result<CompactionOutcome> CompactTable(const CompactionContext& ctx, const catal
     if (plan.empty()) return out;
 
     ST_ASSIGN_OR_RETURN(parquet::Schema parquet_schema, iceberg::ToParquetSchema(*schema));
-    RewriteTarget rewrite{io,    *schema, parquet_schema,
-                          write, target,  Uuid::Generate(ctx.random).ToString() + "-compacted"};
+    parquet::DecodeBudget budget(options.memory_budget_bytes, "the compaction memory budget");
+    RewriteTarget rewrite{io,     *schema, parquet_schema,
+                          write,  target,  Uuid::Generate(ctx.random).ToString() + "-compacted",
+                          &budget};
     int file_counter = 0;
     std::vector<std::string> removed;
     std::vector<iceberg::DataFile> added;

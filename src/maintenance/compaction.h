@@ -78,6 +78,8 @@ inline constexpr int64_t kOrderedGroupFactor = 8;
 // ...but never more than this much compressed input in memory at once.
 inline constexpr int64_t kMaxOrderedGroupBytes = 1LL << 30;
 
+inline constexpr int64_t kDefaultCompactionMemoryBudgetBytes = 4LL << 30;
+
 struct CompactionOptions {
   // targetFileSizeMB (64–512 MiB, default 512); the table property
   // write.target-file-size-bytes lowers it when set smaller (what Iceberg's
@@ -86,6 +88,13 @@ struct CompactionOptions {
   catalog::CompactionStrategy strategy = catalog::CompactionStrategy::kAuto;
   // 0: every partition; N > 0: only partitions with more than N candidates.
   int min_small_files = 0;
+  // Input bytes plus decoded bytes one job may hold at once (each page is
+  // charged from its header before it is decompressed): a file that claims
+  // more fails the job ("exceeds the compaction memory budget", naming the
+  // file) instead of exhausting the server. binpack holds about two input
+  // files and three row groups; sort and z-order hold their whole group
+  // (up to kMaxOrderedGroupBytes compressed) decoded.
+  int64_t memory_budget_bytes = kDefaultCompactionMemoryBudgetBytes;
 };
 
 struct CompactionOutcome {

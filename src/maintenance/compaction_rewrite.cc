@@ -31,6 +31,14 @@ int64_t SliceRows(int64_t target_bytes, int64_t group_bytes, int64_t rows) {
   return std::clamp(slice, kMinSliceRows, kMaxSliceRows);
 }
 
+// A row group this large is carried over still encoded when it can be
+// (CopyableRowGroup) rather than decoded and re-encoded: it is already a
+// reasonable row group for readers (DuckDB writes 122,880 rows per group,
+// pyarrow and Spark more), so merging it into a bigger one buys little and
+// costs the whole encode and compress. Smaller groups (what streaming
+// commits leave) are re-encoded into full-size ones.
+constexpr int64_t kMinCopyRows = 65536;
+
 // Per output column, the file's column holding the same field id (-1: the
 // file predates the column). Errors: Unsupported for a column whose levels
 // or physical type cannot be carried over.
@@ -139,6 +147,14 @@ class OutputFiles {
     return Status::OK();
   }
 
+  // One row group carried over encoded (CopyableRowGroup).
+  Status WriteEncoded(const std::vector<parquet::EncodedChunk>& chunks, int64_t rows) {
+    if (writer_ == nullptr) ST_TRY(Open());
+    ST_TRY(writer_->AppendEncodedRowGroup(chunks, rows));
+    if (writer_->EstimatedFileSizeBytes() >= target_.target_file_size_bytes) ST_TRY(CloseCurrent());
+    return Status::OK();
+  }
+
   Result<std::vector<iceberg::DataFile>> Finish() {
     if (writer_ != nullptr) ST_TRY(CloseCurrent());
     finished_ = true;
@@ -200,9 +216,37 @@ class OutputFiles {
   bool finished_ = false;
 };
 
+// True when row group `row_group` of `input` can be appended to the output
+// as its encoded chunks: every output column comes from a column of the
+// same physical type, width and levels, compressed with the output's codec,
+// and the group is large (kMinCopyRows, or a quarter of a row group's
+// bytes).
+bool CopyableRowGroup(const RewriteTarget& target, const parquet::FileReader& reader,
+                      const std::vector<int>& columns, int row_group) {
+  const parquet::RowGroupInfo& rg = reader.metadata().row_groups[static_cast<size_t>(row_group)];
+  int64_t compressed = 0;
+  for (const parquet::ColumnChunkInfo& cc : rg.columns) compressed += cc.total_compressed_size;
+  if (rg.num_rows < kMinCopyRows && compressed < target.write.parquet.row_group_size_bytes / 4) {
+    return false;
+  }
+  for (size_t o = 0; o < columns.size(); ++o) {
+    if (columns[o] < 0) return false;
+    const parquet::ColumnDescriptor& want = target.parquet_schema.columns()[o];
+    const parquet::ColumnDescriptor& have =
+        reader.schema().columns()[static_cast<size_t>(columns[o])];
+    if (have.physical_type != want.physical_type || have.type_length != want.type_length ||
+        have.max_def_level != want.max_def_level || have.max_rep_level != want.max_rep_level ||
+        rg.columns[static_cast<size_t>(columns[o])].codec != target.write.parquet.codec) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // One input file, open.
 struct InputFile {
-  std::string bytes;  // The reader and its batches point into it.
+  std::string bytes;             // The reader and its batches point into it.
+  parquet::BudgetCharge charge;  // For `bytes`.
   std::unique_ptr<parquet::FileReader> reader;
   std::vector<int> columns;  // MapColumns.
 };
@@ -211,7 +255,11 @@ Result<std::unique_ptr<InputFile>> OpenInput(const RewriteTarget& target,
                                              const iceberg::DataFile& file) {
   auto input = std::make_unique<InputFile>();
   ST_ASSIGN_OR_RETURN(input->bytes, target.io.Read(file.file_path));
-  ST_ASSIGN_OR_RETURN(input->reader, parquet::FileReader::Open(input->bytes));
+  input->charge = parquet::BudgetCharge(target.budget);
+  ST_TRY(input->charge.Add(static_cast<int64_t>(input->bytes.size()), "the file's bytes"));
+  parquet::ReaderOptions options;
+  options.budget = target.budget;
+  ST_ASSIGN_OR_RETURN(input->reader, parquet::FileReader::Open(input->bytes, options));
   ST_ASSIGN_OR_RETURN(input->columns, MapColumns(input->reader->schema(), target.parquet_schema));
   if (input->reader->metadata().num_rows != file.record_count) {
     return Err(Corruption("the file holds " + std::to_string(input->reader->metadata().num_rows) +
@@ -245,6 +293,9 @@ class RowGroupPrefetcher {
   struct Unit {
     std::shared_ptr<const InputFile> input;  // Keeps the bytes the batches view.
     std::vector<parquet::ColumnBatch> batches;
+    // When not empty, the row group carried over encoded (batches empty):
+    // views into input->bytes.
+    std::vector<parquet::EncodedChunk> encoded;
     int64_t rows = 0;
     bool first_of_file = false;
   };
@@ -308,12 +359,40 @@ class RowGroupPrefetcher {
           Push(Err(batches.error().WithContext("data file " + file.file_path)));
           return Finish();
         }
-        Unit unit{input, *std::move(batches), input->reader->metadata().row_groups[g].num_rows,
+        Unit unit{input,
+                  *std::move(batches),
+                  {},
+                  input->reader->metadata().row_groups[g].num_rows,
                   g == 0};
+        if (CopyableRowGroup(target_, *input->reader, input->columns, g)) {
+          auto encoded = EncodeUnit(*input, g, &unit.batches);
+          if (!encoded) {
+            Push(Err(encoded.error().WithContext("data file " + file.file_path)));
+            return Finish();
+          }
+          unit.encoded = *std::move(encoded);
+          unit.batches.clear();
+        }
         if (!Push(std::move(unit))) return Finish();
       }
     }
     Finish();
+  }
+
+  // The row group's chunks, their counts and bounds from the decoded batches.
+  static Result<std::vector<parquet::EncodedChunk>> EncodeUnit(
+      const InputFile& input, int row_group, const std::vector<parquet::ColumnBatch>* batches) {
+    std::vector<parquet::EncodedChunk> chunks;
+    chunks.reserve(batches->size());
+    std::string scratch;  // Unused: the reader's source is the file in memory.
+    for (size_t c = 0; c < batches->size(); ++c) {
+      ST_ASSIGN_OR_RETURN(
+          parquet::EncodedChunk chunk,
+          input.reader->EncodedChunkOf(row_group, input.columns[c], (*batches)[c], &scratch));
+      if (!scratch.empty()) return Err(Internal("compaction: a chunk copy left its source"));
+      chunks.push_back(std::move(chunk));
+    }
+    return chunks;
   }
 
   const RewriteTarget& target_;
@@ -333,7 +412,11 @@ Status RewriteInOrder(const RewriteTarget& target, const CompactionGroup& group,
     ST_ASSIGN_OR_RETURN(std::optional<RowGroupPrefetcher::Unit> unit, prefetch.Next());
     if (!unit.has_value()) return Status::OK();
     if (unit->first_of_file) result->bytes_read += static_cast<int64_t>(unit->input->bytes.size());
-    ST_TRY(out->Write(unit->batches, unit->rows));
+    if (!unit->encoded.empty()) {
+      ST_TRY(out->WriteEncoded(unit->encoded, unit->rows));
+    } else {
+      ST_TRY(out->Write(unit->batches, unit->rows));
+    }
     result->records += unit->rows;
   }
 }

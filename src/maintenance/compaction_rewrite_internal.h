@@ -14,6 +14,7 @@
 #include "iceberg/schema.h"
 #include "iceberg/sort_order.h"
 #include "maintenance/compaction.h"
+#include "parquet/file_reader.h"
 #include "parquet/schema.h"
 
 namespace st::maintenance {
@@ -29,6 +30,9 @@ struct RewriteTarget {
   const iceberg::DataFileWriterOptions& write;
   int64_t target_file_size_bytes = 0;
   std::string file_prefix;  // A UUID unique to the job run.
+  // The job's CompactionOptions::memory_budget_bytes: input files and
+  // their decoded batches are charged to it while held. Null: unbounded.
+  parquet::DecodeBudget* budget = nullptr;
 };
 
 struct GroupRewrite {

@@ -158,6 +158,7 @@ Result<catalog::MaintenanceJobState> MaintenanceService::RunJobLocked(const cata
                                MaintenanceType::kIcebergCompaction);
       CompactionOptions options;
       options.min_small_files = min_small_files;
+      options.memory_budget_bytes = options_.compaction_memory_budget_bytes;
       if (config.has_value()) {
         if (config->compaction.target_file_size_mb.has_value()) {
           options.target_file_size_bytes = *config->compaction.target_file_size_mb << 20;

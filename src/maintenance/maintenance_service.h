@@ -39,6 +39,7 @@
 #include "common/mutex.h"
 #include "common/random.h"
 #include "common/status.h"
+#include "maintenance/compaction.h"
 #include "maintenance/maintenance_metrics.h"
 #include "storage/object_store.h"
 
@@ -69,6 +70,8 @@ struct MaintenanceOptions {
   // minute bounds a freshness-1 s table's current partition to about 8 + 60
   // small files while rewriting only partitions past the bound.
   std::chrono::milliseconds hot_compaction_interval = std::chrono::seconds(60);
+  // CompactionOptions::memory_budget_bytes of every compaction run.
+  int64_t compaction_memory_budget_bytes = kDefaultCompactionMemoryBudgetBytes;
 };
 
 class MaintenanceService {

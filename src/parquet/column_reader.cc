@@ -45,6 +45,7 @@ class ChunkDecoder {
   explicit ChunkDecoder(const ChunkToRead& in) : in_(in), col_(*in.column) {
     batch_.column = in.column_index;
     batch_.physical_type = col_.physical_type;
+    batch_.charge = BudgetCharge(in.options->budget);
     where_ =
         "parquet column " + col_.DottedPath() + " (row group " + std::to_string(in.row_group) + ")";
   }
@@ -67,6 +68,8 @@ class ChunkDecoder {
   Status ReadPlain(const uint8_t* data, size_t size, size_t n);
   Status ReadDictionaryIndices(const uint8_t* data, size_t size, size_t n);
   Status DataPage(const PageHeader& h, std::string_view raw);
+  // Charges the budget for a page before it is decompressed or decoded.
+  Status ChargePage(const PageHeader& h, bool data_page);
 
   ChunkToRead in_;
   const ColumnDescriptor& col_;
@@ -134,6 +137,24 @@ Result<std::string_view> ChunkDecoder::PageBody(std::string_view compressed,
   }
   if (kept) batch_.storage.push_back(std::move(kept));
   return std::string_view(dst, size);
+}
+
+Status ChunkDecoder::ChargePage(const PageHeader& h, bool data_page) {
+  if (in_.options->budget == nullptr) return Status::OK();
+  int64_t per_value = col_.physical_type == PhysicalType::kBoolean ? 1 : 0;
+  if (col_.physical_type == PhysicalType::kByteArray ||
+      col_.physical_type == PhysicalType::kFixedLenByteArray) {
+    per_value = static_cast<int64_t>(sizeof(std::string_view));
+  } else if (per_value == 0) {
+    per_value = static_cast<int64_t>(FixedWidth(col_.physical_type, col_.type_length));
+  }
+  if (data_page) {
+    if (col_.max_def_level > 0) per_value += 2;
+    if (col_.max_rep_level > 0) per_value += 2;
+  }
+  const int64_t bytes = std::max<int64_t>(h.uncompressed_page_size, 0) +
+                        std::max<int64_t>(h.num_values, 0) * per_value;
+  return batch_.charge.Add(bytes, where_ + " page " + std::to_string(page_index_));
 }
 
 Status ChunkDecoder::ReadDictionary(const PageHeader& h, std::string_view body) {
@@ -522,6 +543,7 @@ Result<ColumnBatch> ChunkDecoder::Run() {
       if (!h.has_type_header) return Err(Fail("dictionary page without its header"));
       const bool bytes = col_.physical_type == PhysicalType::kByteArray ||
                          col_.physical_type == PhysicalType::kFixedLenByteArray;
+      ST_TRY(ChargePage(h, false));
       ST_ASSIGN_OR_RETURN(std::string_view body,
                           PageBody(raw, h.uncompressed_page_size, true, bytes));
       ST_TRY(ReadDictionary(h, body));
@@ -530,6 +552,7 @@ Result<ColumnBatch> ChunkDecoder::Run() {
       if (h.num_values > cc.num_values - batch_.num_levels) {
         return Err(Fail("more values than the chunk's num_values"));
       }
+      ST_TRY(ChargePage(h, true));
       ST_TRY(DataPage(h, raw));
     } else if (type != PageType::kIndexPage) {
       return Err(Fail("unknown page type " + std::to_string(h.type)));

@@ -221,6 +221,37 @@ Result<ColumnChunkMeta> ColumnWriter::FlushChunk(OutputStream* sink) {
   return meta;
 }
 
+Result<ColumnChunkMeta> ColumnWriter::AppendEncodedChunk(const EncodedChunk& chunk,
+                                                         OutputStream* sink) {
+  ColumnChunkMeta meta;
+  if (chunk.min_value.has_value() != chunk.max_value.has_value()) {
+    return Err(InvalidArgument("parquet column '" + column_.DottedPath() +
+                               "': an encoded chunk with only one bound"));
+  }
+  StatsAccumulator stats(column_);
+  if (chunk.min_value && !stats.MergeEncoded(*chunk.min_value, *chunk.max_value)) {
+    return Err(InvalidArgument("parquet column '" + column_.DottedPath() +
+                               "': encoded bounds do not fit the column's type"));
+  }
+  const int64_t start = sink->Position();
+  if (chunk.dictionary_page_offset)
+    meta.dictionary_page_offset = start + *chunk.dictionary_page_offset;
+  meta.data_page_offset = start + chunk.data_page_offset;
+  ST_TRY(sink->Write(chunk.pages.data(), chunk.pages.size()));
+  for (int32_t e : chunk.encodings) meta.encodings.push_back(static_cast<Encoding>(e));
+  meta.num_values = chunk.num_values;
+  meta.total_uncompressed_size = chunk.total_uncompressed_size;
+  meta.total_compressed_size = static_cast<int64_t>(chunk.pages.size());
+  meta.null_count = chunk.null_count;
+  if (stats.has_min_max()) meta.min_max.emplace(stats.EncodedMin(), stats.EncodedMax());
+  file_stats_.Merge(stats);
+  total_values_ += chunk.num_values;
+  total_nulls_ += chunk.null_count;
+  total_nans_ += chunk.nan_count;
+  total_compressed_bytes_ += meta.total_compressed_size;
+  return meta;
+}
+
 void ColumnWriter::ResetChunk() {
   dict_mode_ = dictionary_enabled_;
   fallback_pending_ = false;

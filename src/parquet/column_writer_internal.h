@@ -19,6 +19,7 @@
 #include "parquet/byte_buffer_internal.h"
 #include "parquet/compression_internal.h"
 #include "parquet/dictionary_internal.h"
+#include "parquet/file_writer.h"
 #include "parquet/metadata_internal.h"
 #include "parquet/rle_encoder_internal.h"
 #include "parquet/schema.h"
@@ -119,6 +120,11 @@ class ColumnWriter {
   // page (if any) and the data pages to sink. Errors: the sink's, or
   // InvalidArgument for a page over 2 GiB.
   Result<ColumnChunkMeta> FlushChunk(OutputStream* sink);
+
+  // Writes an already-encoded chunk (FileWriter::AppendEncodedRowGroup)
+  // and adds it to the file totals. The current chunk must be empty.
+  // Errors: InvalidArgument for bounds that do not fit the type; the sink's.
+  Result<ColumnChunkMeta> AppendEncodedChunk(const EncodedChunk& chunk, OutputStream* sink);
 
   // The current page's levels and dictionary state, for tests.
   const std::vector<uint16_t>& page_def_levels() const { return def_levels_; }

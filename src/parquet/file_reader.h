@@ -25,6 +25,7 @@
 // ReadAt may (MemorySource's may).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -71,6 +72,70 @@ class MemorySource final : public RandomAccessSource {
   std::string_view bytes_;
 };
 
+// Decoded bytes that the readers sharing it may hold at once, so one
+// job's decoding of hostile files (a tiny page claiming a huge decompressed
+// size, a run of billions of one value) fails before it allocates instead
+// of exhausting the server's memory. Each page is charged before it is
+// decompressed, from its header: the decompressed size plus its values and
+// levels as decoded; the batch holds the charge until it is destroyed.
+// Thread-safe.
+class DecodeBudget {
+ public:
+  // `name` goes into the error ("exceeds <name> of N bytes").
+  DecodeBudget(int64_t limit_bytes, std::string name)
+      : limit_(limit_bytes), name_(std::move(name)) {}
+  DecodeBudget(const DecodeBudget&) = delete;
+  DecodeBudget& operator=(const DecodeBudget&) = delete;
+
+  // Takes `bytes` if they fit. Errors: FailedPrecondition naming the budget
+  // and `what`, nothing taken.
+  Status Charge(int64_t bytes, const std::string& what);
+  void Release(int64_t bytes) { used_.fetch_sub(bytes, std::memory_order_relaxed); }
+  int64_t used_bytes() const { return used_.load(std::memory_order_relaxed); }
+  int64_t limit_bytes() const { return limit_; }
+
+ private:
+  const int64_t limit_;
+  const std::string name_;
+  std::atomic<int64_t> used_{0};
+};
+
+// What one holder charged to a DecodeBudget, given back when it dies.
+// Move-only.
+class BudgetCharge {
+ public:
+  BudgetCharge() = default;
+  explicit BudgetCharge(DecodeBudget* budget) : budget_(budget) {}
+  BudgetCharge(BudgetCharge&& other) noexcept
+      : budget_(std::exchange(other.budget_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+  BudgetCharge& operator=(BudgetCharge&& other) noexcept {
+    if (this != &other) {
+      Reset();
+      budget_ = std::exchange(other.budget_, nullptr);
+      bytes_ = std::exchange(other.bytes_, 0);
+    }
+    return *this;
+  }
+  ~BudgetCharge() { Reset(); }
+
+  // Charges `bytes` more (nothing without a budget). Errors: Charge's.
+  Status Add(int64_t bytes, const std::string& what) {
+    if (budget_ == nullptr || bytes <= 0) return Status::OK();
+    ST_TRY(budget_->Charge(bytes, what));
+    bytes_ += bytes;
+    return Status::OK();
+  }
+  void Reset() {
+    if (budget_ != nullptr && bytes_ > 0) budget_->Release(bytes_);
+    bytes_ = 0;
+  }
+  int64_t bytes() const { return bytes_; }
+
+ private:
+  DecodeBudget* budget_ = nullptr;
+  int64_t bytes_ = 0;
+};
+
 struct ReaderOptions {
   // Largest footer accepted (pyarrow's footer for thousands of columns is a
   // few MB).
@@ -81,6 +146,9 @@ struct ReaderOptions {
   int64_t max_page_bytes = 256LL << 20;
   // Most level entries in one column chunk (one ColumnBatch).
   int64_t max_chunk_values = 256LL << 20;
+  // Not owned; must outlive the reader and its batches. Null: no budget
+  // beyond the caps above.
+  DecodeBudget* budget = nullptr;
 };
 
 // Column chunk statistics as written (PLAIN-encoded bounds).
@@ -152,6 +220,8 @@ struct ColumnBatch {
   std::vector<double> doubles;
   std::vector<std::string_view> bytes;
   std::vector<std::unique_ptr<char[]>> storage;
+  // The decoded bytes charged to ReaderOptions::budget for this batch.
+  BudgetCharge charge;
 
   // Dense values held (entries at max_def_level).
   int64_t num_values() const;
@@ -179,6 +249,16 @@ class FileReader {
   // range; Corruption for malformed pages (naming the column, row group and
   // page); Unsupported for a codec or encoding listed above as not read.
   Result<ColumnBatch> ReadColumn(int row_group, int column) const;
+
+  // Column `column` of `row_group` as an EncodedChunk for
+  // FileWriter::AppendEncodedRowGroup: a view of the chunk's bytes (into the
+  // source's memory, or into *scratch, which must then outlive the chunk's
+  // use) with counts and bounds computed from `decoded`, ReadColumn's batch
+  // of the same chunk, so nothing of the input's own statistics is trusted
+  // and every page was decoded once. Errors: InvalidArgument for indexes
+  // out of range or a batch of another column; the source's.
+  Result<EncodedChunk> EncodedChunkOf(int row_group, int column, const ColumnBatch& decoded,
+                                      std::string* scratch) const;
 
   // Every column of a row group assembled into rows (Struct values in schema
   // order, as FileWriter::WriteRow takes them): decimals become Decimal,

@@ -183,6 +183,49 @@ class FileWriter::Impl {
     return Status::OK();
   }
 
+  Status AppendEncodedRowGroup(const std::vector<EncodedChunk>& chunks, int64_t num_rows) {
+    if (!status_.ok()) return status_;
+    if (row_in_progress_) {
+      return Fail(FailedPrecondition(
+          "parquet AppendEncodedRowGroup: a row is unfinished; call EndRow()/EndRows()"));
+    }
+    if (chunks.size() != columns_.size() || num_rows < 0) {
+      return Fail(
+          InvalidArgument("parquet AppendEncodedRowGroup: " + std::to_string(chunks.size()) +
+                          " chunks for " + std::to_string(columns_.size()) + " columns"));
+    }
+    for (size_t c = 0; c < chunks.size(); ++c) {
+      const EncodedChunk& chunk = chunks[c];
+      const ColumnDescriptor& d = schema_.columns()[c];
+      const auto size = static_cast<int64_t>(chunk.pages.size());
+      const bool offsets_fit =
+          chunk.data_page_offset >= 0 && chunk.data_page_offset < std::max<int64_t>(size, 1) &&
+          (!chunk.dictionary_page_offset ||
+           (*chunk.dictionary_page_offset >= 0 && *chunk.dictionary_page_offset < size));
+      const bool values_fit =
+          d.max_rep_level > 0 ? chunk.num_values >= num_rows : chunk.num_values == num_rows;
+      if (!offsets_fit || !values_fit || chunk.null_count < 0 ||
+          chunk.null_count > chunk.num_values) {
+        return Fail(InvalidArgument("parquet AppendEncodedRowGroup: column '" + d.DottedPath() +
+                                    "': offsets or counts do not fit the chunk"));
+      }
+    }
+    if (rows_in_group_ > 0) ST_TRY(FlushRowGroup());
+    internal::RowGroupMeta rg;
+    rg.num_rows = num_rows;
+    rg.file_offset = sink_->Position();
+    for (size_t c = 0; c < chunks.size(); ++c) {
+      auto meta = columns_[c].AppendEncodedChunk(chunks[c], sink_);
+      if (!meta) return Fail(meta.error());
+      rg.total_byte_size += meta->total_uncompressed_size;
+      rg.total_compressed_size += meta->total_compressed_size;
+      rg.columns.push_back(std::move(*meta));
+    }
+    row_groups_.push_back(std::move(rg));
+    total_rows_ += num_rows;
+    return Status::OK();
+  }
+
   Result<FileSummary> Close() {
     if (!status_.ok()) return Err(status_);
     if (row_in_progress_) {
@@ -275,6 +318,10 @@ int64_t FileWriter::EstimatedFileSizeBytes() const {
   return impl_->sink_->Position() + impl_->BufferedBytes();
 }
 Result<FileSummary> FileWriter::Close() { return impl_->Close(); }
+Status FileWriter::AppendEncodedRowGroup(const std::vector<EncodedChunk>& chunks,
+                                         int64_t num_rows) {
+  return impl_->AppendEncodedRowGroup(chunks, num_rows);
+}
 
 Status FileWriter::WriteNull(int column, int16_t def_level, int16_t rep_level) {
   if (!impl_->status_.ok()) return impl_->status_;

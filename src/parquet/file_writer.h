@@ -64,6 +64,27 @@ struct FileSummary {
   std::vector<ColumnSummary> columns;      // Schema::columns() order.
 };
 
+// One column chunk carried over still encoded, for a rewrite that needs
+// no re-encoding (compaction of a row group already in the writer's codec):
+// its pages exactly as read, headers included, and what the chunk's
+// metadata and the file summary need, computed by the caller from decoding
+// those pages (FileReader::EncodedChunkOf) rather than trusted from the
+// input's footer.
+struct EncodedChunk {
+  std::string_view pages;                         // Every byte of the chunk, first page first.
+  std::optional<int64_t> dictionary_page_offset;  // Offsets within `pages`.
+  int64_t data_page_offset = 0;
+  std::vector<int32_t> encodings;  // parquet.thrift Encoding numbers.
+  int64_t num_values = 0;          // Level entries.
+  int64_t total_uncompressed_size = 0;
+  int64_t null_count = 0;
+  int64_t nan_count = 0;
+  // PLAIN-encoded bounds in the column's order; absent when every value
+  // was null or NaN.
+  std::optional<std::string> min_value;
+  std::optional<std::string> max_value;
+};
+
 class FileWriter {
  public:
   // Writes the leading magic. Errors: InvalidArgument for non-positive sizes
@@ -130,6 +151,17 @@ class FileWriter {
   // Errors: FailedPrecondition when a column received a different number of
   // rows (the writer then stays failed).
   Status EndRows(int64_t num_rows);
+
+  // Appends one whole row group of already-encoded chunks, one per column
+  // in Schema::columns() order, compressed with this writer's codec (the
+  // caller checks; the footer names one codec). Rows buffered by the other
+  // APIs are flushed first as a row group of their own. The chunks' bytes
+  // are read during the call only. Errors (the writer then stays failed):
+  // FailedPrecondition in the middle of a row; InvalidArgument for a chunk
+  // count other than the schema's, offsets outside a chunk, num_values of
+  // a flat column other than num_rows, or bounds that do not fit the
+  // column's type; the sink's.
+  Status AppendEncodedRowGroup(const std::vector<EncodedChunk>& chunks, int64_t num_rows);
 
   // Rows accepted so far.
   int64_t rows_written() const;

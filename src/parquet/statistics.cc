@@ -29,6 +29,60 @@ void StatsAccumulator::Merge(const StatsAccumulator& other) {
   }
 }
 
+bool StatsAccumulator::MergeEncoded(std::string_view min, std::string_view max) {
+  auto load = [](std::string_view b, auto* v) {
+    if (b.size() != sizeof(*v)) return false;
+    std::memcpy(v, b.data(), sizeof(*v));
+    return true;
+  };
+  switch (type_) {
+    case PhysicalType::kBoolean:
+      if (min.size() != 1 || max.size() != 1) return false;
+      UpdateInt(min[0] != 0 ? 1 : 0);
+      UpdateInt(max[0] != 0 ? 1 : 0);
+      return true;
+    case PhysicalType::kInt32: {
+      int32_t lo = 0;
+      int32_t hi = 0;
+      if (!load(min, &lo) || !load(max, &hi)) return false;
+      UpdateInt(lo);
+      UpdateInt(hi);
+      return true;
+    }
+    case PhysicalType::kInt64: {
+      int64_t lo = 0;
+      int64_t hi = 0;
+      if (!load(min, &lo) || !load(max, &hi)) return false;
+      UpdateInt(lo);
+      UpdateInt(hi);
+      return true;
+    }
+    case PhysicalType::kFloat: {
+      float lo = 0;
+      float hi = 0;
+      if (!load(min, &lo) || !load(max, &hi)) return false;
+      UpdateFloating(lo);
+      UpdateFloating(hi);
+      return true;
+    }
+    case PhysicalType::kDouble: {
+      double lo = 0;
+      double hi = 0;
+      if (!load(min, &lo) || !load(max, &hi)) return false;
+      UpdateFloating(lo);
+      UpdateFloating(hi);
+      return true;
+    }
+    case PhysicalType::kByteArray:
+    case PhysicalType::kFixedLenByteArray:
+      if (signed_fixed_ && (min.empty() || min.size() != max.size())) return false;
+      UpdateBytes(min);
+      UpdateBytes(max);
+      return true;
+  }
+  return false;
+}
+
 std::string StatsAccumulator::Encode(bool min) const {
   std::string out;
   auto put = [&out](const auto& v) { out.assign(reinterpret_cast<const char*>(&v), sizeof(v)); };

@@ -64,6 +64,9 @@ class StatsAccumulator {
   }
 
   void Merge(const StatsAccumulator& other);
+  // Merges bounds in EncodedMin/EncodedMax form (as another accumulator of
+  // the same column produced them). False when they do not fit the type.
+  bool MergeEncoded(std::string_view min, std::string_view max);
   void Reset() { has_min_max_ = false; }
 
   // False when every value was null or NaN.

@@ -215,6 +215,8 @@ int RunServer(int argc, char** argv) {
       std::chrono::seconds(std::max<uint64_t>(config.maintenance_interval_seconds, 1));
   maintenance_options.hot_compaction_interval =
       std::chrono::seconds(config.hot_compaction_interval_seconds);
+  maintenance_options.compaction_memory_budget_bytes =
+      static_cast<int64_t>(config.compaction_memory_budget_mb) << 20;
   maintenance::MaintenanceService maintenance_service(
       {store, commits, objects, kObjectKeyRoot, authorizer, maintenance_clock, random, logger},
       maintenance_options);

@@ -123,6 +123,12 @@ Result<ServerConfig> ParseServerFlags(const std::vector<std::string>& args) {
     } else if (flag == "--hot-compaction-interval-seconds") {
       ST_ASSIGN_OR_RETURN(config.hot_compaction_interval_seconds,
                           ParseUnsigned(flag, value, 7ull * 24 * 3600));
+    } else if (flag == "--compaction-memory-budget-mb") {
+      ST_ASSIGN_OR_RETURN(config.compaction_memory_budget_mb,
+                          ParseUnsigned(flag, value, 1024ull * 1024));
+      if (config.compaction_memory_budget_mb == 0) {
+        return Err(InvalidArgument("--compaction-memory-budget-mb must be at least 1"));
+      }
     } else if (flag == "--test-only-clock-offset-hours") {
       // Ten years either way is more than any maintenance rule needs.
       ST_ASSIGN_OR_RETURN(config.test_only_clock_offset_hours,
@@ -173,6 +179,11 @@ std::string ServerUsage() {
                            between those passes, compact every partition holding more than
                            8 small files every N seconds (default 60; 0: off; needs the
                            scheduler, so nothing runs with --maintenance-interval-seconds 0)
+  --compaction-memory-budget-mb N
+                           input plus decoded bytes one compaction job may hold (default
+                           4096); a data file that would decode past it (each page is
+                           checked from its header before it is decompressed) fails the
+                           job naming the file instead of exhausting memory
   --test-only-clock-offset-hours N
                            TESTS ONLY, needs --allow-test-only-options yes: maintenance
                            sees the time N hours ahead (snapshot and file ages, schedule)

@@ -52,6 +52,8 @@ struct ServerConfig {
   // (maintenance_service.h); 0 turns it off. A streaming table at freshness
   // 1 s adds 60 files a minute to its current partition.
   uint64_t hot_compaction_interval_seconds = 60;
+  // Input plus decoded bytes one compaction job may hold (MiB).
+  uint64_t compaction_memory_budget_mb = 4096;
   // FOR TESTS ONLY: maintenance (its schedule, snapshot and file ages) sees
   // the time this many hours ahead, so day-long rules can be proven without
   // waiting. Refused unless --allow-test-only-options yes comes with it.

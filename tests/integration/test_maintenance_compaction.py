@@ -244,3 +244,189 @@ def test_the_hot_pass_compacts_a_partition_past_the_bound_by_itself(fresh_server
     assert len(live_files(table)) == 1
     assert table.metadata.current_snapshot().summary.operation.value == "replace"
     assert sorted(r["id"] for r in table.scan().to_arrow().to_pylist()) == list(range(9))
+
+
+def test_binpack_carries_large_row_groups_over_encoded_and_rows_and_metrics_stay(writable):
+    """Row groups of >= 65,536 rows in the output's codec are appended still
+    encoded; small files between them are re-encoded into a group of their
+    own. Rows, per-file metrics (null and NaN counts, bounds) and readers
+    must not notice the difference."""
+    server = writable
+    arn = new_bucket(server, prefix="compact")
+    cat = pyiceberg_catalog(server, arn)
+    cat.create_namespace("ns")
+    schema = pa.schema([pa.field("id", pa.int64(), nullable=False), pa.field("name", pa.string()),
+                        pa.field("score", pa.float64()), pa.field("flag", pa.bool_())])
+    table = cat.create_table("ns.t", schema=schema)
+
+    def batch(start: int, n: int) -> pa.Table:
+        return pa.Table.from_pylist([{
+            "id": i, "name": None if i % 7 == 0 else f"n{i % 1000:04d}",
+            "score": float("nan") if i % 11 == 0 else (None if i % 13 == 0 else i / 3),
+            "flag": None if i % 5 == 0 else i % 2 == 0} for i in range(start, start + n)],
+            schema=schema)
+
+    sizes = [70_000, 10, 70_000, 10, 70_000]
+    start = 0
+    for n in sizes:
+        table.append(batch(start, n))
+        start += n
+    total = start
+    table = cat.load_table("ns.t")
+    before = table.scan().to_arrow().sort_by("id")
+    assert before.num_rows == total
+
+    result = run_job(server, arn, "ns", "t")
+    assert result["status"] == "Successful", result
+    after = cat.load_table("ns.t")
+    files = live_files(after)
+    assert len(files) == 1
+    got = after.scan().to_arrow().sort_by("id")
+    # Equal including NaN positions (compared as text) and nulls.
+    assert got.column("id").to_pylist() == before.column("id").to_pylist()
+    for col in ("name", "flag"):
+        assert got.column(col).to_pylist() == before.column(col).to_pylist(), col
+    assert [repr(v) for v in got.column("score").to_pylist()] == \
+        [repr(v) for v in before.column("score").to_pylist()]
+    duck = duckdb_rows_sql(server, arn, "SELECT count(*), count(name), sum(id) FROM st.ns.t")
+    assert duck == [(total, sum(1 for i in range(total) if i % 7 != 0), total * (total - 1) // 2)]
+
+    meta = pq.ParquetFile(object_path(server, files[0].file_path)).metadata
+    # The three large groups carried over as they were; the small files'
+    # rows re-encoded into groups of their own (flushed before the next
+    # carried-over group, or at the end: the group's file order decides).
+    counts = sorted(meta.row_group(g).num_rows for g in range(meta.num_row_groups))
+    assert counts in ([20, 70_000, 70_000, 70_000], [10, 10, 70_000, 70_000, 70_000]), counts
+    f = files[0]
+    ids = {field.name: field.field_id for field in after.schema().fields}
+    assert f.null_value_counts[ids["name"]] == sum(1 for i in range(total) if i % 7 == 0)
+    assert f.nan_value_counts.get(ids["score"]) == sum(1 for i in range(total) if i % 11 == 0)
+    assert f.null_value_counts[ids["score"]] == sum(
+        1 for i in range(total) if i % 11 != 0 and i % 13 == 0)
+    import struct
+    assert struct.unpack("<q", f.lower_bounds[ids["id"]])[0] == 0
+    assert struct.unpack("<q", f.upper_bounds[ids["id"]])[0] == total - 1
+    assert f.lower_bounds[ids["name"]] == b"n0000"
+    assert f.upper_bounds[ids["name"]] == b"n0999"
+    # Chunk statistics of a carried-over group are ours, recomputed.
+    bounds = sorted((meta.row_group(g).column(0).statistics.min,
+                     meta.row_group(g).column(0).statistics.max)
+                    for g in range(meta.num_row_groups) if meta.row_group(g).num_rows == 70_000)
+    assert bounds == [(0, 69_999), (70_010, 140_009), (140_020, 210_019)], bounds
+
+
+def vm_hwm_kb(pid: int) -> int:
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmHWM")
+
+
+def test_a_file_that_decodes_past_the_memory_budget_fails_the_job_and_memory_stays_bounded(
+        fresh_server):
+    """A data file of 20 million equal values is a few hundred KB on disk
+    and 200 MB decoded: with --compaction-memory-budget-mb 32 the job fails
+    naming it before decoding it, the table is unchanged and the server's
+    peak RSS grows by far less than the file's decoded size."""
+    server = fresh_server(extra_args=["--compaction-memory-budget-mb", "32"])
+    assert s3_writes_available(server)
+    arn = new_bucket(server, prefix="compact")
+    cat = pyiceberg_catalog(server, arn)
+    cat.create_namespace("ns")
+    schema = pa.schema([pa.field("id", pa.int64())])
+    # One row group for the whole file (PyIceberg's default is 1 Mi rows).
+    table = cat.create_table("ns.t", schema=schema,
+                             properties={"write.parquet.row-group-limit": "100000000"})
+    table.append(pa.table({"id": pa.array([1, 2], pa.int64())}))
+    hostile_rows = 20_000_000
+    table.append(pa.table({"id": pa.repeat(pa.scalar(0, pa.int64()), hostile_rows)}))
+    table = cat.load_table("ns.t")
+    hostile = [f for f in live_files(table) if f.record_count == hostile_rows][0]
+    assert hostile.file_size_in_bytes < 2_000_000, hostile.file_size_in_bytes
+    before_snapshot = table.metadata.current_snapshot_id
+    pid = server.proc.pid
+    hwm_before = vm_hwm_kb(pid)
+
+    result = run_job(server, arn, "ns", "t")
+    assert result["status"] == "Failed", result
+    message = result.get("failureMessage", "")
+    assert "exceeds the compaction memory budget" in message, message
+    assert hostile.file_path in message, message
+    assert server.running
+    assert cat.load_table("ns.t").metadata.current_snapshot_id == before_snapshot
+    grown_mb = (vm_hwm_kb(pid) - hwm_before) / 1024
+    # 160 MB of int64 values alone would be decoded without the budget.
+    assert grown_mb < 80, grown_mb
+    # The server still serves: the table reads back whole.
+    assert len(cat.load_table("ns.t").scan().to_arrow()) == hostile_rows + 2
+
+
+def test_a_corrupt_file_fails_compaction_while_the_channel_keeps_delivering(
+        server, kafka, topic_name):
+    """Delivery is unaffected by a compaction job that fails on a corrupt
+    file: a channel producing throughout keeps committing during and after
+    the failure, and every record (those produced after the failure too) is
+    in the table exactly once once the file is repaired."""
+    import threading
+
+    from harness.channels import ChannelSetup
+    from test_maintenance_records import ID_SCHEMA
+
+    kafka.create_topic(topic_name, partitions=1)
+    channel = ChannelSetup.create(server, kafka, topic_name, schema=ID_SCHEMA,
+                                  partition_source=None, freshness=1)
+    channel.wait_status("ACTIVE")
+    producer = kafka.producer()
+    produced = 0
+
+    def produce(count: int) -> None:
+        nonlocal produced
+        for _ in range(count):
+            producer.produce(topic_name, value=json.dumps({"id": produced}).encode())
+            produced += 1
+        assert producer.flush(30) == 0
+
+    for _ in range(3):  # At least three commits, so three small files.
+        produce(5)
+        channel.wait_rows(produced)
+    table = channel.load_table()
+    files = sorted(f.file_path for f in live_files(table))
+    assert len(files) >= 3, files
+    victim = files[1]
+    path = object_path(server, victim)
+    original = path.read_bytes()
+    path.write_bytes(b"\0" * len(original))
+
+    stop = threading.Event()
+
+    def keep_producing() -> None:
+        while not stop.is_set():
+            produce(3)
+            time.sleep(0.2)
+
+    feeder = threading.Thread(target=keep_producing)
+    feeder.start()
+    try:
+        result = run_job(server, channel.bucket_arn, channel.namespace, channel.table)
+        failed_at = produced
+        assert result["status"] == "Failed", result
+        assert victim in result.get("failureMessage", ""), result
+        # Commits after the failure: the snapshot count keeps growing.
+        snapshots_at_failure = len(channel.load_table().metadata.snapshots)
+        deadline = time.monotonic() + 60
+        while len(channel.load_table().metadata.snapshots) < snapshots_at_failure + 3:
+            assert time.monotonic() < deadline, server.log_tail(40)
+            time.sleep(0.3)
+    finally:
+        stop.set()
+        feeder.join()
+    after = channel.load_table()
+    # Compaction replaced nothing: every snapshot is the channel's append,
+    # and the corrupt file is still referenced.
+    assert all(s.summary.operation.value == "append" for s in after.metadata.snapshots)
+    assert victim in {f.file_path for f in live_files(after)}
+    path.write_bytes(original)
+    data = channel.wait_rows(produced)
+    ids = sorted(r["id"] for r in data.to_pylist())
+    assert ids == list(range(produced)), (len(ids), produced)
+    assert produced > failed_at + 6

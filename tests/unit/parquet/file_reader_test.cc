@@ -230,6 +230,119 @@ TEST(FileReaderTest, BatchesRewriteThroughTheWritersBatchApi) {
   EXPECT_EQ(ReadAll(*again), rows);
 }
 
+// Row groups carried over encoded, interleaved with re-encoded rows: the
+// same rows read back, and the summary (counts, bounds) equals the one of
+// writing every row through WriteRow.
+TEST(FileReaderTest, EncodedRowGroupsAppendWithRowsAndTheSummaryMatches) {
+  WriterOptions options;
+  options.row_group_size_bytes = 32 << 10;
+  const std::vector<Value> rows = Rows(2000);
+  const std::string file = WriteFile(AllTypesSchema(), options, rows);
+  auto reader = *FileReader::Open(file);
+  ASSERT_GT(reader->num_row_groups(), 2);
+  MemoryOutputStream sink;
+  auto w = *FileWriter::Make(reader->schema(), {}, &sink);
+  std::vector<Value> expected;
+  int64_t first = 0;
+  for (int g = 0; g < reader->num_row_groups(); ++g) {
+    const int64_t n = reader->metadata().row_groups[g].num_rows;
+    std::vector<ColumnBatch> batches;
+    for (int c = 0; c < reader->schema().num_columns(); ++c) {
+      batches.push_back(*reader->ReadColumn(g, c));
+    }
+    if (g % 2 == 0) {
+      std::vector<EncodedChunk> chunks;
+      std::string scratch;
+      for (int c = 0; c < reader->schema().num_columns(); ++c) {
+        auto chunk = reader->EncodedChunkOf(g, c, batches[static_cast<size_t>(c)], &scratch);
+        ASSERT_TRUE(chunk.has_value()) << chunk.error().ToString();
+        chunks.push_back(*std::move(chunk));
+      }
+      ASSERT_TRUE(w->AppendEncodedRowGroup(chunks, n).ok());
+    } else {
+      for (const ColumnBatch& batch : batches) ASSERT_TRUE(WriteColumnBatch(w.get(), batch).ok());
+      ASSERT_TRUE(w->EndRows(n).ok());
+    }
+    for (int64_t i = 0; i < n; ++i) expected.push_back(rows[static_cast<size_t>(first + i)]);
+    first += n;
+  }
+  auto summary = w->Close();
+  ASSERT_TRUE(summary.has_value()) << summary.error().ToString();
+  auto again = *FileReader::Open(sink.buffer());
+  EXPECT_EQ(again->num_row_groups(), reader->num_row_groups());
+  EXPECT_EQ(ReadAll(*again), expected);
+  for (int g = 0; g < reader->num_row_groups(); g += 2) {
+    for (int c = 0; c < reader->schema().num_columns(); ++c) {
+      const ColumnChunkInfo& in = reader->metadata().row_groups[g].columns[c];
+      const ColumnChunkInfo& out = again->metadata().row_groups[g].columns[c];
+      EXPECT_EQ(out.total_uncompressed_size, in.total_uncompressed_size) << g << " " << c;
+      EXPECT_EQ(out.total_compressed_size, in.total_compressed_size) << g << " " << c;
+      EXPECT_EQ(out.statistics->null_count, in.statistics->null_count) << g << " " << c;
+      EXPECT_EQ(out.statistics->min_value, in.statistics->min_value) << g << " " << c;
+    }
+  }
+
+  MemoryOutputStream direct_sink;
+  auto direct = *FileWriter::Make(AllTypesSchema(), {}, &direct_sink);
+  for (const Value& row : rows) ASSERT_TRUE(direct->WriteRow(row).ok());
+  const FileSummary want = *direct->Close();
+  ASSERT_EQ(summary->columns.size(), want.columns.size());
+  EXPECT_EQ(summary->row_count, want.row_count);
+  for (size_t c = 0; c < want.columns.size(); ++c) {
+    EXPECT_EQ(summary->columns[c].value_count, want.columns[c].value_count) << c;
+    EXPECT_EQ(summary->columns[c].null_count, want.columns[c].null_count) << c;
+    EXPECT_EQ(summary->columns[c].nan_count, want.columns[c].nan_count) << c;
+    EXPECT_EQ(summary->columns[c].min_value, want.columns[c].min_value) << c;
+    EXPECT_EQ(summary->columns[c].max_value, want.columns[c].max_value) << c;
+  }
+}
+
+TEST(FileReaderTest, AppendEncodedRowGroupRejectsMisfits) {
+  MemoryOutputStream sink;
+  auto w = *FileWriter::Make(*Schema::Make({Node::Int64("x", R::kRequired, 1)}), {}, &sink);
+  EXPECT_EQ(w->AppendEncodedRowGroup({}, 1).code(), StatusCode::kInvalidArgument);
+  MemoryOutputStream sink2;
+  auto w2 = *FileWriter::Make(*Schema::Make({Node::Int64("x", R::kRequired, 1)}), {}, &sink2);
+  EncodedChunk chunk;
+  chunk.pages = "abcd";
+  chunk.num_values = 3;
+  chunk.min_value = "short";  // Not 8 bytes.
+  chunk.max_value = "short";
+  EXPECT_EQ(w2->AppendEncodedRowGroup({chunk}, 2).code(), StatusCode::kInvalidArgument);
+}
+
+// A budget smaller than what a chunk decodes to fails the read before the
+// pages are decompressed, and a batch gives its charge back when it dies.
+TEST(FileReaderTest, ADecodeBudgetBoundsWhatBatchesHold) {
+  const std::vector<Value> rows = Rows(2000);
+  const std::string file = WriteFile(AllTypesSchema(), {}, rows);
+  DecodeBudget small(1024, "the test budget");
+  ReaderOptions tight;
+  tight.budget = &small;
+  auto reader = *FileReader::Open(file, tight);
+  auto batch = reader->ReadColumn(0, 2);  // 2000 optional int64s: > 1 KiB decoded.
+  ASSERT_FALSE(batch.has_value());
+  EXPECT_EQ(batch.error().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(batch.error().message().find("exceeds the test budget of 1024 bytes"),
+            std::string::npos)
+      << batch.error().ToString();
+  EXPECT_EQ(small.used_bytes(), 0);
+
+  DecodeBudget roomy(64 << 20, "the test budget");
+  ReaderOptions loose;
+  loose.budget = &roomy;
+  auto reader2 = *FileReader::Open(file, loose);
+  {
+    auto held = reader2->ReadColumn(0, 2);
+    ASSERT_TRUE(held.has_value()) << held.error().ToString();
+    EXPECT_GE(roomy.used_bytes(), 2000 * 8);
+    EXPECT_EQ(roomy.used_bytes(), held->charge.bytes());
+    ColumnBatch moved = *std::move(held);
+    EXPECT_EQ(roomy.used_bytes(), moved.charge.bytes());
+  }
+  EXPECT_EQ(roomy.used_bytes(), 0);
+}
+
 // A source that copies into the scratch buffer, as a remote object would.
 class CopyingSource final : public RandomAccessSource {
  public:

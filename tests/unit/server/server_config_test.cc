@@ -46,6 +46,11 @@ TEST(ServerConfigTest, MaintenanceIntervalAndTheTestOnlyClockOffset) {
   ASSERT_TRUE(config.has_value());
   EXPECT_EQ(config->hot_compaction_interval_seconds, 5u);
   EXPECT_FALSE(ParseServerFlags({"--hot-compaction-interval-seconds", "x"}).has_value());
+  EXPECT_EQ(ParseServerFlags({})->compaction_memory_budget_mb, 4096u);
+  config = ParseServerFlags({"--compaction-memory-budget-mb", "32"});
+  ASSERT_TRUE(config.has_value());
+  EXPECT_EQ(config->compaction_memory_budget_mb, 32u);
+  EXPECT_FALSE(ParseServerFlags({"--compaction-memory-budget-mb", "0"}).has_value());
 
   // The offset is for tests: refused unless explicitly allowed.
   config = ParseServerFlags({"--test-only-clock-offset-hours", "72"});
