@@ -99,6 +99,9 @@ Result<std::unique_ptr<Connection>> Connection::Open(const ConnectOptions& optio
     PQfinish(conn);
     return Err(Unavailable(options.label + ": cannot connect to PostgreSQL: " + why));
   }
+  // Notices (and a server's "terminating connection" notice) are not ours
+  // to print on stderr; errors reach the caller as Status.
+  PQsetNoticeProcessor(conn, [](void*, const char*) {}, nullptr);
   std::unique_ptr<Connection> out(new Connection(conn, options.label));
   ST_TRY(out->Exec("SET lock_timeout = " + std::to_string(options.lock_timeout.count()) +
                    "; SET client_min_messages = warning"));
@@ -122,14 +125,10 @@ bool Connection::LooksAlive() {
   int fd = PQsocket(conn_);
   if (fd < 0) return false;
   pollfd p{fd, POLLIN, 0};
-  // Readable while idle: the server sent something (a FATAL termination
-  // notice) or closed the socket.
-  if (poll(&p, 1, 0) > 0) {
-    if (PQconsumeInput(conn_) == 0) return false;
-    while (PGnotify* n = PQnotifies(conn_)) PQfreemem(n);
-    return !broken() && (p.revents & (POLLHUP | POLLERR)) == 0;
-  }
-  return true;
+  // An idle connection is sent nothing we asked for (no LISTEN): anything
+  // readable is the server's termination notice or the socket's end, and
+  // dropping a connection that was in fact fine costs one reconnect.
+  return poll(&p, 1, 0) == 0;
 }
 
 int Connection::BackendPid() const { return conn_ == nullptr ? 0 : PQbackendPID(conn_); }
