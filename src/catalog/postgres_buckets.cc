@@ -1,5 +1,6 @@
+// Mirrors sqlite_buckets.cc statement for statement (PostgreSQL dialect).
 // Table buckets (with their policy, encryption and maintenance configuration)
-// and namespaces in the SQLite store.
+// and namespaces in the PostgreSQL store.
 #include "catalog/arns.h"
 #include "catalog/id_generation.h"
 #include "catalog/names.h"

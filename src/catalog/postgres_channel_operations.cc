@@ -1,4 +1,5 @@
-// Channel operations (MSK cluster operations) in the SQLite store: one row per
+// Mirrors sqlite_channel_operations.cc statement for statement (PostgreSQL dialect).
+// Channel operations (MSK cluster operations) in the PostgreSQL store: one row per
 // create, update or delete, kept after it ends so DescribeClusterOperationV2
 // can report how it finished, as MSK's docs tell callers to poll it.
 #include "catalog/postgres_metadata_store_internal.h"

@@ -1,4 +1,5 @@
-// Delivery channels in the SQLite store. Every change bumps `generation` so
+// Mirrors sqlite_channels.cc statement for statement (PostgreSQL dialect).
+// Delivery channels in the PostgreSQL store. Every change bumps `generation` so
 // the delivery runtime notices it; status changes may be compare-and-swap.
 #include "catalog/arns.h"
 #include "catalog/id_generation.h"

@@ -1,6 +1,7 @@
+// Mirrors sqlite_commits.cc statement for statement (PostgreSQL dialect).
 // The metadata-pointer compare-and-swap, the offset fence of the delivery
-// commit (staged by a unit of work, sqlite_unit_of_work.cc) and the channel
-// offsets in the SQLite store.
+// commit (staged by a unit of work, postgres_unit_of_work.cc) and the channel
+// offsets in the PostgreSQL store.
 #include "catalog/id_generation.h"
 #include "catalog/names.h"
 #include "catalog/postgres_metadata_store_internal.h"

@@ -1,4 +1,5 @@
-// General-purpose S3 buckets (dead-letter queue targets) in the SQLite store.
+// Mirrors sqlite_general_purpose_buckets.cc statement for statement (PostgreSQL dialect).
+// General-purpose S3 buckets (dead-letter queue targets) in the PostgreSQL store.
 #include "catalog/arns.h"
 #include "catalog/names.h"
 #include "catalog/postgres_metadata_store_internal.h"

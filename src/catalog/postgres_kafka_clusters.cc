@@ -1,4 +1,5 @@
-// Registered Kafka clusters in the SQLite store.
+// Mirrors sqlite_kafka_clusters.cc statement for statement (PostgreSQL dialect).
+// Registered Kafka clusters in the PostgreSQL store.
 #include <nlohmann/json.hpp>
 
 #include "catalog/arns.h"

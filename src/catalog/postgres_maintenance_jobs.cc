@@ -1,4 +1,5 @@
-// MaintenanceJobStore on SQLite: one row per (table, job), replaced by each run.
+// Mirrors sqlite_maintenance_jobs.cc statement for statement (PostgreSQL dialect).
+// MaintenanceJobStore on PostgreSQL: one row per (table, job), replaced by each run.
 #include "catalog/postgres_metadata_store_internal.h"
 
 namespace st::catalog::postgres {

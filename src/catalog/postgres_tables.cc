@@ -1,4 +1,5 @@
-// Tables in the SQLite store: create, read, list, delete, rename, and the
+// Mirrors sqlite_tables.cc statement for statement (PostgreSQL dialect).
+// Tables in the PostgreSQL store: create, read, list, delete, rename, and the
 // per-table policy and configuration.
 #include "catalog/arns.h"
 #include "catalog/id_generation.h"
