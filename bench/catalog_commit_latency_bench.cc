@@ -62,10 +62,9 @@ std::vector<double> Run(MetadataStore& store, int commits) {
     const std::string location =
         table->warehouse_location + "/metadata/" + std::to_string(i) + ".metadata.json";
     auto start = std::chrono::steady_clock::now();
-    auto committed = store.CommitWithOffsets(table->table_id, token, location, kChannel,
-                                             {{0, {i * 100, i * 100 + 100}},
-                                              {1, {i * 50, i * 50 + 50}}},
-                                             kAccount);
+    auto committed = store.CommitWithOffsets(
+        table->table_id, token, location, kChannel,
+        {{0, {i * 100, i * 100 + 100}}, {1, {i * 50, i * 50 + 50}}}, kAccount);
     auto end = std::chrono::steady_clock::now();
     if (!committed.has_value()) {
       std::fprintf(stderr, "commit %d: %s\n", i, committed.error().ToString().c_str());
@@ -83,10 +82,10 @@ void Report(const char* name, const std::vector<double>& us) {
   Stats a = Summarise(first);
   Stats b = Summarise(last);
   Stats all = Summarise(us);
-  std::printf("%-10s commits 1-10: median %8.1f us p99 %8.1f | last 10: median %8.1f us p99 "
-              "%8.1f | all %zu: median %8.1f us p99 %8.1f\n",
-              name, a.median_us, a.p99_us, b.median_us, b.p99_us, us.size(), all.median_us,
-              all.p99_us);
+  std::printf(
+      "%-10s commits 1-10: median %8.1f us p99 %8.1f | last 10: median %8.1f us p99 "
+      "%8.1f | all %zu: median %8.1f us p99 %8.1f\n",
+      name, a.median_us, a.p99_us, b.median_us, b.p99_us, us.size(), all.median_us, all.p99_us);
 }
 
 }  // namespace

@@ -131,8 +131,8 @@ Result<TableBucket> PostgresMetadataStore::GetTableBucket(const std::string& buc
   return LoadBucket(bucket_arn);
 }
 
-Result<Page<TableBucket>> PostgresMetadataStore::ListTableBuckets(const std::string& owner_account_id,
-                                                                const PageRequest& page) {
+Result<Page<TableBucket>> PostgresMetadataStore::ListTableBuckets(
+    const std::string& owner_account_id, const PageRequest& page) {
   ST_TRY(ValidatePageLimit(page.limit));
   std::string filter = owner_account_id + "/" + page.prefix;
   ST_ASSIGN_OR_RETURN(std::vector<std::string> after,
@@ -174,7 +174,7 @@ Status PostgresMetadataStore::DeleteTableBucket(const std::string& bucket_arn) {
 }
 
 Status PostgresMetadataStore::PutTableBucketPolicy(const std::string& bucket_arn,
-                                                 const std::string& document) {
+                                                   const std::string& document) {
   if (document.empty() || document.size() > 20480) {
     return InvalidArgument("A resource policy must be 1 to 20480 characters long.");
   }
@@ -207,7 +207,7 @@ Status PostgresMetadataStore::DeleteTableBucketPolicy(const std::string& bucket_
 }
 
 Status PostgresMetadataStore::PutTableBucketEncryption(const std::string& bucket_arn,
-                                                     const EncryptionConfig& config) {
+                                                       const EncryptionConfig& config) {
   ST_TRY(ValidateEncryption(config));
   ConnectionLock lock(*this);
   ST_TRY(LoadBucket(bucket_arn));
@@ -224,8 +224,8 @@ Status PostgresMetadataStore::DeleteTableBucketEncryption(const std::string& buc
 }
 
 Status PostgresMetadataStore::PutTableBucketMaintenance(const std::string& bucket_arn,
-                                                      const std::string& type,
-                                                      const std::string& value_json) {
+                                                        const std::string& type,
+                                                        const std::string& value_json) {
   ST_TRY(ValidateMaintenance(type, value_json));
   ConnectionLock lock(*this);
   Transaction txn(*db_);
@@ -255,7 +255,7 @@ Result<MaintenanceConfigs> PostgresMetadataStore::GetTableBucketMaintenance(
 // ---- Namespaces ----
 
 Result<Namespace> PostgresMetadataStore::LoadNamespace(const std::string& bucket_arn,
-                                                     const std::string& name) {
+                                                       const std::string& name) {
   ST_TRY(LoadBucket(bucket_arn));
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare(std::string("SELECT ") + kNamespaceColumns +
@@ -267,8 +267,8 @@ Result<Namespace> PostgresMetadataStore::LoadNamespace(const std::string& bucket
 }
 
 Result<Namespace> PostgresMetadataStore::CreateNamespace(const std::string& bucket_arn,
-                                                       const std::string& name,
-                                                       const std::string& created_by) {
+                                                         const std::string& name,
+                                                         const std::string& created_by) {
   ST_TRY(ValidateNamespaceName(name));
   ST_TRY(ValidateAccountId(created_by));
   ConnectionLock lock(*this);
@@ -303,13 +303,13 @@ Result<Namespace> PostgresMetadataStore::CreateNamespace(const std::string& buck
 }
 
 Result<Namespace> PostgresMetadataStore::GetNamespace(const std::string& bucket_arn,
-                                                    const std::string& name) {
+                                                      const std::string& name) {
   ConnectionLock lock(*this);
   return LoadNamespace(bucket_arn, name);
 }
 
 Result<Page<Namespace>> PostgresMetadataStore::ListNamespaces(const std::string& bucket_arn,
-                                                            const PageRequest& page) {
+                                                              const PageRequest& page) {
   ST_TRY(ValidatePageLimit(page.limit));
   ST_ASSIGN_OR_RETURN(std::vector<std::string> after,
                       DecodePageToken(page.continuation_token, "namespaces", page.prefix));
@@ -333,7 +333,7 @@ Result<Page<Namespace>> PostgresMetadataStore::ListNamespaces(const std::string&
 }
 
 Status PostgresMetadataStore::DeleteNamespace(const std::string& bucket_arn,
-                                            const std::string& name) {
+                                              const std::string& name) {
   ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());

@@ -45,7 +45,7 @@ Status PostgresMetadataStore::StartChannelOperation(const Channel& channel) {
 }
 
 Status PostgresMetadataStore::EndChannelOperation(const std::string& operation_arn,
-                                                const Channel& channel) {
+                                                  const Channel& channel) {
   bool failed = channel.status == ChannelStatus::kFailed;
   std::optional<std::string> code;
   std::optional<std::string> message;

@@ -170,7 +170,7 @@ Result<std::vector<Channel>> PostgresMetadataStore::ListAllChannels() {
 }
 
 Result<Channel> PostgresMetadataStore::UpdateChannel(const std::string& channel_arn,
-                                                   const ChannelChange& change) {
+                                                     const ChannelChange& change) {
   if (change.configuration_json.has_value() && change.configuration_json->empty()) {
     return Err(InvalidArgument("A channel configuration cannot be empty."));
   }

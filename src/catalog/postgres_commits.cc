@@ -21,9 +21,9 @@ Status ChannelNotInitialised(const std::string& channel_arn) {
 }  // namespace
 
 Result<Table> PostgresMetadataStore::SwapLocked(const std::string& table_id,
-                                              const std::string& expected_version_token,
-                                              const std::string& new_metadata_location,
-                                              const TableWriter& writer) {
+                                                const std::string& expected_version_token,
+                                                const std::string& new_metadata_location,
+                                                const TableWriter& writer) {
   ST_ASSIGN_OR_RETURN(Table table, LoadTable(table_id));
   ST_TRY(CheckTableWritable(table, writer.acting_channel, "update the metadata of"));
   if (expected_version_token != table.version_token) {
@@ -48,9 +48,9 @@ Result<Table> PostgresMetadataStore::SwapLocked(const std::string& table_id,
 }
 
 Result<Table> PostgresMetadataStore::SwapMetadataLocation(const std::string& table_id,
-                                                        const std::string& expected_version_token,
-                                                        const std::string& new_metadata_location,
-                                                        const TableWriter& writer) {
+                                                          const std::string& expected_version_token,
+                                                          const std::string& new_metadata_location,
+                                                          const TableWriter& writer) {
   ST_TRY(ValidateMetadataLocation(new_metadata_location));
   ST_TRY(ValidateAccountId(writer.account_id));
   ConnectionLock lock(*this);
@@ -63,8 +63,8 @@ Result<Table> PostgresMetadataStore::SwapMetadataLocation(const std::string& tab
 }
 
 Status PostgresMetadataStore::AdvanceOffsetsLocked(const std::string& channel_arn,
-                                                 const std::string& table_id,
-                                                 const OffsetRanges& ranges) {
+                                                   const std::string& table_id,
+                                                   const OffsetRanges& ranges) {
   if (channel_arn.empty()) return InvalidArgument("A channel commit needs the channel ARN.");
   ST_TRY(ValidateOffsetRanges(ranges));
   ST_ASSIGN_OR_RETURN(Statement start, db_->Prepare("SELECT default_start_offset FROM "
@@ -104,8 +104,8 @@ Status PostgresMetadataStore::AdvanceOffsetsLocked(const std::string& channel_ar
 }
 
 Status PostgresMetadataStore::InitChannelOffsets(const std::string& channel_arn,
-                                               const NextOffsets& start_offsets,
-                                               KafkaOffset default_start_offset) {
+                                                 const NextOffsets& start_offsets,
+                                                 KafkaOffset default_start_offset) {
   if (channel_arn.empty()) return InvalidArgument("Channel offsets need the channel ARN.");
   if (default_start_offset < 0) return InvalidArgument("A start offset cannot be negative.");
   for (const auto& [partition, offset] : start_offsets) {
@@ -154,7 +154,7 @@ Result<NextOffsets> PostgresMetadataStore::GetChannelOffsets(const std::string& 
 }
 
 Result<KafkaOffset> PostgresMetadataStore::GetChannelOffset(const std::string& channel_arn,
-                                                          KafkaPartition partition) {
+                                                            KafkaPartition partition) {
   ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(
       Statement stmt,

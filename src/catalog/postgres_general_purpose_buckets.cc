@@ -51,7 +51,8 @@ Result<GeneralPurposeBucket> PostgresMetadataStore::CreateGeneralPurposeBucket(
   return out;
 }
 
-Result<GeneralPurposeBucket> PostgresMetadataStore::GetGeneralPurposeBucket(const std::string& name) {
+Result<GeneralPurposeBucket> PostgresMetadataStore::GetGeneralPurposeBucket(
+    const std::string& name) {
   ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("SELECT ") + kGpBucketColumns +
                                                    " FROM general_purpose_buckets WHERE name = ?"));

@@ -4,8 +4,9 @@
 
 namespace st::catalog::postgres {
 
-Status PostgresMetadataStore::PutMaintenanceJobState(const std::string& table_id, MaintenanceJob job,
-                                                   const MaintenanceJobState& state) {
+Status PostgresMetadataStore::PutMaintenanceJobState(const std::string& table_id,
+                                                     MaintenanceJob job,
+                                                     const MaintenanceJobState& state) {
   if (state.deleted_data_files < 0 || state.deleted_records < 0 ||
       state.removed_files_size_bytes < 0) {
     return InvalidArgument("A maintenance job state cannot count negative removals.");
@@ -40,8 +41,8 @@ Status PostgresMetadataStore::PutMaintenanceJobState(const std::string& table_id
   return txn.Commit();
 }
 
-Result<std::map<MaintenanceJob, MaintenanceJobState>> PostgresMetadataStore::GetMaintenanceJobStates(
-    const std::string& table_id) {
+Result<std::map<MaintenanceJob, MaintenanceJobState>>
+PostgresMetadataStore::GetMaintenanceJobStates(const std::string& table_id) {
   ConnectionLock lock(*this);
   ST_TRY(LoadTable(table_id));
   ST_ASSIGN_OR_RETURN(

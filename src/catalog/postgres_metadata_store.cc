@@ -20,7 +20,8 @@ Result<std::unique_ptr<MetadataStore>> OpenPostgresMetadataStore(
   connect.conninfo = options.conninfo;
   connect.label = "catalog database";
   connect.lock_timeout = options.lock_timeout;
-  auto pool = std::make_unique<::st::postgres::Pool>(connect, options.pool_size < 1 ? 1 : options.pool_size);
+  auto pool = std::make_unique<::st::postgres::Pool>(connect,
+                                                     options.pool_size < 1 ? 1 : options.pool_size);
   {
     ST_ASSIGN_OR_RETURN(::st::postgres::Pool::Lease conn, pool->Acquire());
     Status migrated = postgres::MigrateSchema(*conn, clock.NowMillis());
@@ -84,7 +85,8 @@ Account ReadAccount(const Statement& stmt) {
 }
 
 constexpr const char* kIdentityColumns = "arn, account_id, kind, name, created_at_ms";
-constexpr const char* kAccessKeyColumns = "access_key_id, secret, sealed_secret, owner_arn, status, created_at_ms";
+constexpr const char* kAccessKeyColumns =
+    "access_key_id, secret, sealed_secret, owner_arn, status, created_at_ms";
 
 Status IdentityNotFound(const std::string& arn) {
   return NotFound("The user or role '" + arn + "' does not exist.");
@@ -166,8 +168,8 @@ Result<Page<Account>> PostgresMetadataStore::ListAccounts(const PageRequest& pag
 }
 
 Result<Identity> PostgresMetadataStore::CreateIdentity(IdentityKind kind,
-                                                     const std::string& account_id,
-                                                     const std::string& name) {
+                                                       const std::string& account_id,
+                                                       const std::string& name) {
   ST_TRY(ValidateAccountId(account_id));
   ST_TRY(ValidateIamName(name));
   Identity identity{
@@ -276,7 +278,7 @@ Result<std::vector<AccessKey>> PostgresMetadataStore::ListAccessKeys(const std::
 }
 
 Status PostgresMetadataStore::SetAccessKeyStatus(const std::string& access_key_id,
-                                               AccessKeyStatus status) {
+                                                 AccessKeyStatus status) {
   ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare("UPDATE access_keys SET status = ? WHERE access_key_id = ?"));
@@ -295,7 +297,7 @@ Status PostgresMetadataStore::DeleteAccessKey(const std::string& access_key_id) 
 }
 
 Status PostgresMetadataStore::PutIdentityPolicy(const std::string& owner_arn,
-                                              const NamedPolicy& policy) {
+                                                const NamedPolicy& policy) {
   if (policy.name.empty() || policy.name.size() > 128 || policy.document.empty()) {
     return InvalidArgument(
         "An identity policy needs a name of 1 to 128 characters and a document.");
@@ -323,7 +325,7 @@ Result<std::vector<NamedPolicy>> PostgresMetadataStore::ListIdentityPolicies(
 }
 
 Status PostgresMetadataStore::DeleteIdentityPolicy(const std::string& owner_arn,
-                                                 const std::string& name) {
+                                                   const std::string& name) {
   ConnectionLock lock(*this);
   ST_TRY(RequireIdentity(owner_arn));
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare("DELETE FROM identity_policies "
@@ -375,7 +377,7 @@ Status PostgresMetadataStore::TagResource(const std::string& resource_arn, const
 }
 
 Status PostgresMetadataStore::UntagResource(const std::string& resource_arn,
-                                          const std::vector<std::string>& keys) {
+                                            const std::vector<std::string>& keys) {
   ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());

@@ -35,7 +35,7 @@ using ::st::postgres::Statement;
 // The advisory lock key of the catalog's writers: every write transaction
 // of every store on one database takes it (in the database of the
 // connection; distinct schemas share it, which only serialises them).
-inline constexpr int64_t kWriterLockKey = 0x5354434154414c47;  // "STCATALG"
+inline constexpr int64_t kWriterLockKey = 0x5354434154414c47;     // "STCATALG"
 inline constexpr int64_t kMigrationLockKey = 0x53544d4947524154;  // "STMIGRAT"
 
 // A write transaction holding the writer lock.
@@ -198,8 +198,7 @@ class PostgresMetadataStore final : public MetadataStore {
   // outside a transaction.
   int64_t NowMs() const { return clock_.NowMillis(); }
   Result<TableBucket> LoadBucket(const std::string& bucket_arn);
-  Result<Namespace> LoadNamespace(const std::string& bucket_arn, const std::string& name)
-     ;
+  Result<Namespace> LoadNamespace(const std::string& bucket_arn, const std::string& name);
   Result<Table> LoadTable(const std::string& table_id);
   Status RequireIdentity(const std::string& arn);
   Status CheckBucketRowChanged();
@@ -209,12 +208,10 @@ class PostgresMetadataStore final : public MetadataStore {
   // Channel operations (postgres_channel_operations.cc); inside the caller's
   // transaction.
   Status StartChannelOperation(const Channel& channel);
-  Status EndChannelOperation(const std::string& operation_arn, const Channel& channel)
-     ;
+  Status EndChannelOperation(const std::string& operation_arn, const Channel& channel);
   // The column-update shared by the two pointer swaps; checks token and channel.
   Result<Table> SwapLocked(const std::string& table_id, const std::string& expected_version_token,
-                           const std::string& new_metadata_location, const TableWriter& writer)
-     ;
+                           const std::string& new_metadata_location, const TableWriter& writer);
   // The bodies of DeleteTable, DeleteChannelOffsets and the offset fence,
   // inside the caller's transaction.
   Status DeleteTableLocked(const std::string& table_id,
@@ -222,8 +219,7 @@ class PostgresMetadataStore final : public MetadataStore {
   Status DeleteChannelOffsetsLocked(const std::string& channel_arn);
   Status AdvanceOffsetsLocked(const std::string& channel_arn, const std::string& table_id,
                               const OffsetRanges& ranges);
-  Result<std::optional<std::string>> GetTableText(const std::string& table_id, const char* column)
-     ;
+  Result<std::optional<std::string>> GetTableText(const std::string& table_id, const char* column);
   Status SetTableText(const std::string& table_id, const char* column,
                       const std::optional<std::string>& value);
 

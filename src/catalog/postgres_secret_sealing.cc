@@ -22,9 +22,11 @@ Status WrongMasterKey(const std::string& path, int64_t sealed) {
 
 // Every sealed row is tried, so that one damaged row is not mistaken for a
 // wrong key: the key is wrong only when none of them unseals.
-Status CheckSealedSecrets(Connection& db, const auth::SecretSealer& sealer, const std::string& path) {
-  ST_ASSIGN_OR_RETURN(Statement stmt, db.Prepare("SELECT access_key_id, sealed_secret FROM access_keys "
-                                                 "WHERE sealed_secret IS NOT NULL"));
+Status CheckSealedSecrets(Connection& db, const auth::SecretSealer& sealer,
+                          const std::string& path) {
+  ST_ASSIGN_OR_RETURN(Statement stmt,
+                      db.Prepare("SELECT access_key_id, sealed_secret FROM access_keys "
+                                 "WHERE sealed_secret IS NOT NULL"));
   int64_t sealed = 0;
   int64_t opened = 0;
   ST_TRY(stmt.ForEachRow([&](const Statement& row) {
@@ -52,8 +54,10 @@ Status SealPlaintextSecrets(Connection& db, const auth::SecretSealer& sealer) {
         [&](const Statement& row) { plaintext.emplace_back(row.Text(0), row.Text(1)); }));
     for (const auto& [id, secret] : plaintext) {
       ST_ASSIGN_OR_RETURN(std::string sealed, sealer.Seal(secret, id));
-      ST_ASSIGN_OR_RETURN(Statement update,
-                          db.Prepare("UPDATE access_keys SET secret = NULL, sealed_secret = ? WHERE access_key_id = ?"));
+      ST_ASSIGN_OR_RETURN(
+          Statement update,
+          db.Prepare(
+              "UPDATE access_keys SET secret = NULL, sealed_secret = ? WHERE access_key_id = ?"));
       ST_TRY(update.BindBlob(1, sealed).Bind(2, id).Run());
     }
     ST_TRY(txn.Commit());
@@ -77,8 +81,9 @@ Status PrepareSecretsAtRest(Connection& db, const auth::SecretSealer* sealer,
   return Status::OK();
 }
 
-Status PostgresMetadataStore::BindSecret(Statement& stmt, int index, const std::string& access_key_id,
-                                       const std::string& secret) const {
+Status PostgresMetadataStore::BindSecret(Statement& stmt, int index,
+                                         const std::string& access_key_id,
+                                         const std::string& secret) const {
   if (sealer_ == nullptr) {
     // Plaintext only where nothing is sealed yet: never mix in a clear secret.
     ST_ASSIGN_OR_RETURN(Statement sealed,
@@ -100,7 +105,8 @@ Status PostgresMetadataStore::BindSecret(Statement& stmt, int index, const std::
 }
 
 Result<std::string> PostgresMetadataStore::OpenSecret(const std::string& access_key_id,
-                                                    const std::string& stored, bool sealed) const {
+                                                      const std::string& stored,
+                                                      bool sealed) const {
   if (!sealed) return stored;
   if (sealer_ == nullptr) {
     return Err(FailedPrecondition("the secret of access key '" + access_key_id +

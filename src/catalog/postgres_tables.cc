@@ -128,8 +128,8 @@ Result<Table> PostgresMetadataStore::CreateTable(const NewTable& table) {
 }
 
 Result<Table> PostgresMetadataStore::GetTable(const std::string& bucket_arn,
-                                            const std::string& namespace_name,
-                                            const std::string& name) {
+                                              const std::string& namespace_name,
+                                              const std::string& name) {
   ConnectionLock lock(*this);
   ST_TRY(LoadNamespace(bucket_arn, namespace_name));
   ST_ASSIGN_OR_RETURN(Statement stmt,
@@ -204,8 +204,8 @@ Result<Page<Table>> PostgresMetadataStore::ListTables(
   });
 }
 
-Status PostgresMetadataStore::DeleteTable(const std::string& table_id,
-                                        const std::optional<std::string>& expected_version_token) {
+Status PostgresMetadataStore::DeleteTable(
+    const std::string& table_id, const std::optional<std::string>& expected_version_token) {
   ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
@@ -264,7 +264,7 @@ Result<Table> PostgresMetadataStore::RenameTable(
 // ---- Per-table policy and configuration ----
 
 Result<std::optional<std::string>> PostgresMetadataStore::GetTableText(const std::string& table_id,
-                                                                     const char* column) {
+                                                                       const char* column) {
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("SELECT ") + column +
                                                    " FROM tables WHERE table_id = ?"));
   ST_ASSIGN_OR_RETURN(bool found, stmt.Bind(1, table_id).Step());
@@ -273,7 +273,7 @@ Result<std::optional<std::string>> PostgresMetadataStore::GetTableText(const std
 }
 
 Status PostgresMetadataStore::SetTableText(const std::string& table_id, const char* column,
-                                         const std::optional<std::string>& value) {
+                                           const std::optional<std::string>& value) {
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("UPDATE tables SET ") + column +
                                                    " = ? WHERE table_id = ?"));
   ST_TRY(stmt.BindOptional(1, value).Bind(2, table_id).Run());
@@ -281,7 +281,7 @@ Status PostgresMetadataStore::SetTableText(const std::string& table_id, const ch
 }
 
 Status PostgresMetadataStore::PutTablePolicy(const std::string& table_id,
-                                           const std::string& document) {
+                                             const std::string& document) {
   if (document.empty() || document.size() > 20480) {
     return InvalidArgument("A resource policy must be 1 to 20480 characters long.");
   }
@@ -302,7 +302,7 @@ Status PostgresMetadataStore::DeleteTablePolicy(const std::string& table_id) {
 }
 
 Status PostgresMetadataStore::PutTableRecordExpiration(const std::string& table_id,
-                                                     const std::string& value_json) {
+                                                       const std::string& value_json) {
   if (value_json.empty()) return InvalidArgument("A record expiration configuration is empty.");
   ConnectionLock lock(*this);
   return SetTableText(table_id, "record_expiration", value_json);
@@ -315,8 +315,8 @@ Result<std::optional<std::string>> PostgresMetadataStore::GetTableRecordExpirati
 }
 
 Status PostgresMetadataStore::PutTableMaintenance(const std::string& table_id,
-                                                const std::string& type,
-                                                const std::string& value_json) {
+                                                  const std::string& type,
+                                                  const std::string& value_json) {
   if (type.empty() || type.size() > 64 || value_json.empty()) {
     return InvalidArgument("A maintenance configuration needs a type and a value.");
   }

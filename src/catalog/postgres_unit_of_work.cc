@@ -1,6 +1,6 @@
 // The PostgreSQL unit of work: one pooled connection and one write
-// transaction (holding the writer lock) for the unit's whole life; its writes run the same statements
-// as the store's own methods (the *Locked helpers), inside that transaction.
+// transaction (holding the writer lock) for the unit's whole life; its writes run the same
+// statements as the store's own methods (the *Locked helpers), inside that transaction.
 #include <iterator>
 #include <vector>
 
@@ -10,7 +10,9 @@
 
 namespace st::catalog::postgres {
 
-class PostgresUnitOfWork final : public UnitOfWork, private TableWrites, private ChannelOffsetWrites {
+class PostgresUnitOfWork final : public UnitOfWork,
+                                 private TableWrites,
+                                 private ChannelOffsetWrites {
  public:
   // Leases the connection (this thread's for the store until the unit
   // ends), then begins the transaction; other writers wait for its end.

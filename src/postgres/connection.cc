@@ -3,6 +3,7 @@
 #include <libpq-fe.h>
 #include <poll.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -11,7 +12,9 @@
 namespace st::postgres {
 
 namespace {
-Status Unavailable(std::string message) { return Status(StatusCode::kUnavailable, std::move(message)); }
+Status Unavailable(std::string message) {
+  return Status(StatusCode::kUnavailable, std::move(message));
+}
 }  // namespace
 
 namespace {
@@ -101,7 +104,8 @@ Result<std::unique_ptr<Connection>> Connection::Open(const ConnectOptions& optio
   }
   // Notices (and a server's "terminating connection" notice) are not ours
   // to print on stderr; errors reach the caller as Status.
-  PQsetNoticeProcessor(conn, [](void*, const char*) {}, nullptr);
+  PQsetNoticeProcessor(
+      conn, [](void*, const char*) {}, nullptr);
   std::unique_ptr<Connection> out(new Connection(conn, options.label));
   ST_TRY(out->Exec("SET lock_timeout = " + std::to_string(options.lock_timeout.count()) +
                    "; SET client_min_messages = warning"));
@@ -135,8 +139,8 @@ int Connection::BackendPid() const { return conn_ == nullptr ? 0 : PQbackendPID(
 
 Status Connection::Error(const pg_result* result, std::string_view what) const {
   const char* state = result == nullptr ? nullptr : PQresultErrorField(result, PG_DIAG_SQLSTATE);
-  std::string message = Trimmed(result == nullptr ? PQerrorMessage(conn_)
-                                                  : PQresultErrorMessage(result));
+  std::string message =
+      Trimmed(result == nullptr ? PQerrorMessage(conn_) : PQresultErrorMessage(result));
   if (message.empty()) message = Trimmed(PQerrorMessage(conn_));
   std::string text = label_ + ": " + message + " (" + std::string(what) + ")";
   std::string code = state == nullptr ? "" : state;

@@ -3,7 +3,9 @@
 namespace st::postgres {
 
 namespace {
-Status Unavailable(std::string message) { return Status(StatusCode::kUnavailable, std::move(message)); }
+Status Unavailable(std::string message) {
+  return Status(StatusCode::kUnavailable, std::move(message));
+}
 }  // namespace
 
 Pool::Lease::~Lease() {

@@ -19,8 +19,8 @@ class Pool {
  public:
   class Lease {
    public:
-    Lease(Lease&& other) noexcept : pool_(std::exchange(other.pool_, nullptr)),
-                                    conn_(std::move(other.conn_)) {}
+    Lease(Lease&& other) noexcept
+        : pool_(std::exchange(other.pool_, nullptr)), conn_(std::move(other.conn_)) {}
     Lease& operator=(Lease&&) = delete;
     ~Lease();
     Connection* operator->() const { return conn_.get(); }
@@ -33,7 +33,8 @@ class Pool {
     std::unique_ptr<Connection> conn_;
   };
 
-  Pool(ConnectOptions options, size_t max_size) : options_(std::move(options)), max_size_(max_size) {}
+  Pool(ConnectOptions options, size_t max_size)
+      : options_(std::move(options)), max_size_(max_size) {}
   Pool(const Pool&) = delete;
   Pool& operator=(const Pool&) = delete;
 

@@ -176,9 +176,8 @@ TEST_F(PostgresStoreTest, TwoStoresRacingOnTheFenceHaveExactlyOneWinner) {
     for (int t = 0; t < 4; ++t) {
       threads.emplace_back([&, t] {
         auto result = stores[t % 2]->CommitWithOffsets(
-            table->table_id, table->version_token,
-            Location(round) + "-" + std::to_string(t), kChannel, {{0, {from, from + 10}}},
-            kAccount);
+            table->table_id, table->version_token, Location(round) + "-" + std::to_string(t),
+            kChannel, {{0, {from, from + 10}}}, kAccount);
         if (result.has_value()) {
           ++won;
         } else if (result.error().code() == StatusCode::kConflict) {

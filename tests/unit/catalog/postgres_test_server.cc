@@ -24,8 +24,7 @@ struct TestServer {
       url = given;
       return;
     }
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "st-pg-test-XXXXXX").string();
+    std::string pattern = (std::filesystem::temp_directory_path() / "st-pg-test-XXXXXX").string();
     if (mkdtemp(pattern.data()) == nullptr) {
       error = "cannot create a temporary directory";
       return;
@@ -63,8 +62,8 @@ TestServer& Server() {
 }
 
 std::string SchemaParam(const std::string& url, const std::string& schema) {
-  return url + (url.find('?') == std::string::npos ? "?" : "&") +
-         "options=-csearch_path%3D" + schema;
+  return url + (url.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" +
+         schema;
 }
 
 }  // namespace
