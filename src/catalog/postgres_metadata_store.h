@@ -38,7 +38,10 @@ struct PostgresStoreOptions {
   // How long a writer waits for another writer (and a caller for a pooled
   // connection) before Unavailable.
   std::chrono::milliseconds lock_timeout{5000};
-  size_t pool_size = 8;
+  // Connections kept open at most; a call beyond them waits up to
+  // lock_timeout. The server has ~4 I/O threads per endpoint plus delivery
+  // and maintenance threads.
+  size_t pool_size = 16;
   // As SqliteStoreOptions::secret_sealer.
   const auth::SecretSealer* secret_sealer = nullptr;
 };
