@@ -229,6 +229,14 @@ Result<http::Response> ServeObject(const S3State& state, http::RouteContext& con
                                               "/" + std::to_string(info.size_bytes));
   }
   response.stream_length = static_cast<uint64_t>(selected.length);
+  if (with_body && selected.length > 0 && info.sse != storage::SseKind::kNone) {
+    // Opens the first segment the range touches before any header goes out,
+    // so a segment that does not authenticate is an error response, not a
+    // cut-off body (later segments can still only cut the body short).
+    char first_byte = 0;
+    Result<size_t> probed = reader->ReadAt(selected.first, &first_byte, 1);
+    if (!probed.has_value()) return context.Fail(KmsAwareError(probed.error()));
+  }
   if (with_body && selected.length > 0) {
     response.stream = LocalFileBody(state, store_key, info, selected.first, selected.length);
     if (response.stream == nullptr) {
