@@ -348,7 +348,10 @@ def test_create_table_with_schema_v2_partition_and_order(s3t, server):
             "properties": {"owner": "tests"}}})
     table = s3t.get_table(tableBucketARN=bucket, namespace="ns", name="events")
     key = table["metadataLocation"][len("s3://"):]
-    metadata = json.loads((server.data_dir / "objects" / key).read_text())
+    # Encrypted on disk: read it as a client does, through the S3 endpoint.
+    metadata_bucket, _, metadata_key = key.partition("/")
+    metadata = json.loads(server.boto3_client("s3").get_object(
+        Bucket=metadata_bucket, Key=metadata_key)["Body"].read())
     assert metadata["format-version"] == 2
     assert metadata["location"] == table["warehouseLocation"]
     assert [f["name"] for f in metadata["schemas"][0]["fields"]] == ["id", "ts", "tags"]
