@@ -4,7 +4,9 @@ the channel writes (data, manifests, metadata, dead letters) is plaintext on
 disk; DisableKey suspends the channel with a reason naming the key, and
 EnableKey resumes it with no gap and no duplicate."""
 
+import base64
 import json
+import time
 import uuid
 
 import boto3
@@ -59,14 +61,19 @@ def test_kms_channel_encrypts_suspends_on_disabled_key_and_resumes(server, kafka
     setup.wait_status("ACTIVE")
     marker = "MARKER-DELIVERY-" + uuid.uuid4().hex
     kafka.produce(topic_name, rows(marker, 0, 30))
-    # A record without the required id: a dead letter (SSE-S3 in its bucket).
-    kafka.produce(topic_name, [json.dumps({"ts": "2026-11-30T10:00:00Z",
-                                           "name": marker + "-dead"}).encode()])
+    # Not JSON: a dead letter (SSE-S3 in its general-purpose bucket), whose
+    # line carries the value in base64.
+    dead = b"not json " + marker.encode()
+    kafka.produce(topic_name, [dead])
     setup.wait_rows(30)
-    assert [line for line in setup.dlq_lines() if marker in json.dumps(line)]
-    on_disk = [p for p in server.data_dir.rglob("*")
-               if p.is_file() and marker.encode() in p.read_bytes()]
-    assert on_disk == []
+    deadline = time.monotonic() + 60
+    while not [line for line in setup.dlq_lines() if line["value"] == base64.b64encode(dead).decode()]:
+        assert time.monotonic() < deadline, "the dead letter never arrived"
+        time.sleep(0.5)
+    for needle in (marker.encode(), base64.b64encode(dead)):
+        on_disk = [p for p in server.data_dir.rglob("*")
+                   if p.is_file() and needle in p.read_bytes()]
+        assert on_disk == [], needle
 
     client.disable_key(KeyId=key["KeyId"])
     kafka.produce(topic_name, rows(marker, 30, 30))
@@ -87,6 +94,8 @@ def test_role_without_kms_permission_suspends_naming_key_and_action(server, kafk
     key = kms(server).create_key(Description="no grant")["KeyMetadata"]
     setup = kms_channel(server, kafka, topic_name, key["Arn"], False,
                         register_cluster(server, kafka))
+    # ACTIVE first: a channel delivers what is produced after it starts.
+    setup.wait_status("ACTIVE", "SUSPENDED")
     kafka.produce(topic_name, rows("x", 0, 5))
     suspended = setup.wait_status("SUSPENDED", timeout_s=60)
     message = suspended["StateInfo"]["Message"]
