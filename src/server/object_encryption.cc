@@ -21,8 +21,7 @@ Result<storage::ObjectEncryption> TableEncryptionResolver::ForNewObject(
       bucket.substr(bucket.size() - kWarehouseSuffix.size()) != kWarehouseSuffix) {
     return out;
   }
-  Result<catalog::Table> table =
-      tables_.GetTableByWarehouseLocation("s3://" + std::string(bucket));
+  Result<catalog::Table> table = tables_.GetTableByWarehouseLocation("s3://" + std::string(bucket));
   if (!table.has_value()) {
     // A warehouse bucket with no table (deleted meanwhile): the server's key.
     if (table.error().code() == StatusCode::kNotFound) return out;
@@ -76,8 +75,8 @@ Result<storage::DataKey> ServerDataKeys::NewDataKey(const storage::ObjectEncrypt
   if (encryption.sse == storage::SseKind::kSseKms) {
     ST_ASSIGN_OR_RETURN(kms::KmsKey key, Key(encryption.kms_key_arn));
     kms::KmsResult<kms::DataKey> made =
-        kms_.GenerateDataKey(key, storage::kDataKeyBytes,
-                             DataKeyContext(encryption, object_key), /*with_plaintext=*/true);
+        kms_.GenerateDataKey(key, storage::kDataKeyBytes, DataKeyContext(encryption, object_key),
+                             /*with_plaintext=*/true);
     if (!made.has_value()) return Err(KmsFailure(made.error(), encryption.kms_key_arn));
     out.plaintext = std::move(made->plaintext);
     out.wrapped = std::move(made->ciphertext_blob);
@@ -94,9 +93,8 @@ Result<std::string> ServerDataKeys::UnwrapDataKey(const storage::ObjectEncryptio
                                                   std::string_view wrapped) {
   if (encryption.sse == storage::SseKind::kSseKms) {
     ST_ASSIGN_OR_RETURN(kms::KmsKey key, Key(encryption.kms_key_arn));
-    kms::KmsResult<kms::Decrypted> opened =
-        kms_.Decrypt(key.account_id, std::string(wrapped), DataKeyContext(encryption, object_key),
-                     key);
+    kms::KmsResult<kms::Decrypted> opened = kms_.Decrypt(
+        key.account_id, std::string(wrapped), DataKeyContext(encryption, object_key), key);
     if (!opened.has_value()) return Err(KmsFailure(opened.error(), encryption.kms_key_arn));
     return std::move(opened->plaintext);
   }

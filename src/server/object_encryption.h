@@ -46,8 +46,7 @@ class ServerDataKeys final : public storage::DataKeyProvider {
   Result<storage::DataKey> NewDataKey(const storage::ObjectEncryption& encryption,
                                       std::string_view object_key) override;
   Result<std::string> UnwrapDataKey(const storage::ObjectEncryption& encryption,
-                                    std::string_view object_key,
-                                    std::string_view wrapped) override;
+                                    std::string_view object_key, std::string_view wrapped) override;
 
  private:
   Result<kms::KmsKey> Key(const std::string& key_arn) const;

@@ -182,7 +182,6 @@ int RunServer(int argc, char** argv) {
   if (!registry_or.has_value()) return fail(registry_or.error().WithContext("schema registry"));
   registry::SchemaRegistry& schemas = **registry_or;
 
-
   // ---- Auth: SigV4 over the catalog's keys, IAM policies from the catalog.
   catalog::StoreSecretLookup secrets(identities);
   SigV4Authenticator api_authenticator(secrets, clock, Endpoint::kApi, config.region);
@@ -197,9 +196,9 @@ int RunServer(int argc, char** argv) {
 
   // ---- S3 endpoint first: the catalog surfaces hand its URL to clients.
   http::Router s3_router(s3_authenticator, authorizer, logger);
-  Status mounted =
-      s3_router.Mount(api::s3::MakeS3Surface({store, objects, kObjectKeyRoot, random, &secrets,
-                                              &clock, config.region, layout->objects_dir, &authorizer}));
+  Status mounted = s3_router.Mount(
+      api::s3::MakeS3Surface({store, objects, kObjectKeyRoot, random, &secrets, &clock,
+                              config.region, layout->objects_dir, &authorizer}));
   if (!mounted.ok()) return fail(mounted);
   http::Server::Options s3_options;
   s3_options.address = config.s3_listen.host;

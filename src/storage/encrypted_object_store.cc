@@ -38,8 +38,7 @@ ObjectEncryption EncryptionOf(const EnvelopeHeader& header) {
 // Unwrapped data keys by wrapped key, for a short while (bounded).
 class KeyCache {
  public:
-  KeyCache(const Clock& clock, EncryptedStoreOptions options)
-      : clock_(clock), options_(options) {}
+  KeyCache(const Clock& clock, EncryptedStoreOptions options) : clock_(clock), options_(options) {}
   ~KeyCache() {
     for (auto& [wrapped, entry] : entries_) Wipe(entry.key);
   }
@@ -174,8 +173,8 @@ class DecryptingReader final : public ObjectReader {
       int64_t index = offset / seg_bytes;
       ST_TRY(LoadSegment(index));
       int64_t within = offset - index * seg_bytes;
-      size_t n = std::min<size_t>(capacity - done,
-                                  static_cast<size_t>(static_cast<int64_t>(plain_.size()) - within));
+      size_t n = std::min<size_t>(
+          capacity - done, static_cast<size_t>(static_cast<int64_t>(plain_.size()) - within));
       std::memcpy(buffer + done, plain_.data() + within, n);
       done += n;
       offset += static_cast<int64_t>(n);
@@ -194,8 +193,8 @@ class DecryptingReader final : public ObjectReader {
     sealed_.resize(static_cast<size_t>(plain_len) + kSegmentTagBytes);
     ST_TRY(ReadFully(*inner_, at, sealed_.data(), sealed_.size()));
     plain_.resize(static_cast<size_t>(plain_len));
-    Status opened = cipher_->Open(static_cast<uint64_t>(index), index == segments_ - 1, sealed_,
-                                  plain_.data());
+    Status opened =
+        cipher_->Open(static_cast<uint64_t>(index), index == segments_ - 1, sealed_, plain_.data());
     if (!opened.ok()) {
       plain_.clear();
       return opened.WithContext("object '" + info_.key + "'");
@@ -312,8 +311,8 @@ class EncryptedObjectStore final : public ObjectStore {
     ST_ASSIGN_OR_RETURN(std::unique_ptr<ObjectReader> reader, OpenReader(key));
     const int64_t size = reader->info().size_bytes;
     if (offset < 0 || offset > size || length < 0) {
-      return Err(InvalidArgument("range " + std::to_string(offset) + "+" +
-                                 std::to_string(length) + " outside '" + std::string(key) + "'"));
+      return Err(InvalidArgument("range " + std::to_string(offset) + "+" + std::to_string(length) +
+                                 " outside '" + std::string(key) + "'"));
     }
     std::string out(static_cast<size_t>(std::min(length, size - offset)), '\0');
     size_t done = 0;
@@ -406,10 +405,11 @@ class EncryptedObjectStore final : public ObjectStore {
     std::string out = std::move(sealing.header_bytes);
     out.reserve(static_cast<size_t>(
         EnvelopeStoredSize(static_cast<int64_t>(bytes.size()), out.size(), kDefaultSegmentBytes)));
-    int64_t segments = EnvelopeSegmentCount(static_cast<int64_t>(bytes.size()), kDefaultSegmentBytes);
+    int64_t segments =
+        EnvelopeSegmentCount(static_cast<int64_t>(bytes.size()), kDefaultSegmentBytes);
     for (int64_t i = 0; i < segments; ++i) {
-      std::string_view part = bytes.substr(static_cast<size_t>(i) * kDefaultSegmentBytes,
-                                           kDefaultSegmentBytes);
+      std::string_view part =
+          bytes.substr(static_cast<size_t>(i) * kDefaultSegmentBytes, kDefaultSegmentBytes);
       ST_TRY(sealing.cipher->Seal(static_cast<uint64_t>(i), i == segments - 1, part, out));
     }
     return std::optional<std::string>(std::move(out));

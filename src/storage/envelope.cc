@@ -32,8 +32,8 @@ Status Bad(const std::string& what) {
 // Reads a u16-length-prefixed field at `*at`, advancing it.
 Result<std::string> Field(std::string_view bytes, size_t* at, const char* name) {
   if (bytes.size() - *at < 2) return Err(Bad(std::string("truncated before ") + name));
-  size_t n = (static_cast<unsigned char>(bytes[*at]) << 8) |
-             static_cast<unsigned char>(bytes[*at + 1]);
+  size_t n =
+      (static_cast<unsigned char>(bytes[*at]) << 8) | static_cast<unsigned char>(bytes[*at + 1]);
   *at += 2;
   if (n > kMaxFieldBytes || bytes.size() - *at < n) {
     return Err(Bad(std::string(name) + " longer than the header"));
@@ -65,8 +65,8 @@ Result<std::string> SerializeEnvelopeHeader(const EnvelopeHeader& header) {
   out += static_cast<char>(kEnvelopeVersion);
   out += static_cast<char>(header.sse == SseKind::kSseKms ? 2 : 1);
   out += std::string(2, '\0');
-  size_t length = kEnvelopeFixedBytes + 6 + header.kms_key_arn.size() +
-                  header.context_arn.size() + header.wrapped_key.size();
+  size_t length = kEnvelopeFixedBytes + 6 + header.kms_key_arn.size() + header.context_arn.size() +
+                  header.wrapped_key.size();
   PutU32(out, length);
   PutU32(out, header.segment_bytes);
   out += header.nonce_prefix;
@@ -82,8 +82,8 @@ Result<size_t> EnvelopeHeaderLength(std::string_view prefix) {
     return Err(Bad("no envelope magic"));
   }
   if (static_cast<unsigned char>(prefix[8]) != kEnvelopeVersion) {
-    return Err(Bad("unknown format version " +
-                   std::to_string(static_cast<unsigned char>(prefix[8]))));
+    return Err(
+        Bad("unknown format version " + std::to_string(static_cast<unsigned char>(prefix[8]))));
   }
   uint32_t length = GetU32(prefix, 12);
   if (length < kEnvelopeFixedBytes + 6 || length > kMaxEnvelopeHeaderBytes) {
@@ -195,7 +195,9 @@ std::string SegmentTrailer(uint64_t index, bool final) {
   return out;
 }
 
-const unsigned char* U(std::string_view s) { return reinterpret_cast<const unsigned char*>(s.data()); }
+const unsigned char* U(std::string_view s) {
+  return reinterpret_cast<const unsigned char*>(s.data());
+}
 
 }  // namespace
 
@@ -209,16 +211,15 @@ Status SegmentCipher::Seal(uint64_t index, bool final, std::string_view plaintex
   size_t start = out.size();
   out.resize(start + plaintext.size() + kSegmentTagBytes);
   auto* dst = reinterpret_cast<unsigned char*>(out.data() + start);
-  bool ok = EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), nullptr, U(impl_->key), U(nonce)) == 1 &&
-            EVP_EncryptUpdate(ctx, nullptr, &len, U(impl_->header),
-                              static_cast<int>(impl_->header.size())) == 1 &&
-            EVP_EncryptUpdate(ctx, nullptr, &len, U(trailer), static_cast<int>(trailer.size())) ==
-                1 &&
-            (plaintext.empty() || EVP_EncryptUpdate(ctx, dst, &len, U(plaintext),
-                                                    static_cast<int>(plaintext.size())) == 1) &&
-            EVP_EncryptFinal_ex(ctx, dst + plaintext.size(), &len) == 1 &&
-            EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, kSegmentTagBytes,
-                                dst + plaintext.size()) == 1;
+  bool ok =
+      EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), nullptr, U(impl_->key), U(nonce)) == 1 &&
+      EVP_EncryptUpdate(ctx, nullptr, &len, U(impl_->header),
+                        static_cast<int>(impl_->header.size())) == 1 &&
+      EVP_EncryptUpdate(ctx, nullptr, &len, U(trailer), static_cast<int>(trailer.size())) == 1 &&
+      (plaintext.empty() ||
+       EVP_EncryptUpdate(ctx, dst, &len, U(plaintext), static_cast<int>(plaintext.size())) == 1) &&
+      EVP_EncryptFinal_ex(ctx, dst + plaintext.size(), &len) == 1 &&
+      EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, kSegmentTagBytes, dst + plaintext.size()) == 1;
   if (!ok) {
     out.resize(start);
     return Internal("AES-256-GCM seal failed");
@@ -237,14 +238,14 @@ Status SegmentCipher::Open(uint64_t index, bool final, std::string_view sealed, 
   std::string tag(sealed.substr(n));
   int len = 0;
   auto* dst = reinterpret_cast<unsigned char*>(out);
-  bool ok = EVP_DecryptInit_ex(ctx, EVP_aes_256_gcm(), nullptr, U(impl_->key), U(nonce)) == 1 &&
-            EVP_DecryptUpdate(ctx, nullptr, &len, U(impl_->header),
-                              static_cast<int>(impl_->header.size())) == 1 &&
-            EVP_DecryptUpdate(ctx, nullptr, &len, U(trailer), static_cast<int>(trailer.size())) ==
-                1 &&
-            (n == 0 || EVP_DecryptUpdate(ctx, dst, &len, U(sealed), static_cast<int>(n)) == 1) &&
-            EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, kSegmentTagBytes, tag.data()) == 1 &&
-            EVP_DecryptFinal_ex(ctx, dst + n, &len) == 1;
+  bool ok =
+      EVP_DecryptInit_ex(ctx, EVP_aes_256_gcm(), nullptr, U(impl_->key), U(nonce)) == 1 &&
+      EVP_DecryptUpdate(ctx, nullptr, &len, U(impl_->header),
+                        static_cast<int>(impl_->header.size())) == 1 &&
+      EVP_DecryptUpdate(ctx, nullptr, &len, U(trailer), static_cast<int>(trailer.size())) == 1 &&
+      (n == 0 || EVP_DecryptUpdate(ctx, dst, &len, U(sealed), static_cast<int>(n)) == 1) &&
+      EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, kSegmentTagBytes, tag.data()) == 1 &&
+      EVP_DecryptFinal_ex(ctx, dst + n, &len) == 1;
   if (!ok) {
     if (n > 0) std::memset(out, 0, n);
     return Status(StatusCode::kCorruption,

@@ -128,7 +128,7 @@ http::HttpError KmsAwareError(const Status& error) {
   std::string code = message.substr(0, message.find(':'));
   int http_status = error.code() == StatusCode::kAccessDenied ? 403
                     : error.code() == StatusCode::kInternal   ? 500
-                                                               : 400;
+                                                              : 400;
   return http::HttpError(error, http_status, code);
 }
 
@@ -153,16 +153,15 @@ Result<std::optional<http::HttpError>> CheckKmsDecrypt(const S3State& state,
     }
   }
   ST_ASSIGN_OR_RETURN(auth::AuthDecision decision,
-                      state.authorizer->Authorize(
-                          auth::CallContext{context.request.request_id,
-                                            context.request.remote_address},
-                          context.principal, access));
+                      state.authorizer->Authorize(auth::CallContext{context.request.request_id,
+                                                                    context.request.remote_address},
+                                                  context.principal, access));
   if (decision.allowed) return std::optional<http::HttpError>();
-  return std::optional<http::HttpError>(AccessDenied(
-      decision.message.empty() ? "User: " + context.principal.arn +
-                                     " is not authorized to perform: kms:Decrypt on resource: " +
-                                     key_arn
-                               : decision.message));
+  return std::optional<http::HttpError>(
+      AccessDenied(decision.message.empty()
+                       ? "User: " + context.principal.arn +
+                             " is not authorized to perform: kms:Decrypt on resource: " + key_arn
+                       : decision.message));
 }
 
 // x-amz-server-side-encryption (and the key for SSE-KMS), as S3 sends them.

@@ -22,8 +22,7 @@ class TestKeys final : public DataKeyProvider {
     for (size_t i = 0; i < key.size(); ++i) key[i] = static_cast<char>(rng_());
     return DataKey{key, Binding(encryption, object_key) + key};
   }
-  Result<std::string> UnwrapDataKey(const ObjectEncryption& encryption,
-                                    std::string_view object_key,
+  Result<std::string> UnwrapDataKey(const ObjectEncryption& encryption, std::string_view object_key,
                                     std::string_view wrapped) override {
     ++unwrapped;
     if (!fail_with.ok()) return Err(fail_with);
@@ -220,8 +219,8 @@ TEST_F(EncryptedObjectStoreTest, KeyErrorsFailReadsAndPutIfAbsentStaysAtomic) {
 
 TEST(EnvelopeTest, SizesInvertAndHeaderParses) {
   const uint32_t s = kDefaultSegmentBytes;
-  for (int64_t n : {int64_t{0}, int64_t{1}, int64_t{s} - 1, int64_t{s}, int64_t{s} + 1,
-                    int64_t{10} * s}) {
+  for (int64_t n :
+       {int64_t{0}, int64_t{1}, int64_t{s} - 1, int64_t{s}, int64_t{s} + 1, int64_t{10} * s}) {
     EXPECT_EQ(EnvelopePlaintextSize(EnvelopeStoredSize(n, 100, s), 100, s).value(), n);
   }
   EXPECT_FALSE(EnvelopePlaintextSize(100 + 15, 100, s).has_value());
