@@ -171,6 +171,17 @@ class DecryptingReader final : public ObjectReader {
     size_t done = 0;
     while (done < capacity && offset < info_.size_bytes) {
       int64_t index = offset / seg_bytes;
+      if (offset == index * seg_bytes && index != loaded_) {
+        // Whole segments that fit: one read, decrypted straight into the
+        // caller's buffer (no copy through the segment cache).
+        ST_ASSIGN_OR_RETURN(size_t direct,
+                            ReadWholeSegments(index, buffer + done, capacity - done));
+        if (direct > 0) {
+          done += direct;
+          offset += static_cast<int64_t>(direct);
+          continue;
+        }
+      }
       ST_TRY(LoadSegment(index));
       int64_t within = offset - index * seg_bytes;
       size_t n = std::min<size_t>(
@@ -201,6 +212,48 @@ class DecryptingReader final : public ObjectReader {
     }
     loaded_ = index;
     return Status::OK();
+  }
+
+  // Plaintext length of segment `index`.
+  int64_t SegmentPlainBytes(int64_t index) const {
+    const int64_t seg_bytes = probe_.header.segment_bytes;
+    return std::min(seg_bytes, probe_.plaintext_bytes - index * seg_bytes);
+  }
+
+  // Decrypts the whole segments from `first` on that fit in `capacity`
+  // (at most kDirectSegments) into `out`; 0 when not even one fits.
+  Result<size_t> ReadWholeSegments(int64_t first, char* out, size_t capacity) {
+    constexpr int64_t kDirectSegments = 32;
+    const int64_t sealed_bytes =
+        static_cast<int64_t>(probe_.header.segment_bytes) + static_cast<int64_t>(kSegmentTagBytes);
+    int64_t count = 0;
+    size_t plain_total = 0;
+    while (count < kDirectSegments && first + count < segments_) {
+      size_t n = static_cast<size_t>(SegmentPlainBytes(first + count));
+      if (plain_total + n > capacity) break;
+      plain_total += n;
+      ++count;
+    }
+    if (count == 0) return size_t{0};
+    const int64_t at = static_cast<int64_t>(probe_.header_bytes.size()) + first * sealed_bytes;
+    const size_t stored = plain_total + static_cast<size_t>(count) * kSegmentTagBytes;
+    sealed_.resize(stored);
+    ST_TRY(ReadFully(*inner_, at, sealed_.data(), stored));
+    size_t written = 0;
+    for (int64_t i = 0; i < count; ++i) {
+      const int64_t index = first + i;
+      const size_t n = static_cast<size_t>(SegmentPlainBytes(index));
+      std::string_view sealed(sealed_.data() + static_cast<size_t>(i * sealed_bytes),
+                              n + kSegmentTagBytes);
+      Status opened = cipher_->Open(static_cast<uint64_t>(index), index == segments_ - 1, sealed,
+                                    out + written);
+      if (!opened.ok()) {
+        std::memset(out, 0, written);
+        return Err(opened.WithContext("object '" + info_.key + "'"));
+      }
+      written += n;
+    }
+    return written;
   }
 
   std::unique_ptr<ObjectReader> inner_;

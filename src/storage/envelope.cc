@@ -149,12 +149,16 @@ Result<int64_t> EnvelopePlaintextSize(int64_t stored_bytes, size_t header_bytes,
 }
 
 struct SegmentCipher::Impl {
-  EVP_CIPHER_CTX* ctx = nullptr;
+  // One context per direction, keyed once: a segment then only sets its
+  // nonce (the AES key schedule and GHASH key are not redone per segment).
+  EVP_CIPHER_CTX* seal = nullptr;
+  EVP_CIPHER_CTX* open = nullptr;
   std::string key;
   std::string header;
   std::string nonce_prefix;
   ~Impl() {
-    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_CTX_free(seal);
+    EVP_CIPHER_CTX_free(open);
     std::memset(key.data(), 0, key.size());
   }
 };
@@ -168,8 +172,15 @@ Result<std::unique_ptr<SegmentCipher>> SegmentCipher::Make(std::string_view key,
   }
   std::unique_ptr<SegmentCipher> cipher(new SegmentCipher());
   cipher->impl_ = std::make_unique<Impl>();
-  cipher->impl_->ctx = EVP_CIPHER_CTX_new();
-  if (cipher->impl_->ctx == nullptr) return Err(Internal("EVP_CIPHER_CTX_new failed"));
+  Impl& impl = *cipher->impl_;
+  impl.seal = EVP_CIPHER_CTX_new();
+  impl.open = EVP_CIPHER_CTX_new();
+  const auto* k = reinterpret_cast<const unsigned char*>(key.data());
+  if (impl.seal == nullptr || impl.open == nullptr ||
+      EVP_EncryptInit_ex(impl.seal, EVP_aes_256_gcm(), nullptr, k, nullptr) != 1 ||
+      EVP_DecryptInit_ex(impl.open, EVP_aes_256_gcm(), nullptr, k, nullptr) != 1) {
+    return Err(Internal("AES-256-GCM init failed"));
+  }
   cipher->impl_->key = std::string(key);
   cipher->impl_->header = std::string(header_bytes);
   cipher->impl_->nonce_prefix = std::string(nonce_prefix);
@@ -204,7 +215,7 @@ const unsigned char* U(std::string_view s) {
 Status SegmentCipher::Seal(uint64_t index, bool final, std::string_view plaintext,
                            std::string& out) {
   if (index > 0xffffffffULL) return InvalidArgument("object has too many segments");
-  EVP_CIPHER_CTX* ctx = impl_->ctx;
+  EVP_CIPHER_CTX* ctx = impl_->seal;
   std::string nonce = Nonce(index);
   std::string trailer = SegmentTrailer(index, final);
   int len = 0;
@@ -231,7 +242,7 @@ Status SegmentCipher::Open(uint64_t index, bool final, std::string_view sealed, 
   if (sealed.size() < kSegmentTagBytes || index > 0xffffffffULL) {
     return Status(StatusCode::kCorruption, "encrypted segment too short");
   }
-  EVP_CIPHER_CTX* ctx = impl_->ctx;
+  EVP_CIPHER_CTX* ctx = impl_->open;
   std::string nonce = Nonce(index);
   std::string trailer = SegmentTrailer(index, final);
   size_t n = sealed.size() - kSegmentTagBytes;
