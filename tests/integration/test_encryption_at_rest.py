@@ -102,7 +102,8 @@ def test_sse_kms_no_plaintext_headers_and_ranges(server, key):
     bucket = warehouse_of(table)
     rng = random.Random(11)
     blob = rng.randbytes(5 * 65536 + 777)
-    client.put_object(Bucket=bucket, Key="extra/blob.bin", Body=blob)
+    put = client.put_object(Bucket=bucket, Key="extra/blob.bin", Body=blob)
+    assert (put["ServerSideEncryption"], put["SSEKMSKeyId"]) == ("aws:kms", key["Arn"])
     head = client.head_object(Bucket=bucket, Key="extra/blob.bin")
     assert head["ContentLength"] == len(blob)
     assert head["ServerSideEncryption"] == "aws:kms"
@@ -173,8 +174,9 @@ def test_disable_key_fails_reads_naming_the_key_and_enable_restores(server):
     assert error["Code"] == "KMS.DisabledException"
     assert key["Arn"] in error["Message"]
     # New data cannot be written under a disabled key either.
-    with pytest.raises(ClientError):
+    with pytest.raises(ClientError) as info:
         client.put_object(Bucket=bucket, Key="r/c.bin", Body=b"x")
+    assert info.value.response["Error"]["Code"] == "KMS.DisabledException"
     # HeadObject reads no data.
     assert client.head_object(Bucket=bucket, Key="r/a.bin")["ContentLength"] == 15
 

@@ -118,20 +118,6 @@ std::optional<http::Response> CheckConditions(const http::RouteContext& context,
   return response;
 }
 
-// A read error as the S3 error a client matches on: a KMS refusal
-// ("KMS.<Exception>: ...", server/object_encryption.h) keeps the KMS name as
-// its code (S3 sends "KMS.DisabledException" and the like), 400 for a key in
-// the wrong state, 403 for a refusal; anything else as it is.
-http::HttpError KmsAwareError(const Status& error) {
-  const std::string& message = error.message();
-  if (message.rfind("KMS.", 0) != 0) return error;
-  std::string code = message.substr(0, message.find(':'));
-  int http_status = error.code() == StatusCode::kAccessDenied ? 403
-                    : error.code() == StatusCode::kInternal   ? 500
-                                                              : 400;
-  return http::HttpError(error, http_status, code);
-}
-
 // kms:Decrypt on `key_arn` for the caller, as S3 asks KMS on its behalf.
 // nullopt when allowed (or when the surface has no authorizer).
 Result<std::optional<http::HttpError>> CheckKmsDecrypt(const S3State& state,
@@ -162,16 +148,6 @@ Result<std::optional<http::HttpError>> CheckKmsDecrypt(const S3State& state,
                        ? "User: " + context.principal.arn +
                              " is not authorized to perform: kms:Decrypt on resource: " + key_arn
                        : decision.message));
-}
-
-// x-amz-server-side-encryption (and the key for SSE-KMS), as S3 sends them.
-void SetEncryptionHeaders(const storage::ObjectInfo& info, http::Response& response) {
-  if (info.sse == storage::SseKind::kSseS3) {
-    response.headers.Set("x-amz-server-side-encryption", "AES256");
-  } else if (info.sse == storage::SseKind::kSseKms) {
-    response.headers.Set("x-amz-server-side-encryption", "aws:kms");
-    response.headers.Set("x-amz-server-side-encryption-aws-kms-key-id", info.kms_key_arn);
-  }
 }
 
 Result<http::Response> ServeObject(const S3State& state, http::RouteContext& context,
@@ -247,6 +223,30 @@ Result<http::Response> ServeObject(const S3State& state, http::RouteContext& con
 }
 
 }  // namespace
+
+// A read error as the S3 error a client matches on: a KMS refusal
+// ("KMS.<Exception>: ...", server/object_encryption.h) keeps the KMS name as
+// its code (S3 sends "KMS.DisabledException" and the like), 400 for a key in
+// the wrong state, 403 for a refusal; anything else as it is.
+http::HttpError KmsAwareError(const Status& error) {
+  const std::string& message = error.message();
+  if (message.rfind("KMS.", 0) != 0) return error;
+  std::string code = message.substr(0, message.find(':'));
+  int http_status = error.code() == StatusCode::kAccessDenied ? 403
+                    : error.code() == StatusCode::kInternal   ? 500
+                                                              : 400;
+  return http::HttpError(error, http_status, code);
+}
+
+// x-amz-server-side-encryption (and the key for SSE-KMS), as S3 sends them.
+void SetEncryptionHeaders(const storage::ObjectInfo& info, http::Response& response) {
+  if (info.sse == storage::SseKind::kSseS3) {
+    response.headers.Set("x-amz-server-side-encryption", "AES256");
+  } else if (info.sse == storage::SseKind::kSseKms) {
+    response.headers.Set("x-amz-server-side-encryption", "aws:kms");
+    response.headers.Set("x-amz-server-side-encryption-aws-kms-key-id", info.kms_key_arn);
+  }
+}
 
 Result<http::Response> GetObject(const S3State& state, http::RouteContext& context) {
   return ServeObject(state, context, true);
