@@ -102,4 +102,19 @@ Result<std::string> ServerDataKeys::UnwrapDataKey(const storage::ObjectEncryptio
   return sse_s3_->Unseal(wrapped, context);
 }
 
+Status ServerDataKeys::CheckKeyUsable(const storage::ObjectEncryption& encryption) {
+  if (encryption.sse != storage::SseKind::kSseKms) return Status::OK();
+  ST_ASSIGN_OR_RETURN(kms::KmsKey key, Key(encryption.kms_key_arn));
+  switch (key.state) {
+    case kms::KeyState::kEnabled:
+      return Status::OK();
+    case kms::KeyState::kDisabled:
+      return KmsFailure({kms::KmsErrorCode::kDisabled, key.arn + " is disabled."}, key.arn);
+    case kms::KeyState::kPendingDeletion:
+      return KmsFailure({kms::KmsErrorCode::kInvalidState, key.arn + " is pending deletion."},
+                        key.arn);
+  }
+  return KmsFailure({kms::KmsErrorCode::kInternal, "unknown key state"}, key.arn);
+}
+
 }  // namespace st::server

@@ -47,6 +47,8 @@ class ServerDataKeys final : public storage::DataKeyProvider {
                                       std::string_view object_key) override;
   Result<std::string> UnwrapDataKey(const storage::ObjectEncryption& encryption,
                                     std::string_view object_key, std::string_view wrapped) override;
+  // SSE-KMS: the key must still exist and be Enabled (one catalog lookup).
+  Status CheckKeyUsable(const storage::ObjectEncryption& encryption) override;
 
  private:
   Result<kms::KmsKey> Key(const std::string& key_arn) const;

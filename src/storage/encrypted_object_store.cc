@@ -474,7 +474,14 @@ class EncryptedObjectStore final : public ObjectStore {
     // checks the encryption context) before it is trusted there.
     std::string id = std::string(key) + '\0' + header.kms_key_arn + '\0' + header.context_arn +
                      '\0' + header.wrapped_key;
-    if (std::optional<std::string> cached = cache_.Get(id)) return *std::move(cached);
+    if (std::optional<std::string> cached = cache_.Get(id)) {
+      Status usable = keys_.CheckKeyUsable(EncryptionOf(header));
+      if (!usable.ok()) {
+        Wipe(*cached);
+        return Err(usable);
+      }
+      return *std::move(cached);
+    }
     ST_ASSIGN_OR_RETURN(std::string data_key,
                         keys_.UnwrapDataKey(EncryptionOf(header), key, header.wrapped_key));
     if (data_key.size() != kDataKeyBytes) {

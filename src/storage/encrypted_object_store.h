@@ -61,13 +61,16 @@ class DataKeyProvider {
   virtual Result<std::string> UnwrapDataKey(const ObjectEncryption& encryption,
                                             std::string_view object_key,
                                             std::string_view wrapped) = 0;
+  // Called instead of UnwrapDataKey when the store still holds the unwrapped
+  // key: fails when the wrapping key may no longer be used (a disabled KMS
+  // key), so revocation takes effect at once although unwrapping is cached.
+  virtual Status CheckKeyUsable(const ObjectEncryption& /*encryption*/) { return Status::OK(); }
 };
 
 struct EncryptedStoreOptions {
   // Unwrapped data keys are kept this long (and at most max_cached_keys of
-  // them), so the ranged reads of one file do not each call the KMS. A
-  // disabled key therefore stops reads through this store after at most
-  // this long (the S3 endpoint also checks kms:Decrypt per request).
+  // them), so the ranged reads of one file do not each unwrap through the
+  // KMS; a cache hit still asks DataKeyProvider::CheckKeyUsable.
   std::chrono::milliseconds key_cache_ttl{5000};
   size_t max_cached_keys = 1024;
 };

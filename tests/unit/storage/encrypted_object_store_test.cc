@@ -30,9 +30,11 @@ class TestKeys final : public DataKeyProvider {
     if (wrapped.substr(0, binding.size()) != binding) return Err(Corruption("wrong binding"));
     return std::string(wrapped.substr(binding.size()));
   }
+  Status CheckKeyUsable(const ObjectEncryption& /*encryption*/) override { return check_with; }
   int generated = 0;
   int unwrapped = 0;
   Status fail_with;
+  Status check_with;
 
  private:
   static std::string Binding(const ObjectEncryption& e, std::string_view key) {
@@ -214,6 +216,11 @@ TEST_F(EncryptedObjectStoreTest, KeyErrorsFailReadsAndPutIfAbsentStaysAtomic) {
   // Head needs no key.
   EXPECT_EQ(store_->Head("kms/m")->size_bytes, 2);
   keys_.fail_with = Status::OK();
+  EXPECT_EQ(store_->Get("kms/m").value(), "v1");
+  // A cached data key still asks whether its key may be used.
+  keys_.check_with = FailedPrecondition("KMS.DisabledException: key disabled");
+  EXPECT_EQ(store_->Get("kms/m").error().code(), StatusCode::kFailedPrecondition);
+  keys_.check_with = Status::OK();
   EXPECT_EQ(store_->Get("kms/m").value(), "v1");
 }
 
