@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "delivery/service_role.h"
+
 namespace st::delivery {
 
 namespace {
@@ -318,6 +320,16 @@ void ChannelWorker::ResetWriter() {
 }
 
 void ChannelWorker::RetryAfter(const char* event, const Status& error) {
+  if (IsKmsFault(error)) {
+    // The table's KMS key is disabled or unusable: nothing can be written
+    // until its owner fixes it. Suspend (the service resumes and re-checks,
+    // DeliveryService kKmsRetry); the catalog offsets keep every record.
+    SetFault(catalog::ChannelStatus::kSuspended, catalog::ChannelStateCode::kAccessDenied,
+             "Delivery is suspended: the table's KMS key cannot be used: " + error.message());
+    ResetWriter();
+    Rewind();
+    return;
+  }
   ctx_.logger.Log(LogLevel::kWarn, event,
                   {{"channel", channel_.arn},
                    {"error", error.ToString()},

@@ -22,6 +22,10 @@ using catalog::ChannelStatus;
 using StateCode = catalog::ChannelStateCode;
 using StateUpdate = catalog::FieldUpdate<ChannelStateInfo>;
 
+// How long a channel suspended for its KMS key waits before delivery is
+// tried again.
+constexpr std::chrono::seconds kKmsRetry{5};
+
 struct DeliveryService::Impl {
   Impl(Deps d, Options o) : deps(std::move(d)), options(o) {
     ctx = std::make_unique<DeliveryContext>(
@@ -76,6 +80,9 @@ struct DeliveryService::Impl {
     Result<ChannelConfig> config;
   };
   std::map<std::string, ParsedConfig> configs;
+  // Channels suspended for their table's KMS key (IsKmsFault), by when they
+  // were first seen so: resumed after kKmsRetry to check the key again.
+  std::map<std::string, std::chrono::system_clock::time_point> kms_suspended;
 
   mutable common::Mutex metrics_mu;
   std::map<std::string, std::shared_ptr<ChannelMetrics>> metrics GUARDED_BY(metrics_mu);
@@ -331,6 +338,25 @@ void DeliveryService::Impl::Reconcile(const Channel& channel) {
       return;
     case ChannelStatus::kSuspended:
       StopWorker(channel.arn);
+      if (!channel.paused && channel.state_info.has_value() &&
+          catalog::HasStateCode(channel.state_info, StateCode::kAccessDenied) &&
+          IsKmsFault(Status(StatusCode::kAccessDenied, channel.state_info->message))) {
+        // Suspended for its KMS key: try again every kKmsRetry; a worker that
+        // still cannot use the key suspends it again, and the catalog
+        // offsets make sure nothing is lost or doubled meanwhile.
+        const auto now = deps.clock.Now();
+        auto [it, fresh] = kms_suspended.emplace(channel.arn, now);
+        if (!fresh && now - it->second >= kKmsRetry &&
+            Transition(channel, ChannelStatus::kSuspended, ChannelStatus::kActive,
+                       StateUpdate::Clear())) {
+          kms_suspended.erase(it);
+          Channel active = channel;
+          active.status = ChannelStatus::kActive;
+          active.state_info.reset();
+          EnsureWorker(active);
+        }
+        return;
+      }
       if (!channel.paused && catalog::HasStateCode(channel.state_info, StateCode::kPaused) &&
           Transition(channel, ChannelStatus::kSuspended, ChannelStatus::kActive,
                      StateUpdate::Clear())) {

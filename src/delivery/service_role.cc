@@ -28,4 +28,11 @@ Status AuthorizeAsRole(const auth::Authorizer& authorizer, const std::string& ro
                     decision.message);
 }
 
+bool IsKmsFault(const Status& error) {
+  if (error.ok()) return false;
+  const std::string& message = error.message();
+  return message.find("KMS.") != std::string::npos ||
+         message.find("to perform kms:") != std::string::npos;
+}
+
 }  // namespace st::delivery

@@ -20,4 +20,11 @@ Status AuthorizeAsRole(const auth::Authorizer& authorizer, const std::string& ro
                        const std::string& resource,
                        std::map<std::string, std::vector<std::string>> condition_keys = {});
 
+// Whether `error` is about the table's KMS key: a refused kms: action (from
+// AuthorizeAsRole) or a KMS error the encrypted object store surfaced
+// ("KMS.<Exception>: ... (key <arn>)"). Such faults suspend a channel
+// rather than fail it, and the service retries them (the key's owner may
+// re-enable the key or grant the permission).
+bool IsKmsFault(const Status& error);
+
 }  // namespace st::delivery

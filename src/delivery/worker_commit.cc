@@ -96,6 +96,22 @@ Status ChannelWorker::AuthorizeTableWrite() {
                             {"s3tables:tableName", {table_->name}},
                             {"aws:ResourceTag/TableName", {table_->name}}}));
   }
+  // An SSE-KMS table: S3 asks KMS for a data key per object and to unwrap
+  // it on reads, on the role's behalf (kms:ViaService = the S3 service).
+  if (table_->encryption.sse_algorithm == "aws:kms") {
+    const std::string& key_arn = table_->encryption.kms_key_arn;
+    // arn:aws:kms:<region>:<account>:key/<id>
+    std::string region = key_arn.size() > 12 ? key_arn.substr(12, key_arn.find(':', 12) - 12) : "";
+    for (const char* action : {"kms:GenerateDataKey", "kms:Decrypt"}) {
+      ST_TRY(AuthorizeAsRole(
+          ctx_.authorizer, config_.service_execution_role.arn,
+          config_.service_execution_role.account_id, action, key_arn,
+          {{"kms:ViaService", {"s3." + region + ".amazonaws.com"}},
+           {"kms:CallerAccount", {config_.service_execution_role.account_id}},
+           {"kms:EncryptionContext:aws:s3:arn", {table_->arn}},
+           {"kms:EncryptionContextKeys", {"aws:s3:arn", "streamtables:object-key"}}}));
+    }
+  }
   return Status::OK();
 }
 
@@ -166,8 +182,10 @@ ChannelWorker::CommitOutcome ChannelWorker::Commit(const std::vector<iceberg::Da
     }
     Status allowed = AuthorizeTableWrite();
     if (allowed.code() == StatusCode::kAccessDenied) {
-      return fault(ChannelStatus::kFailed, catalog::ChannelStateCode::kAccessDenied,
-                   allowed.message());
+      // A missing KMS permission suspends (the service retries it, see
+      // IsKmsFault); any other denial fails the channel as before.
+      return fault(IsKmsFault(allowed) ? ChannelStatus::kSuspended : ChannelStatus::kFailed,
+                   catalog::ChannelStateCode::kAccessDenied, allowed.message());
     }
     if (!allowed.ok()) return retry(allowed);
     Result<catalog::LoadedTable> committed = CommitOnce(files, ranges);

@@ -26,4 +26,12 @@ Status AuthorizeMaintenance(const auth::Authorizer& authorizer,
                             std::initializer_list<const char*> actions,
                             const catalog::Table& table);
 
+// For a table encrypted with SSE-KMS: the maintenance principal must be
+// allowed kms:GenerateDataKey and kms:Decrypt on the table's key by the key
+// policy (a statement naming the service principal; the account's IAM
+// policies do not apply to it), with kms:ViaService s3.<region>.amazonaws.com
+// and the table ARN as encryption context. OK for other tables. Errors:
+// AccessDenied naming the principal, action and key (and the fix).
+Status AuthorizeMaintenanceKey(const auth::Authorizer& authorizer, const catalog::Table& table);
+
 }  // namespace st::maintenance

@@ -150,117 +150,125 @@ Result<catalog::MaintenanceJobState> MaintenanceService::RunJobLocked(const cata
   JobRunSample sample;
   Status outcome = Status::OK();
   bool idle = false;  // Nothing to do (the hot pass does not record those).
-  switch (job) {
-    case MaintenanceJob::kCompaction: {
-      ST_ASSIGN_OR_RETURN(catalog::MaintenanceConfigs stored,
-                          deps_.store.GetTableMaintenance(table.table_id));
-      auto config = Configured(catalog::EffectiveTableMaintenance(std::move(stored)),
-                               MaintenanceType::kIcebergCompaction);
-      CompactionOptions options;
-      options.min_small_files = min_small_files;
-      options.memory_budget_bytes = options_.compaction_memory_budget_bytes;
-      if (config.has_value()) {
-        if (config->compaction.target_file_size_mb.has_value()) {
-          options.target_file_size_bytes = *config->compaction.target_file_size_mb << 20;
-        }
-        options.strategy = config->compaction.strategy.value_or(options.strategy);
-      }
-      outcome = AuthorizeMaintenance(deps_.authorizer,
-                                     {"s3tables:GetTableData", "s3tables:PutTableData",
-                                      "s3tables:UpdateTableMetadataLocation"},
-                                     table);
-      if (outcome.ok()) {
-        Result<CompactionOutcome> compacted = CompactTable(
-            {deps_.commits, deps_.objects, deps_.key_root, deps_.random}, table, options);
-        if (compacted.has_value()) {
-          sample.files_rewritten = compacted->files_rewritten;
-          sample.bytes_read = compacted->bytes_read;
-          sample.bytes_written = compacted->bytes_written;
-          idle = compacted->files_rewritten == 0;
-          if (!compacted->skipped.empty()) {
-            deps_.logger.Log(LogLevel::kInfo, "compaction_skipped",
-                             {{"table", table.arn}, {"reason", compacted->skipped}});
+  // An SSE-KMS table: the key policy must let the maintenance principal use
+  // the key, as S3 Tables documents; otherwise every job fails saying so.
+  if (Status key = AuthorizeMaintenanceKey(deps_.authorizer, table); !key.ok()) {
+    outcome = key;
+  } else {
+    switch (job) {
+      case MaintenanceJob::kCompaction: {
+        ST_ASSIGN_OR_RETURN(catalog::MaintenanceConfigs stored,
+                            deps_.store.GetTableMaintenance(table.table_id));
+        auto config = Configured(catalog::EffectiveTableMaintenance(std::move(stored)),
+                                 MaintenanceType::kIcebergCompaction);
+        CompactionOptions options;
+        options.min_small_files = min_small_files;
+        options.memory_budget_bytes = options_.compaction_memory_budget_bytes;
+        if (config.has_value()) {
+          if (config->compaction.target_file_size_mb.has_value()) {
+            options.target_file_size_bytes = *config->compaction.target_file_size_mb << 20;
           }
-        } else {
-          outcome = compacted.error();
+          options.strategy = config->compaction.strategy.value_or(options.strategy);
         }
-      }
-      break;
-    }
-    case MaintenanceJob::kSnapshotManagement: {
-      ST_ASSIGN_OR_RETURN(catalog::MaintenanceConfigs stored,
-                          deps_.store.GetTableMaintenance(table.table_id));
-      auto config = Configured(catalog::EffectiveTableMaintenance(std::move(stored)),
-                               MaintenanceType::kIcebergSnapshotManagement);
-      SnapshotExpirationRules rules =
-          RulesFrom(config ? config->snapshot_management : catalog::SnapshotManagementSettings{});
-      outcome = AuthorizeMaintenance(
-          deps_.authorizer, {"s3tables:PutTableData", "s3tables:UpdateTableMetadataLocation"},
-          table);
-      if (outcome.ok()) {
-        Result<SnapshotExpirationOutcome> expired = ExpireTableSnapshots(
-            {deps_.commits, deps_.objects, deps_.key_root, deps_.clock}, table, rules);
-        if (expired.has_value()) {
-          sample.files_removed = expired->deleted_files;
-          sample.bytes_removed = expired->deleted_bytes;
-          state.deleted_data_files = expired->deleted_data_files;
-          state.removed_files_size_bytes = expired->deleted_bytes;
-        } else {
-          outcome = expired.error();
+        outcome = AuthorizeMaintenance(deps_.authorizer,
+                                       {"s3tables:GetTableData", "s3tables:PutTableData",
+                                        "s3tables:UpdateTableMetadataLocation"},
+                                       table);
+        if (outcome.ok()) {
+          Result<CompactionOutcome> compacted = CompactTable(
+              {deps_.commits, deps_.objects, deps_.key_root, deps_.random}, table, options);
+          if (compacted.has_value()) {
+            sample.files_rewritten = compacted->files_rewritten;
+            sample.bytes_read = compacted->bytes_read;
+            sample.bytes_written = compacted->bytes_written;
+            idle = compacted->files_rewritten == 0;
+            if (!compacted->skipped.empty()) {
+              deps_.logger.Log(LogLevel::kInfo, "compaction_skipped",
+                               {{"table", table.arn}, {"reason", compacted->skipped}});
+            }
+          } else {
+            outcome = compacted.error();
+          }
         }
+        break;
       }
-      break;
-    }
-    case MaintenanceJob::kUnreferencedFileRemoval: {
-      ST_ASSIGN_OR_RETURN(catalog::MaintenanceConfigs stored,
-                          deps_.store.GetTableBucketMaintenance(table.bucket_arn));
-      auto config = Configured(catalog::EffectiveTableBucketMaintenance(std::move(stored)),
-                               MaintenanceType::kIcebergUnreferencedFileRemoval);
-      UnreferencedFileRules rules = UnreferencedRulesFrom(
-          config ? config->unreferenced_file_removal : catalog::UnreferencedFileRemovalSettings{});
-      outcome = AuthorizeMaintenance(deps_.authorizer, "s3tables:PutTableData", table);
-      if (outcome.ok()) {
-        Result<UnreferencedFilesOutcome> removed = RemoveUnreferencedFiles(
-            {deps_.commits, deps_.objects, deps_.key_root, deps_.clock}, table, rules);
-        if (removed.has_value()) {
-          sample.files_removed = removed->deleted_files;
-          sample.bytes_removed = removed->deleted_bytes;
-          state.removed_files_size_bytes = removed->deleted_bytes;
-        } else {
-          outcome = removed.error();
-        }
-      }
-      break;
-    }
-    case MaintenanceJob::kRecordExpiration: {
-      ST_ASSIGN_OR_RETURN(std::optional<std::string> stored,
-                          deps_.store.GetTableRecordExpiration(table.table_id));
-      std::chrono::days days{0};
-      if (stored.has_value()) {
-        if (auto config = catalog::ParseRecordExpirationValue(*stored); config && config->days) {
-          days = *config->days;
-        }
-      }
-      if (days.count() < 1) {
-        outcome = FailedPrecondition("Record expiration of " + table.arn + " has no days set.");
-      }
-      if (outcome.ok()) {
+      case MaintenanceJob::kSnapshotManagement: {
+        ST_ASSIGN_OR_RETURN(catalog::MaintenanceConfigs stored,
+                            deps_.store.GetTableMaintenance(table.table_id));
+        auto config = Configured(catalog::EffectiveTableMaintenance(std::move(stored)),
+                                 MaintenanceType::kIcebergSnapshotManagement);
+        SnapshotExpirationRules rules =
+            RulesFrom(config ? config->snapshot_management : catalog::SnapshotManagementSettings{});
         outcome = AuthorizeMaintenance(
             deps_.authorizer, {"s3tables:PutTableData", "s3tables:UpdateTableMetadataLocation"},
             table);
-      }
-      if (outcome.ok()) {
-        Result<RecordExpirationOutcome> expired = ExpireRecords(
-            {deps_.commits, deps_.objects, deps_.key_root, deps_.clock, deps_.random}, table, days);
-        if (expired.has_value()) {
-          state.deleted_data_files = expired->deleted_data_files;
-          state.deleted_records = expired->deleted_records;
-          state.removed_files_size_bytes = expired->removed_files_size_bytes;
-        } else {
-          outcome = expired.error();
+        if (outcome.ok()) {
+          Result<SnapshotExpirationOutcome> expired = ExpireTableSnapshots(
+              {deps_.commits, deps_.objects, deps_.key_root, deps_.clock}, table, rules);
+          if (expired.has_value()) {
+            sample.files_removed = expired->deleted_files;
+            sample.bytes_removed = expired->deleted_bytes;
+            state.deleted_data_files = expired->deleted_data_files;
+            state.removed_files_size_bytes = expired->deleted_bytes;
+          } else {
+            outcome = expired.error();
+          }
         }
+        break;
       }
-      break;
+      case MaintenanceJob::kUnreferencedFileRemoval: {
+        ST_ASSIGN_OR_RETURN(catalog::MaintenanceConfigs stored,
+                            deps_.store.GetTableBucketMaintenance(table.bucket_arn));
+        auto config = Configured(catalog::EffectiveTableBucketMaintenance(std::move(stored)),
+                                 MaintenanceType::kIcebergUnreferencedFileRemoval);
+        UnreferencedFileRules rules =
+            UnreferencedRulesFrom(config ? config->unreferenced_file_removal
+                                         : catalog::UnreferencedFileRemovalSettings{});
+        outcome = AuthorizeMaintenance(deps_.authorizer, "s3tables:PutTableData", table);
+        if (outcome.ok()) {
+          Result<UnreferencedFilesOutcome> removed = RemoveUnreferencedFiles(
+              {deps_.commits, deps_.objects, deps_.key_root, deps_.clock}, table, rules);
+          if (removed.has_value()) {
+            sample.files_removed = removed->deleted_files;
+            sample.bytes_removed = removed->deleted_bytes;
+            state.removed_files_size_bytes = removed->deleted_bytes;
+          } else {
+            outcome = removed.error();
+          }
+        }
+        break;
+      }
+      case MaintenanceJob::kRecordExpiration: {
+        ST_ASSIGN_OR_RETURN(std::optional<std::string> stored,
+                            deps_.store.GetTableRecordExpiration(table.table_id));
+        std::chrono::days days{0};
+        if (stored.has_value()) {
+          if (auto config = catalog::ParseRecordExpirationValue(*stored); config && config->days) {
+            days = *config->days;
+          }
+        }
+        if (days.count() < 1) {
+          outcome = FailedPrecondition("Record expiration of " + table.arn + " has no days set.");
+        }
+        if (outcome.ok()) {
+          outcome = AuthorizeMaintenance(
+              deps_.authorizer, {"s3tables:PutTableData", "s3tables:UpdateTableMetadataLocation"},
+              table);
+        }
+        if (outcome.ok()) {
+          Result<RecordExpirationOutcome> expired = ExpireRecords(
+              {deps_.commits, deps_.objects, deps_.key_root, deps_.clock, deps_.random}, table,
+              days);
+          if (expired.has_value()) {
+            state.deleted_data_files = expired->deleted_data_files;
+            state.deleted_records = expired->deleted_records;
+            state.removed_files_size_bytes = expired->removed_files_size_bytes;
+          } else {
+            outcome = expired.error();
+          }
+        }
+        break;
+      }
     }
   }
   if (outcome.ok() && idle && min_small_files > 0) return state;

@@ -39,9 +39,11 @@
 #include "server/builtin_routes.h"
 #include "server/data_dir.h"
 #include "server/master_key.h"
+#include "server/object_encryption.h"
 #include "server/policy_authorizer.h"
 #include "server/server_config.h"
 #include "server/sigv4_authenticator.h"
+#include "storage/encrypted_object_store.h"
 #include "storage/local_object_store.h"
 
 namespace st::server {
@@ -148,23 +150,6 @@ int RunServer(int argc, char** argv) {
   // the whole MetadataStore).
   catalog::MetadataStore& store = **store_or;
   catalog::IdentityStore& identities = store;
-  Result<std::unique_ptr<storage::ObjectStore>> objects_or =
-      storage::OpenLocalObjectStore(layout->objects_dir);
-  if (!objects_or.has_value()) return fail(objects_or.error().WithContext("object store"));
-  storage::ObjectStore& objects = **objects_or;
-  catalog::TableCommitsOptions commits_options;
-  commits_options.key_root = kObjectKeyRoot;
-  catalog::TableCommits commits(
-      catalog::TableCommitsStores{.tables = store, .offsets = store, .units = store}, objects,
-      clock, random, commits_options);
-  Result<catalog::AdminCredentials> admin = catalog::EnsureAdmin(identities, layout->account_id);
-  if (!admin.has_value()) return fail(admin.error().WithContext("admin bootstrap"));
-
-  Result<std::unique_ptr<registry::SchemaRegistry>> registry_or =
-      registry::OpenSqliteSchemaRegistry(layout->catalog_db_path, config.region, clock, random);
-  if (!registry_or.has_value()) return fail(registry_or.error().WithContext("schema registry"));
-  registry::SchemaRegistry& schemas = **registry_or;
-
   // ---- KMS: keys in the catalog database, their material wrapped under a
   // master key of its own that is never in the database.
   Result<MasterKey> kms_master_key =
@@ -180,6 +165,35 @@ int RunServer(int argc, char** argv) {
   if (!kms_store_or.has_value()) return fail(kms_store_or.error().WithContext("KMS key store"));
   kms::KeyService kms_keys({**kms_store_or, **kms_sealer, clock, random, config.region});
 
+  // ---- Objects: every object is stored encrypted (SSE-S3 under the
+  // server's key file, or SSE-KMS with its table's key); everything above
+  // the store reads plaintext.
+  Result<std::unique_ptr<storage::ObjectStore>> objects_or =
+      storage::OpenLocalObjectStore(layout->objects_dir);
+  if (!objects_or.has_value()) return fail(objects_or.error().WithContext("object store"));
+  Result<MasterKey> sse_s3_key = LoadKmsMasterKey("", layout->keys_dir + "/sse-s3.key");
+  if (!sse_s3_key.has_value()) return fail(sse_s3_key.error().WithContext("SSE-S3 key"));
+  Result<std::unique_ptr<auth::AesGcmSecretSealer>> sse_s3_sealer =
+      auth::AesGcmSecretSealer::Make(sse_s3_key->bytes);
+  if (!sse_s3_sealer.has_value()) return fail(sse_s3_sealer.error().WithContext("SSE-S3 key"));
+  TableEncryptionResolver encryption_resolver(store);
+  ServerDataKeys data_keys(kms_keys, *std::move(sse_s3_sealer));
+  std::unique_ptr<storage::ObjectStore> encrypted_objects =
+      storage::NewEncryptedObjectStore(**objects_or, encryption_resolver, data_keys, clock);
+  storage::ObjectStore& objects = *encrypted_objects;
+  catalog::TableCommitsOptions commits_options;
+  commits_options.key_root = kObjectKeyRoot;
+  catalog::TableCommits commits(
+      catalog::TableCommitsStores{.tables = store, .offsets = store, .units = store}, objects,
+      clock, random, commits_options);
+  Result<catalog::AdminCredentials> admin = catalog::EnsureAdmin(identities, layout->account_id);
+  if (!admin.has_value()) return fail(admin.error().WithContext("admin bootstrap"));
+
+  Result<std::unique_ptr<registry::SchemaRegistry>> registry_or =
+      registry::OpenSqliteSchemaRegistry(layout->catalog_db_path, config.region, clock, random);
+  if (!registry_or.has_value()) return fail(registry_or.error().WithContext("schema registry"));
+  registry::SchemaRegistry& schemas = **registry_or;
+
   // ---- Auth: SigV4 over the catalog's keys, IAM policies from the catalog.
   catalog::StoreSecretLookup secrets(identities);
   SigV4Authenticator api_authenticator(secrets, clock, Endpoint::kApi, config.region);
@@ -194,9 +208,9 @@ int RunServer(int argc, char** argv) {
 
   // ---- S3 endpoint first: the catalog surfaces hand its URL to clients.
   http::Router s3_router(s3_authenticator, authorizer, logger);
-  Status mounted =
-      s3_router.Mount(api::s3::MakeS3Surface({store, objects, kObjectKeyRoot, random, &secrets,
-                                              &clock, config.region, layout->objects_dir}));
+  Status mounted = s3_router.Mount(
+      api::s3::MakeS3Surface({store, objects, kObjectKeyRoot, random, &secrets, &clock,
+                              config.region, layout->objects_dir, &authorizer}));
   if (!mounted.ok()) return fail(mounted);
   http::Server::Options s3_options;
   s3_options.address = config.s3_listen.host;

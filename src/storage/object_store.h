@@ -19,10 +19,15 @@
 
 namespace st::storage {
 
+// Server-side encryption of a stored object (encrypted_object_store.h).
+enum class SseKind { kNone, kSseS3, kSseKms };
+
 struct ObjectInfo {
   std::string key;
-  int64_t size_bytes = 0;
+  int64_t size_bytes = 0;  // Of the plaintext, for an encrypted object.
   std::chrono::system_clock::time_point last_modified;
+  SseKind sse = SseKind::kNone;  // kNone: stored as plaintext.
+  std::string kms_key_arn;       // For kSseKms: the key its data key is wrapped under.
 };
 
 // A streaming upload. Nothing is visible until Commit() succeeds; destroying

@@ -348,7 +348,12 @@ def test_create_table_with_schema_v2_partition_and_order(s3t, server):
             "properties": {"owner": "tests"}}})
     table = s3t.get_table(tableBucketARN=bucket, namespace="ns", name="events")
     key = table["metadataLocation"][len("s3://"):]
-    metadata = json.loads((server.data_dir / "objects" / key).read_text())
+    # Encrypted on disk: read it as a client does, through the S3 endpoint.
+    metadata_bucket, _, metadata_key = key.partition("/")
+    s3 = boto3.client("s3", endpoint_url=server.s3, region_name=REGION,
+                      aws_access_key_id=server.access_key, aws_secret_access_key=server.secret_key,
+                      config=Config(s3={"addressing_style": "path"}))
+    metadata = json.loads(s3.get_object(Bucket=metadata_bucket, Key=metadata_key)["Body"].read())
     assert metadata["format-version"] == 2
     assert metadata["location"] == table["warehouseLocation"]
     assert [f["name"] for f in metadata["schemas"][0]["fields"]] == ["id", "ts", "tags"]
@@ -520,11 +525,14 @@ def test_record_expiration(s3t, server):
     assert error_of(err)[:2] == (404, "NotFoundException")
 
 
-def test_encryption(s3t):
+def test_encryption(server, s3t):
     bucket = s3t.create_table_bucket(name="encrypted")["arn"]
     assert s3t.get_table_bucket_encryption(tableBucketARN=bucket)["encryptionConfiguration"] == {
         "sseAlgorithm": "AES256"}
-    key = f"arn:aws:kms:{REGION}:{ACCOUNT}:key/1234abcd-12ab-34cd-56ef-1234567890ab"
+    # A key of the built-in KMS: the table's files are encrypted with it.
+    kms = boto3.client("kms", endpoint_url=server.api + "/kms", region_name=REGION,
+                       aws_access_key_id=server.access_key, aws_secret_access_key=server.secret_key)
+    key = kms.create_key()["KeyMetadata"]["Arn"]
     s3t.put_table_bucket_encryption(
         tableBucketARN=bucket,
         encryptionConfiguration={"sseAlgorithm": "aws:kms", "kmsKeyArn": key})

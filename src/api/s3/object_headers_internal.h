@@ -9,6 +9,9 @@
 #include <string_view>
 
 #include "common/status.h"
+#include "http/http_error.h"
+#include "http/response.h"
+#include "storage/object_store.h"
 
 namespace st::api::s3 {
 
@@ -30,5 +33,12 @@ std::string HttpDate(std::chrono::system_clock::time_point time);
 // Parses the RFC 1123 form; nullopt when it is not one (If-Modified-Since
 // with a bad date is ignored, as RFC 9110 says).
 std::optional<std::chrono::system_clock::time_point> ParseHttpDate(std::string_view text);
+
+// x-amz-server-side-encryption (and -aws-kms-key-id for SSE-KMS) of `info`.
+void SetEncryptionHeaders(const storage::ObjectInfo& info, http::Response& response);
+// A store error as the S3 error a client matches on: a KMS refusal
+// ("KMS.<Exception>: ...", server/object_encryption.h) keeps the KMS name as
+// its code (400, 403 for a denial); any other error as it is.
+http::HttpError KmsAwareError(const Status& error);
 
 }  // namespace st::api::s3

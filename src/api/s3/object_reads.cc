@@ -47,7 +47,8 @@ class ObjectBodySource final : public http::BodySource {
 std::unique_ptr<http::BodySource> LocalFileBody(const S3State& state, const std::string& store_key,
                                                 const storage::ObjectInfo& info, int64_t first,
                                                 int64_t length) {
-  if (state.local_object_dir.empty()) return nullptr;
+  // An encrypted object's file holds ciphertext: it is served decrypted.
+  if (state.local_object_dir.empty() || info.sse != storage::SseKind::kNone) return nullptr;
   std::string path = state.local_object_dir + "/" + store_key;
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return nullptr;
@@ -117,21 +118,68 @@ std::optional<http::Response> CheckConditions(const http::RouteContext& context,
   return response;
 }
 
+// kms:Decrypt on `key_arn` for the caller, as S3 asks KMS on its behalf.
+// nullopt when allowed (or when the surface has no authorizer).
+Result<std::optional<http::HttpError>> CheckKmsDecrypt(const S3State& state,
+                                                       const http::RouteContext& context,
+                                                       const ObjectAddress& address,
+                                                       const std::string& key_arn) {
+  if (state.authorizer == nullptr) return std::optional<http::HttpError>();
+  auth::AccessRequest access;
+  access.action = "kms:Decrypt";
+  access.resource = key_arn;
+  access.condition_keys["kms:ViaService"] = {"s3." + state.region + ".amazonaws.com"};
+  access.condition_keys["kms:CallerAccount"] = {context.principal.account_id};
+  if (IsWarehouseBucket(address.bucket)) {
+    Result<catalog::Table> table = OwningTable(state, address.bucket);
+    if (table.has_value()) {
+      access.condition_keys["kms:EncryptionContext:aws:s3:arn"] = {table->arn};
+      access.condition_keys["kms:EncryptionContextKeys"] = {"aws:s3:arn",
+                                                            "streamtables:object-key"};
+    }
+  }
+  ST_ASSIGN_OR_RETURN(auth::AuthDecision decision,
+                      state.authorizer->Authorize(auth::CallContext{context.request.request_id,
+                                                                    context.request.remote_address},
+                                                  context.principal, access));
+  if (decision.allowed) return std::optional<http::HttpError>();
+  return std::optional<http::HttpError>(
+      AccessDenied(decision.message.empty()
+                       ? "User: " + context.principal.arn +
+                             " is not authorized to perform: kms:Decrypt on resource: " + key_arn
+                       : decision.message));
+}
+
 Result<http::Response> ServeObject(const S3State& state, http::RouteContext& context,
                                    bool with_body) {
   ST_ASSIGN_OR_RETURN(ObjectAddress address, AddressOf(state, context.request));
   ST_TRY(CheckBucketExists(state, address.bucket));
   if (address.key.empty()) return context.Fail(NoSuchKey(address.key));
   std::string store_key = StoreKey(state, address.bucket, address.key);
-  Result<std::unique_ptr<storage::ObjectReader>> opened = state.objects.OpenReader(store_key);
-  if (!opened.has_value()) {
-    if (opened.error().code() == StatusCode::kNotFound) {
-      return context.Fail(NoSuchKey(address.key));
-    }
-    return Err(opened.error());
+  Result<storage::ObjectInfo> head = state.objects.Head(store_key);
+  if (!head.has_value()) {
+    if (head.error().code() == StatusCode::kNotFound) return context.Fail(NoSuchKey(address.key));
+    return context.Fail(KmsAwareError(head.error()));
   }
-  std::unique_ptr<storage::ObjectReader> reader = std::move(opened).value();
-  const storage::ObjectInfo info = reader->info();
+  // HeadObject reads no data, so it needs no key; GetObject of an SSE-KMS
+  // object needs kms:Decrypt too, checked before the key is unwrapped.
+  std::unique_ptr<storage::ObjectReader> reader;
+  if (with_body) {
+    if (head->sse == storage::SseKind::kSseKms) {
+      ST_ASSIGN_OR_RETURN(std::optional<http::HttpError> refused,
+                          CheckKmsDecrypt(state, context, address, head->kms_key_arn));
+      if (refused.has_value()) return context.Fail(*refused);
+    }
+    Result<std::unique_ptr<storage::ObjectReader>> opened = state.objects.OpenReader(store_key);
+    if (!opened.has_value()) {
+      if (opened.error().code() == StatusCode::kNotFound) {
+        return context.Fail(NoSuchKey(address.key));
+      }
+      return context.Fail(KmsAwareError(opened.error()));
+    }
+    reader = std::move(opened).value();
+  }
+  const storage::ObjectInfo info = reader ? reader->info() : *head;
   std::string etag =
       EtagOf(state.objects, state.key_root, address.bucket + "/" + address.key, info);
   if (auto early = CheckConditions(context, etag, info.last_modified)) return std::move(*early);
@@ -149,12 +197,21 @@ Result<http::Response> ServeObject(const S3State& state, http::RouteContext& con
   response.headers.Set("ETag", etag);
   response.headers.Set("Last-Modified", HttpDate(info.last_modified));
   response.headers.Set("Accept-Ranges", "bytes");
+  SetEncryptionHeaders(info, response);
   if (range->has_value()) {
     response.headers.Set("Content-Range", "bytes " + std::to_string(selected.first) + "-" +
                                               std::to_string(selected.first + selected.length - 1) +
                                               "/" + std::to_string(info.size_bytes));
   }
   response.stream_length = static_cast<uint64_t>(selected.length);
+  if (with_body && selected.length > 0 && info.sse != storage::SseKind::kNone) {
+    // Opens the first segment the range touches before any header goes out,
+    // so a segment that does not authenticate is an error response, not a
+    // cut-off body (later segments can still only cut the body short).
+    char first_byte = 0;
+    Result<size_t> probed = reader->ReadAt(selected.first, &first_byte, 1);
+    if (!probed.has_value()) return context.Fail(KmsAwareError(probed.error()));
+  }
   if (with_body && selected.length > 0) {
     response.stream = LocalFileBody(state, store_key, info, selected.first, selected.length);
     if (response.stream == nullptr) {
@@ -166,6 +223,30 @@ Result<http::Response> ServeObject(const S3State& state, http::RouteContext& con
 }
 
 }  // namespace
+
+// A read error as the S3 error a client matches on: a KMS refusal
+// ("KMS.<Exception>: ...", server/object_encryption.h) keeps the KMS name as
+// its code (S3 sends "KMS.DisabledException" and the like), 400 for a key in
+// the wrong state, 403 for a refusal; anything else as it is.
+http::HttpError KmsAwareError(const Status& error) {
+  const std::string& message = error.message();
+  if (message.rfind("KMS.", 0) != 0) return error;
+  std::string code = message.substr(0, message.find(':'));
+  int http_status = error.code() == StatusCode::kAccessDenied ? 403
+                    : error.code() == StatusCode::kInternal   ? 500
+                                                              : 400;
+  return http::HttpError(error, http_status, code);
+}
+
+// x-amz-server-side-encryption (and the key for SSE-KMS), as S3 sends them.
+void SetEncryptionHeaders(const storage::ObjectInfo& info, http::Response& response) {
+  if (info.sse == storage::SseKind::kSseS3) {
+    response.headers.Set("x-amz-server-side-encryption", "AES256");
+  } else if (info.sse == storage::SseKind::kSseKms) {
+    response.headers.Set("x-amz-server-side-encryption", "aws:kms");
+    response.headers.Set("x-amz-server-side-encryption-aws-kms-key-id", info.kms_key_arn);
+  }
+}
 
 Result<http::Response> GetObject(const S3State& state, http::RouteContext& context) {
   return ServeObject(state, context, true);

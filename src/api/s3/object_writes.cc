@@ -2,6 +2,7 @@
 // both), and the upload-body decoding UploadPart shares.
 #include "api/s3/aws_chunked_internal.h"
 #include "api/s3/object_etag_internal.h"
+#include "api/s3/object_headers_internal.h"
 #include "api/s3/s3_errors_internal.h"
 #include "api/s3/surface_state_internal.h"
 
@@ -86,11 +87,14 @@ Result<http::Response> PutObject(const S3State& state, http::RouteContext& conte
   if (written.code() == StatusCode::kAlreadyExists) {
     return context.Fail(PreconditionFailed("If-None-Match"));
   }
-  ST_TRY(written);
+  if (!written.ok()) return context.Fail(KmsAwareError(written));
   std::string etag = HexLower(Md5Raw(*payload));
   RecordEtag(state.objects, state.key_root, relative, store_key, etag);
   http::Response response = http::Response::Empty(200);
   response.headers.Set("ETag", "\"" + etag + "\"");
+  if (Result<storage::ObjectInfo> stored = state.objects.Head(store_key); stored.has_value()) {
+    SetEncryptionHeaders(*stored, response);
+  }
   return response;
 }
 

@@ -149,7 +149,7 @@ http::Surface MakeS3Surface(const S3Deps& deps) {
   }
   auto state = std::make_shared<const S3State>(
       S3State{deps.store, deps.objects, deps.object_key_root, deps.random, deps.region,
-              deps.local_object_dir, std::move(chunk_verifier)});
+              deps.local_object_dir, std::move(chunk_verifier), deps.authorizer});
   std::vector<http::Route> routes;
   auto guarded = [state](Handler handler) {
     return [state, handler](http::RouteContext& context) -> Result<http::Response> {

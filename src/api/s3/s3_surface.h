@@ -25,6 +25,7 @@
 
 #include <string>
 
+#include "auth/authorizer.h"
 #include "auth/sigv4.h"
 #include "catalog/metadata_store.h"
 #include "common/clock.h"
@@ -58,6 +59,11 @@ struct S3Deps {
   // the version the store reported) so the HTTP server can sendfile(2) it.
   // "" (default): bodies are read through storage::ObjectReader.
   std::string local_object_dir;
+  // When set, reading an SSE-KMS object (GetObject) also needs kms:Decrypt
+  // on its key for the caller, with kms:ViaService = s3.<region>.amazonaws.com
+  // and the object's encryption context, as S3 asks KMS on the caller's
+  // behalf; refused → 403 AccessDenied naming the key.
+  const auth::Authorizer* authorizer = nullptr;
 };
 
 // The surface "s3" at prefix "" with the S3 XML error shape (NoSuchBucket,

@@ -23,6 +23,7 @@ struct S3State {
   std::string local_object_dir;  // S3Deps::local_object_dir.
   // Null when S3Deps carried no secrets: chunk signatures go unchecked.
   std::unique_ptr<const auth::SigV4Verifier> chunk_verifier;
+  const auth::Authorizer* authorizer = nullptr;  // S3Deps::authorizer.
 };
 
 using SharedState = std::shared_ptr<const S3State>;
