@@ -41,9 +41,6 @@ APT_PACKAGES=(
   libexpected-dev librdkafka-dev libzstd-dev libsnappy-dev zlib1g-dev liblz4-dev
   libboost-dev libboost-system-dev libsqlite3-dev nlohmann-json3-dev libssl-dev
   libfmt-dev libspdlog-dev libcli11-dev libsimdjson-dev
-  # the PostgreSQL catalog backend (libpq) and the throwaway server its unit
-  # and integration tests start (tools/postgres_test_cluster.sh)
-  libpq-dev postgresql
   # unit tests and benchmarks; clang + compiler-rt for the libFuzzer targets
   # (tests/fuzz: -fsanitize=fuzzer,address,undefined)
   libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev

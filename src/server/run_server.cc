@@ -19,7 +19,6 @@
 #include "auth/secret_sealer.h"
 #include "catalog/bootstrap.h"
 #include "catalog/metadata_store.h"
-#include "catalog/postgres_metadata_store.h"
 #include "catalog/sqlite_metadata_store.h"
 #include "catalog/store_secret_lookup.h"
 #include "catalog/table_commits.h"
@@ -123,19 +122,8 @@ int RunServer(int argc, char** argv) {
   catalog::SqliteStoreOptions store_options;
   store_options.path = layout->catalog_db_path;
   store_options.secret_sealer = sealer->get();
-  // The data dir's SQLite file: the catalog by default; with --catalog
-  // postgresql only the home of the KMS keys and the schema registry (its
-  // migrations make their tables), the catalog's own tables left empty.
   Result<std::unique_ptr<catalog::MetadataStore>> store_or =
       catalog::OpenSqliteMetadataStore(store_options, clock, random);
-  std::unique_ptr<catalog::MetadataStore> local_sqlite;
-  if (store_or.has_value() && !config.catalog.empty()) {
-    local_sqlite = *std::move(store_or);
-    catalog::PostgresStoreOptions postgres_options;
-    postgres_options.conninfo = config.catalog;
-    postgres_options.secret_sealer = sealer->get();
-    store_or = catalog::OpenPostgresMetadataStore(postgres_options, clock, random);
-  }
   if (!store_or.has_value()) {
     Status error = store_or.error();
     if (master_key->created && error.code() == StatusCode::kFailedPrecondition) {
@@ -323,8 +311,6 @@ int RunServer(int argc, char** argv) {
              {{"api", Url(**api)},
               {"s3", s3_url},
               {"data_dir", layout->root},
-              // The kind only: a PostgreSQL URI may carry a password.
-              {"catalog", config.catalog.empty() ? "sqlite" : "postgresql"},
               {"account_id", layout->account_id},
               {"region", config.region},
               {"admin_key_file", key_file},

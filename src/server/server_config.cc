@@ -75,13 +75,6 @@ Result<ServerConfig> ParseServerFlags(const std::vector<std::string>& args) {
     if (flag == "--data-dir") {
       if (value.empty()) return Err(InvalidArgument("--data-dir must not be empty"));
       config.data_dir = value;
-    } else if (flag == "--catalog") {
-      if (value.rfind("postgresql://", 0) != 0 && value.rfind("postgres://", 0) != 0) {
-        return Err(InvalidArgument(
-            "--catalog takes a PostgreSQL URI (postgresql://user@host:port/db); omit it for "
-            "the SQLite catalog in the data dir"));
-      }
-      config.catalog = value;
     } else if (flag == "--listen") {
       ST_ASSIGN_OR_RETURN(config.listen, ParseListenAddress(value));
     } else if (flag == "--s3-listen") {
@@ -161,9 +154,6 @@ std::string ServerUsage() {
   return R"(usage: streamtables server [flags]
 
   --data-dir DIR           state directory (default ./data): catalog, objects, keys
-  --catalog URI            keep the catalog in PostgreSQL: postgresql://user[:pass]@host:port/db
-                           (libpq URI; default: the SQLite file in DIR). KMS keys and the
-                           schema registry stay in DIR's SQLite file
   --listen HOST:PORT       control plane at / and Iceberg REST at /iceberg (default 127.0.0.1:8181)
   --s3-listen HOST:PORT    S3-compatible data endpoint (default 127.0.0.1:9000)
   --metrics-listen HOST:PORT|off

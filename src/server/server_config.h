@@ -19,10 +19,6 @@ struct ListenAddress {
 
 struct ServerConfig {
   std::string data_dir = "./data";
-  // Empty: the catalog is the SQLite file in the data dir. Otherwise a
-  // postgresql:// (or postgres://) URI: the catalog lives in that database;
-  // KMS keys and the Glue schema registry stay in the data dir's SQLite file.
-  std::string catalog;
   // Control plane at "/", Iceberg REST at "/iceberg".
   ListenAddress listen{"127.0.0.1", 8181};
   // S3-compatible data endpoint.

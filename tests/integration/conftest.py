@@ -20,8 +20,6 @@ Fixtures (scope):
                              .create_user_with_policy(name, policy) -> Credentials, .admin(...).
   fresh_server (function)    start(**kwargs) -> a StreamtablesServer of its own, stopped after
                              the test (restart it, stop it, give it its own account id).
-  postgres (session)         harness.postgres.PostgresServer, started: .url, .database() -> the
-                             URL of a fresh database (pass it as --catalog), .psql(sql).
 
 On a failed test, the log tail of every process that ran during it is added
 to the report; the session summary lists all process logs.
@@ -37,7 +35,6 @@ import pytest
 from harness import duckdb_engine, paths, readers, spark_engine
 from harness.binaries import Binaries
 from harness.kafka import KafkaBroker
-from harness.postgres import PostgresServer
 from harness.process import REGISTRY
 from harness.server import StreamtablesServer
 
@@ -168,15 +165,6 @@ def iceberg_reader(request):
 
     read.engine = engine
     return read
-
-
-# ---------------------------------------------------------------- PostgreSQL
-@pytest.fixture(scope="session")
-def postgres(tmp_path_factory):
-    # No skip: a machine without PostgreSQL fails here (tools/install.sh installs it).
-    pg = PostgresServer(tmp_path_factory.mktemp("postgres")).start()
-    yield pg
-    pg.stop()
 
 
 # ---------------------------------------------------------------- our server

@@ -25,19 +25,6 @@ TEST(ServerConfigTest, MetricsListenDefaultsToLoopbackAndCanBeMovedOrTurnedOff) 
   EXPECT_NE(config.error().message().find("host:port"), std::string::npos);
 }
 
-TEST(ServerConfigTest, CatalogIsSqliteByDefaultOrAPostgresUri) {
-  EXPECT_TRUE(ParseServerFlags({})->catalog.empty());
-  auto config = ParseServerFlags({"--catalog", "postgresql://st@db.internal:5432/catalog"});
-  ASSERT_TRUE(config.has_value());
-  EXPECT_EQ(config->catalog, "postgresql://st@db.internal:5432/catalog");
-  EXPECT_TRUE(ParseServerFlags({"--catalog=postgres://st@localhost/c"}).has_value());
-  for (const char* bad : {"mysql://x@y/z", "", "sqlite", "/var/lib/catalog.db"}) {
-    auto refused = ParseServerFlags({"--catalog", bad});
-    ASSERT_FALSE(refused.has_value()) << bad;
-    EXPECT_EQ(refused.error().code(), StatusCode::kInvalidArgument);
-  }
-}
-
 TEST(ServerConfigTest, MasterKeyFile) {
   auto config = ParseServerFlags({"--master-key-file", "/etc/st/master.key"});
   ASSERT_TRUE(config.has_value());
