@@ -203,7 +203,12 @@ if ((DO_BUILD)); then
   ((RUN_INTEGRATION)) && configure_and_build "$BUILD" RelWithDebInfo
   # Debug: -O0 compiles much faster on 2 cores, keeps asserts on, and the unit
   # tests are small enough that the sanitizer slowdown does not matter.
-  ((RUN_UNIT)) && configure_and_build "$BUILD_ASAN" Debug -DST_SANITIZE=ON
+  # The asan tree precompiles the common headers (ST_PCH, cmake/modules.cmake):
+  # a quarter less compile time (a cold st_catalog_test: 355 s -> 263 s). Only
+  # here: at -O2 GCC 12 reports bogus -Warray-bounds inside std::string over
+  # the precompiled header, and the other trees (release, tsan, fuzz, lint)
+  # keep checking that every file includes what it uses.
+  ((RUN_UNIT)) && configure_and_build "$BUILD_ASAN" Debug -DST_SANITIZE=ON -DST_PCH=ON
   # Only the test binaries the tsan stage runs (and what they link).
   ((RUN_TSAN)) && configure_and_build "$BUILD_TSAN" Debug \
     --targets "$(printf 'st_%s_test ' "${TSAN_TESTS[@]}")" "${TSAN_CMAKE_ARGS[@]}"
