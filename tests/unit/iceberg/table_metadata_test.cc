@@ -105,7 +105,7 @@ TEST(TableMetadataTest, ParsesV1) {
 }
 
 // A v1 writer stamped snapshots with sequence numbers (the fuzzer's find,
-// kept in tests/fuzz/corpus): we write v2, so the largest one must become
+// now a seed in tests/fuzz/corpus/iceberg_metadata): we write v2, so the largest one must become
 // last-sequence-number or the metadata we write would not parse again.
 TEST(TableMetadataTest, V1SequenceNumbersSurviveTheV2RoundTrip) {
   json v1 = json::parse(R"({"format-version":1,"table-uuid":"9c12d441-03fe-4693-9a96-a0705ddf69c1",
