@@ -22,12 +22,10 @@ import http.client
 import json
 import os
 import pathlib
-import re
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.parse
 
@@ -37,35 +35,7 @@ from botocore.config import Config
 from botocore.credentials import Credentials
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from s3_get_bench import CHUNK, read_s3_raw  # noqa: E402
-
-LISTENING = re.compile(r"streamtables: listening api=(http://\S+) s3=(http://\S+)")
-
-
-def start_server(build_dir, data_dir, log_path):
-    log = open(log_path, "wb")
-    proc = subprocess.Popen(
-        [str(build_dir / "src/server/streamtables-server"), "--data-dir", str(data_dir),
-         "--listen", "127.0.0.1:0", "--s3-listen", "127.0.0.1:0", "--metrics-listen", "off",
-         "--log-level", "warn"],
-        stdout=subprocess.PIPE, stderr=log, text=True)
-    seen = []
-
-    def read():
-        for line in proc.stdout:
-            seen.append(line)
-            if LISTENING.search(line):
-                return
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    reader.join(60)
-    match = LISTENING.search("".join(seen))
-    if not match:
-        proc.kill()
-        sys.exit(f"server did not start: {seen!r}; see {log_path}")
-    return proc, match.group(1), match.group(2)
-
+from s3_get_bench import CHUNK, read_s3_raw, start_server  # noqa: E402
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

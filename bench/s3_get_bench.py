@@ -56,6 +56,7 @@ LISTENING = re.compile(r"streamtables: listening api=(http://\S+) s3=(http://\S+
 
 
 def start_server(build_dir: pathlib.Path, data_dir: pathlib.Path, log_path: pathlib.Path):
+    """Starts the server on free ports; returns (process, API URL, S3 URL)."""
     log = open(log_path, "wb")
     proc = subprocess.Popen(
         [str(build_dir / "src/server/streamtables-server"), "--data-dir", str(data_dir),
@@ -77,7 +78,7 @@ def start_server(build_dir: pathlib.Path, data_dir: pathlib.Path, log_path: path
     if not match:
         proc.kill()
         sys.exit(f"server did not start: {lines!r}; see {log_path}")
-    return proc, match.group(2)
+    return proc, match.group(1), match.group(2)
 
 
 def drop_cache(path: pathlib.Path) -> None:
@@ -285,7 +286,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="st-s3-bench-") as tmp:
         tmp = pathlib.Path(tmp)
         data_dir = tmp / "data"
-        proc, s3_url = start_server(build_dir, data_dir, tmp / "server.log")
+        proc, _, s3_url = start_server(build_dir, data_dir, tmp / "server.log")
         try:
             keys = json.loads((data_dir / "keys" / "admin.json").read_text())
             account = (data_dir / "account-id").read_text().strip()
