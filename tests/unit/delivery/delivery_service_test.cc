@@ -7,7 +7,18 @@
 namespace st::delivery {
 namespace {
 
-class DeliveryServiceTest : public DeliveryFixture {};
+class DeliveryServiceTest : public DeliveryFixture {
+ protected:
+  // Activates `channel` and delivers one record to partition 1, which makes
+  // the channel create its table.
+  void DeliverFirstRecord(const catalog::Channel& channel) {
+    Service().ReconcileOnce();
+    topic_.Produce(1, "x");
+    Service().ReconcileOnce();
+    ASSERT_TRUE(WaitFor(
+        [&] { return !Get(channel.arn).table_id.empty() && Offsets(channel.arn)[1] == 1; }));
+  }
+};
 
 TEST_F(DeliveryServiceTest, ActivatesAtEndOffsetsAndDeliversRowsAndDeadLettersOnce) {
   topic_.Produce(0, "before-1");
@@ -156,11 +167,7 @@ TEST_F(DeliveryServiceTest, ServiceRoleOfAnotherAccountFailsTheChannel) {
 
 TEST_F(DeliveryServiceTest, PauseResumeTableDeletedAndDelete) {
   catalog::Channel channel = MakeChannel();
-  Service().ReconcileOnce();
-  topic_.Produce(1, "x");
-  Service().ReconcileOnce();
-  ASSERT_TRUE(
-      WaitFor([&] { return !Get(channel.arn).table_id.empty() && Offsets(channel.arn)[1] == 1; }));
+  ASSERT_NO_FATAL_FAILURE(DeliverFirstRecord(channel));
 
   catalog::ChannelChange pause;
   pause.paused = true;
@@ -204,11 +211,7 @@ TEST_F(DeliveryServiceTest, PauseResumeTableDeletedAndDelete) {
 // created, re-tags it and keeps appending to it.
 TEST_F(DeliveryServiceTest, TableCreatedBeforeACrashIsAdoptedAndTagged) {
   catalog::Channel channel = MakeChannel();
-  Service().ReconcileOnce();
-  topic_.Produce(1, "x");
-  Service().ReconcileOnce();
-  ASSERT_TRUE(
-      WaitFor([&] { return !Get(channel.arn).table_id.empty() && Offsets(channel.arn)[1] == 1; }));
+  ASSERT_NO_FATAL_FAILURE(DeliverFirstRecord(channel));
   Service().Stop();
   service_.reset();
   const std::string table_id = Get(channel.arn).table_id;
