@@ -17,7 +17,7 @@ import pytest
 
 from iceberg_rest_clients import new_bucket, pyiceberg_catalog, s3_writes_available
 from test_iceberg_rest_engines import spark_catalog
-from test_maintenance_snapshots import duckdb_rows_sql, object_path
+from test_maintenance_snapshots import duckdb_rows_sql, object_bytes, object_path
 
 SCHEMA = pa.schema([pa.field("id", pa.int64(), nullable=False), pa.field("name", pa.string())])
 
@@ -117,7 +117,7 @@ def spark_sorted_table(spark, server, arn: str, order: str, rows: list[tuple], i
 
 
 def file_columns(server, uri: str, *columns: str) -> dict:
-    data = pq.read_table(object_path(server, uri), columns=list(columns))
+    data = pq.read_table(pa.BufferReader(object_bytes(server, uri)), columns=list(columns))
     return {c: data.column(c).to_pylist() for c in columns}
 
 
@@ -291,7 +291,7 @@ def test_binpack_carries_large_row_groups_over_encoded_and_rows_and_metrics_stay
     duck = duckdb_rows_sql(server, arn, "SELECT count(*), count(name), sum(id) FROM st.ns.t")
     assert duck == [(total, sum(1 for i in range(total) if i % 7 != 0), total * (total - 1) // 2)]
 
-    meta = pq.ParquetFile(object_path(server, files[0].file_path)).metadata
+    meta = pq.ParquetFile(pa.BufferReader(object_bytes(server, files[0].file_path))).metadata
     # The three large groups carried over as they were; the small files'
     # rows re-encoded into groups of their own (flushed before the next
     # carried-over group, or at the end: the group's file order decides).

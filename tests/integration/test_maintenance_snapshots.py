@@ -51,6 +51,13 @@ def object_path(server, uri: str) -> pathlib.Path:
     return server.data_dir / "objects" / uri.removeprefix("s3://")
 
 
+def object_bytes(server, uri: str) -> bytes:
+    """An s3:// object's bytes as a client reads them, through the S3 endpoint
+    (on disk it is encrypted)."""
+    bucket, _, key = uri.removeprefix("s3://").partition("/")
+    return server.boto3_client("s3").get_object(Bucket=bucket, Key=key)["Body"].read()
+
+
 def run_job(server, arn: str, job: str = "icebergSnapshotManagement") -> dict:
     out = server.cli("table", "maintenance", "run", "--bucket", arn, "--namespace", "ns", "t",
                      "--job", job, "--json")
