@@ -28,10 +28,7 @@ def rows(marker, start, n):
 
 
 def kms(server):
-    c = server.admin_credentials
-    return boto3.client("kms", endpoint_url=server.api_url + "/kms", region_name=server.region,
-                        aws_access_key_id=c.access_key, aws_secret_access_key=c.secret_key,
-                        config=Config(retries={"max_attempts": 1}))
+    return server.boto3_client("kms", None)
 
 
 def kms_channel(server, kafka, topic, key_arn, grant_kms, cluster):

@@ -38,10 +38,7 @@ def unique(prefix):
 
 
 def glue(server, creds=None):
-    c = creds or server.admin_credentials
-    return boto3.client("glue", endpoint_url=server.api_url + "/glue", region_name=server.region,
-                        aws_access_key_id=c.access_key, aws_secret_access_key=c.secret_key,
-                        config=Config(retries={"max_attempts": 1}))
+    return server.boto3_client("glue", creds)
 
 
 def error_of(call):

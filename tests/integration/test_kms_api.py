@@ -20,10 +20,7 @@ from botocore.exceptions import ClientError
 
 
 def kms(server, creds=None):
-    c = creds or server.admin_credentials
-    return boto3.client("kms", endpoint_url=server.api_url + "/kms", region_name=server.region,
-                        aws_access_key_id=c.access_key, aws_secret_access_key=c.secret_key,
-                        config=Config(retries={"max_attempts": 1}))
+    return server.boto3_client("kms", creds)
 
 
 def error_of(call):

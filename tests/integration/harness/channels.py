@@ -72,13 +72,7 @@ def bucket_writer_role_policy(region: str, bucket_arn: str, dlq_bucket: str, acc
 
 
 def glue_client(server, creds=None):
-    import boto3
-    from botocore.config import Config
-
-    c = creds or server.admin_credentials
-    return boto3.client("glue", endpoint_url=server.api_url + "/glue", region_name=server.region,
-                        aws_access_key_id=c.access_key, aws_secret_access_key=c.secret_key,
-                        config=Config(retries={"max_attempts": 1}))
+    return server.boto3_client("glue", creds)
 
 
 def kafka_client(server, creds=None):

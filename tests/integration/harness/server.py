@@ -158,7 +158,8 @@ class StreamtablesServer:
 
     # ------------------------------------------------------------ clients
     def boto3_client(self, service: str, creds: Union[Credentials, tuple, None] = None, **kwargs):
-        """A boto3 client: s3tables at api_url, s3 at s3_url (path-style, s3v4)."""
+        """A boto3 client: s3 at s3_url (path-style, s3v4), kms and glue at their
+        api_url paths (/kms, /glue), every other service at api_url."""
         import boto3
         from botocore.config import Config
 
@@ -168,7 +169,7 @@ class StreamtablesServer:
             config = Config(signature_version="s3v4", s3={"addressing_style": "path"},
                             retries={"max_attempts": 1})
         else:
-            endpoint = self.api_url
+            endpoint = self.api_url + {"kms": "/kms", "glue": "/glue"}.get(service, "")
             config = Config(retries={"max_attempts": 1})
         return boto3.client(service, endpoint_url=endpoint, region_name=self.region,
                             aws_access_key_id=c.access_key, aws_secret_access_key=c.secret_key,
