@@ -4,6 +4,8 @@
 #
 #   tools/install.sh            apt packages, Python venv, Java jars, checks
 #   tools/install.sh --no-apt   skip the apt step (e.g. not root)
+#   ST_BENCH_JARS=1 tools/install.sh   also the benchmark-only jar sets of
+#            bench/maven/ (bench/peer_delivery_bench.py)
 #
 # What goes where (all fetched through apt, pip and mvn only):
 #   apt      the C++ toolchain and libraries, Java 17, Maven, python3-venv
@@ -109,7 +111,11 @@ install_jars() {
   local pom set out stamp want t0 mvn_args=()
   command -v mvn >/dev/null || die "mvn not found (apt package maven)"
   [[ -n "$M2_REPO" ]] && mvn_args+=("-Dmaven.repo.local=$M2_REPO")
-  for pom in "$REPO"/tools/maven/*/pom.xml; do
+  local poms=("$REPO"/tools/maven/*/pom.xml)
+  # Jar sets only benchmarks use (bench/maven/: Kafka Connect, Spark's Kafka
+  # source) are fetched on request, so CI does not pay for them.
+  [[ "${ST_BENCH_JARS:-0}" == 1 ]] && poms+=("$REPO"/bench/maven/*/pom.xml)
+  for pom in "${poms[@]}"; do
     t0=$(now)
     set=$(basename "$(dirname "$pom")")
     out="$CACHE/jars/$set"

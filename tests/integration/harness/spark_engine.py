@@ -10,6 +10,7 @@ and, for SQL, the Hadoop catalog `local` is configured over `warehouse_dir`.
 import os
 import pathlib
 import sys
+from typing import Sequence
 
 from . import paths
 
@@ -32,8 +33,12 @@ logger.iceberg.level=WARN
 """
 
 
-def make_session(work_dir: pathlib.Path, app_name: str = "streamtables-tests"):
+def make_session(work_dir: pathlib.Path, app_name: str = "streamtables-tests",
+                 extra_jars: Sequence[str] = ()):
     """Starts (or returns the already started) local[2] SparkSession.
+
+    `extra_jars` join the Iceberg runtime on the classpath (e.g. the Kafka
+    source of bench/peer_delivery_bench.py).
 
     `work_dir` holds the warehouse of the `local` catalog, Spark's scratch
     space and the driver's log4j2 config. The caller stops the session.
@@ -51,7 +56,7 @@ def make_session(work_dir: pathlib.Path, app_name: str = "streamtables-tests"):
     os.environ["PYSPARK_PYTHON"] = sys.executable
     log_config = work_dir / "log4j2.properties"
     log_config.write_text(_LOG4J2)
-    jars = sorted(str(p) for p in paths.jar_dir("spark-iceberg").glob("*.jar"))
+    jars = sorted(str(p) for p in paths.jar_dir("spark-iceberg").glob("*.jar")) + list(extra_jars)
     warehouse = work_dir / "warehouse"
     java_opts = f"-Dlog4j2.configurationFile=file:{log_config} -Djava.awt.headless=true"
 
