@@ -26,6 +26,7 @@ ChannelWorker::ChannelWorker(DeliveryContext& context, WorkerOptions options,
   metrics_->freshness_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(config_.data_freshness).count();
   metrics_->last_progress_ms = ctx_.clock.NowMillis();
+  if (options_.shared_budget != nullptr) share_ = options_.shared_budget->Join();
 }
 
 ChannelWorker::~ChannelWorker() { Stop(); }
@@ -122,6 +123,7 @@ bool ChannelWorker::RunOnce() {
   } else if (metrics_->failing_since_ms.load() > 0 && catch_up_.empty() && !tracker_.HasPending()) {
     NoteProgress();  // Kafka answers again and nothing is left to deliver.
   }
+  if (share_) share_->Report(HeldBytes());
   if (FlushDue()) Flush();
   if (ctx_.clock.Now() - last_lag_update_ >= kLagInterval) UpdateLag();
   return !stopping();
@@ -133,6 +135,12 @@ Status ChannelWorker::EnsureConsumer() {
   spec.topic = topic_;
   spec.group_id = "streamtables-" + channel_.channel_id;
   spec.max_prefetch_bytes = options_.buffer_budget_bytes / 4;
+  if (share_ && options_.shared_budget->FairShare() > 0) {
+    // Prefetch is memory too: a quarter of the fair share at the time the
+    // consumer is made (it keeps its queue size until it is remade).
+    spec.max_prefetch_bytes =
+        std::min(spec.max_prefetch_bytes, options_.shared_budget->FairShare() / 4);
+  }
   spec.on_assign = [this](const std::vector<catalog::KafkaPartition>& partitions) {
     return OnAssign(partitions);
   };
@@ -204,13 +212,17 @@ void ChannelWorker::HandleRecord(ConsumedRecord record) {
 
 bool ChannelWorker::FlushDue() const {
   if (!tracker_.HasPending() || !first_arrival_) return false;
-  const int64_t held = (writer_ ? writer_->buffered_bytes() : 0) + failure_bytes_;
+  const int64_t held = HeldBytes();
   // Never more than half the freshness early, so batches keep a useful size.
   const auto lead = std::min<std::chrono::milliseconds>(
       flush_estimate_,
       std::chrono::duration_cast<std::chrono::milliseconds>(config_.data_freshness) / 2);
-  return held >= options_.buffer_budget_bytes || CaughtUp() ||
+  return held >= options_.buffer_budget_bytes || CaughtUp() || (share_ && share_->OverShare()) ||
          ctx_.clock.Now() >= *first_arrival_ + config_.data_freshness - lead;
+}
+
+int64_t ChannelWorker::HeldBytes() const {
+  return (writer_ ? writer_->buffered_bytes() : 0) + failure_bytes_;
 }
 
 bool ChannelWorker::CaughtUp() const {

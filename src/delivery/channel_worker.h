@@ -40,6 +40,7 @@
 #include "common/random.h"
 #include "delivery/channel_metrics.h"
 #include "delivery/kafka_client.h"
+#include "delivery/memory_budget.h"
 #include "delivery/offset_tracker.h"
 #include "delivery/record_format.h"
 #include "storage/object_store.h"
@@ -64,6 +65,9 @@ struct WorkerOptions {
   // Decoded rows plus failed records held before a commit is forced; the
   // consumer's prefetch queue is bounded by a quarter of it besides.
   int64_t buffer_budget_bytes = 64LL << 20;
+  // The server-wide bound over all workers (memory_budget.h); null: none.
+  // Not owned; outlives the worker.
+  DeliveryMemoryBudget* shared_budget = nullptr;
   std::chrono::milliseconds poll_timeout{100};
   // Retries of storage/catalog errors back off exponentially (from 100 ms,
   // doubling) up to this: the longest a fault that cleared keeps a channel
@@ -127,6 +131,8 @@ class ChannelWorker {
   void NoteFailure(const std::string& what, const Status& error);
   void NoteProgress();
   void ResetWriter();
+  // Decoded rows plus failed records of the batch: what the budgets bound.
+  int64_t HeldBytes() const;
   // Whether the batch has re-read everything read before the last fault.
   bool CaughtUp() const;
   void UpdateLag();
@@ -171,6 +177,7 @@ class ChannelWorker {
   std::optional<catalog::Table> table_;
   std::unique_ptr<iceberg::FileIO> io_;
   std::unique_ptr<BatchWriter> writer_;
+  std::unique_ptr<DeliveryMemoryBudget::Share> share_;  // Null without a shared budget.
   std::vector<std::pair<ConsumedRecord, RecordFailure>> failures_;
   std::vector<std::string> dlq_keys_;  // Object keys written for this batch.
   int64_t failure_bytes_ = 0;

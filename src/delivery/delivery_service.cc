@@ -27,7 +27,8 @@ using StateUpdate = catalog::FieldUpdate<ChannelStateInfo>;
 constexpr std::chrono::seconds kKmsRetry{5};
 
 struct DeliveryService::Impl {
-  Impl(Deps d, Options o) : deps(std::move(d)), options(o) {
+  Impl(Deps d, Options o)
+      : deps(std::move(d)), options(o), memory(options.total_buffer_budget_bytes) {
     ctx = std::make_unique<DeliveryContext>(
         DeliveryContext{deps.store, deps.commits, deps.objects, deps.kafka, deps.record_format,
                         deps.authorizer, deps.clock, deps.random, deps.key_root, deps.logger});
@@ -72,6 +73,7 @@ struct DeliveryService::Impl {
 
   Deps deps;
   Options options;
+  DeliveryMemoryBudget memory;  // Before the workers, which report to it.
   std::unique_ptr<DeliveryContext> ctx;
   // Reconciler thread only.
   std::map<std::string, std::unique_ptr<ChannelWorker>> workers;
@@ -267,6 +269,7 @@ void DeliveryService::Impl::EnsureWorker(const Channel& channel) {
   if (RefuseUnsafe(channel, *config, *cluster)) return;
   WorkerOptions worker_options;
   worker_options.buffer_budget_bytes = options.buffer_budget_bytes;
+  worker_options.shared_budget = &memory;
   worker_options.poll_timeout = options.poll_timeout;
   worker_options.max_backoff = options.max_backoff;
   auto worker = std::make_unique<ChannelWorker>(*ctx, worker_options, channel, *config, *cluster,
@@ -458,7 +461,18 @@ std::string DeliveryService::MetricsText() const {
     common::MutexLock lock(impl_->metrics_mu);
     for (const auto& [arn, m] : impl_->metrics) all.push_back(m);
   }
-  return RenderMetrics(all, impl_->deps.clock.NowMillis());
+  std::string text = RenderMetrics(all, impl_->deps.clock.NowMillis());
+  text +=
+      "# HELP streamtables_delivery_buffered_bytes Bytes all channel workers hold before their "
+      "next commit.\n# TYPE streamtables_delivery_buffered_bytes gauge\n"
+      "streamtables_delivery_buffered_bytes " +
+      std::to_string(impl_->memory.held_bytes()) + "\n";
+  text +=
+      "# HELP streamtables_delivery_buffer_budget_bytes The server-wide bound on them (0: "
+      "none).\n# TYPE streamtables_delivery_buffer_budget_bytes gauge\n"
+      "streamtables_delivery_buffer_budget_bytes " +
+      std::to_string(impl_->memory.total_bytes()) + "\n";
+  return text;
 }
 
 std::optional<ChannelStateInfo> DeliveryService::LiveStateInfo(

@@ -61,6 +61,8 @@ class DeliveryService {
     // Per channel: decoded rows + failed records held before a commit is
     // forced (backpressure instead of unbounded queues).
     int64_t buffer_budget_bytes = 64LL << 20;
+    // Over all channels together (memory_budget.h); 0: no server-wide bound.
+    int64_t total_buffer_budget_bytes = 512LL << 20;
     std::chrono::milliseconds poll_timeout{100};
     std::chrono::milliseconds max_backoff{10000};
   };
@@ -85,7 +87,9 @@ class DeliveryService {
   // bytes_processed_total, bytes_out_total, rows_total, rows_successful_total,
   // rows_failed_total, commits_total, dlq_records_total, consumer_lag,
   // stalled, failing_seconds, errors_total, seconds_since_progress} and
-  // streamtables_delivery_last_error_info (channel_metrics.h).
+  // streamtables_delivery_last_error_info (channel_metrics.h); then the
+  // server-wide streamtables_delivery_buffered_bytes and
+  // streamtables_delivery_buffer_budget_bytes.
   // Thread-safe.
   std::string MetricsText() const;
 

@@ -57,6 +57,7 @@ constexpr const char* kObjectKeyRoot = "";
 delivery::DeliveryService::Options DeliveryOptions(const ServerConfig& config) {
   delivery::DeliveryService::Options options;
   options.buffer_budget_bytes = static_cast<int64_t>(config.delivery_buffer_bytes);
+  options.total_buffer_budget_bytes = static_cast<int64_t>(config.delivery_memory_bytes);
   return options;
 }
 

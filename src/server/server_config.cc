@@ -110,6 +110,9 @@ Result<ServerConfig> ParseServerFlags(const std::vector<std::string>& args) {
       ST_ASSIGN_OR_RETURN(uint64_t mb, ParseUnsigned(flag, value, 65536));
       if (mb == 0) return Err(InvalidArgument("--delivery-buffer-mb must be at least 1"));
       config.delivery_buffer_bytes = mb * 1024 * 1024;
+    } else if (flag == "--delivery-memory-mb") {
+      ST_ASSIGN_OR_RETURN(uint64_t mb, ParseUnsigned(flag, value, 1 << 20));
+      config.delivery_memory_bytes = mb * 1024 * 1024;
     } else if (flag == "--header-timeout-ms") {
       ST_ASSIGN_OR_RETURN(config.header_timeout_ms, ParseUnsigned(flag, value, 3'600'000));
       if (config.header_timeout_ms == 0) {
@@ -170,6 +173,8 @@ std::string ServerUsage() {
   --max-body-bytes N       API request body limit (default 1048576)
   --s3-max-body-bytes N    S3 request body limit (default 67108864)
   --delivery-buffer-mb N   per-channel delivery buffer before a commit is forced (default 48)
+  --delivery-memory-mb N   all channels' buffers together: past it, channels at or above
+                           their fair share commit early (default 512, 0: no bound)
   --header-timeout-ms N    a request's line and headers must arrive within N ms of its first
                            byte, or the connection is closed (default 20000)
   --maintenance-interval-seconds N

@@ -42,6 +42,8 @@ struct ServerConfig {
   // Per channel: decoded rows and failed records held before a commit is
   // forced (with librdkafka's prefetch, a quarter of it, this bounds memory).
   uint64_t delivery_buffer_bytes = 48ull * 1024 * 1024;
+  // All channels together (delivery/memory_budget.h); 0: no server-wide bound.
+  uint64_t delivery_memory_bytes = 512ull * 1024 * 1024;
   // Both endpoints: a request head (request line and headers) must arrive
   // within this long of its first byte (http::Server::Options::header_timeout).
   uint64_t header_timeout_ms = 20'000;
