@@ -88,16 +88,17 @@ def proc_peak_rss_mib(pid: int) -> float:
     return float("nan")
 
 
-def preload(broker, topic: str, size_bytes: int) -> tuple[int, int]:
+def preload(broker, topic: str, size_bytes: int, partitions: int = 8,
+            first: int = 0) -> tuple[int, int]:
     producer = broker.producer(**{"linger.ms": 50, "batch.size": 1 << 20,
                                   "queue.buffering.max.kbytes": 512 * 1024,
                                   "compression.type": "lz4"})
-    n, total = 0, 0
+    n, total = first, 0
     while total < size_bytes:
         value = record(n)
         while True:
             try:
-                producer.produce(topic, value, partition=n % 8)
+                producer.produce(topic, value, partition=n % partitions)
                 break
             except BufferError:
                 producer.poll(0.05)
@@ -106,7 +107,7 @@ def preload(broker, topic: str, size_bytes: int) -> tuple[int, int]:
         if n % 10000 == 0:
             producer.poll(0)
     assert producer.flush(300) == 0
-    return n, total
+    return n - first, total
 
 
 def baseline_consume(broker, topic: str, records: int) -> float:
