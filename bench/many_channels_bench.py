@@ -39,6 +39,7 @@ from harness.kafka import KafkaBroker  # noqa: E402
 from harness.server import StreamtablesServer  # noqa: E402
 
 PARTITIONS = 4
+EXTRA_ARGS = [a for a in __import__("os").environ.get("ST_BENCH_SERVER_ARGS", "").split() if a]
 
 
 def buffered_bytes(server) -> int:
@@ -55,7 +56,8 @@ def commits(server) -> int:
 
 def run(work: pathlib.Path, broker, build_dir, channels, mb_per_channel, budget_mb, freshness):
     server = StreamtablesServer(work, build_dir=build_dir,
-                                extra_args=["--delivery-memory-mb", str(budget_mb)]).start()
+                                extra_args=["--delivery-memory-mb", str(budget_mb),
+                                            *EXTRA_ARGS]).start()
     # A new channel starts at the end of its topic: each run gets topics of
     # its own, preloaded once its channels are created and paused.
     topics = [f"many-{budget_mb}-{i:02d}" for i in range(channels)]
