@@ -93,6 +93,16 @@ def live_files(table) -> dict:
     return {task.file.file_path: task.file for task in table.scan().plan_files()}
 
 
+def enable_and_run(server, arn: str) -> tuple[str, dict]:
+    """Turns record expiration on for ns.t at 1 day and runs the job now:
+    the table's ARN and the job's result."""
+    table_arn = server.boto3_client("s3tables").get_table(
+        tableBucketARN=arn, namespace="ns", name="t")["tableARN"]
+    record_expiration(server, "PUT", "/table-record-expiration", table_arn,
+                      {"value": {"status": "enabled", "settings": {"days": 1}}})
+    return table_arn, run_job(server, arn, "recordExpiration")
+
+
 def test_straddling_file_rewritten_without_old_rows_in_one_overwrite(fresh_server, spark):
     # With days = 1 the horizon is now − 24 h, inside hour P (of yesterday),
     # where one file holds rows on both sides. No clock offset: it would date
@@ -123,12 +133,7 @@ def test_straddling_file_rewritten_without_old_rows_in_one_overwrite(fresh_serve
     assert len(before) == 3
     straddler = next(p for p, f in before.items() if f.record_count == 60)
     fresh = next(p for p, f in before.items() if f.record_count == 25)
-    table_arn = server.boto3_client("s3tables").get_table(
-        tableBucketARN=arn, namespace="ns", name="t")["tableARN"]
-    record_expiration(server, "PUT", "/table-record-expiration", table_arn,
-                      {"value": {"status": "enabled", "settings": {"days": 1}}})
-
-    result = run_job(server, arn, "recordExpiration")
+    table_arn, result = enable_and_run(server, arn)
     assert result["status"] == "Successful", result
     assert result["deletedRecords"] == 20 + 30 and result["deletedDataFiles"] == 2, result
 
@@ -186,12 +191,7 @@ def test_a_straddling_file_past_the_memory_budget_fails_the_job_naming_it(fresh_
     table = cat.load_table("ns.t")
     (straddler,) = live_files(table)
     before_snapshot = table.metadata.current_snapshot_id
-    table_arn = server.boto3_client("s3tables").get_table(
-        tableBucketARN=arn, namespace="ns", name="t")["tableARN"]
-    record_expiration(server, "PUT", "/table-record-expiration", table_arn,
-                      {"value": {"status": "enabled", "settings": {"days": 1}}})
-
-    result = run_job(server, arn, "recordExpiration")
+    table_arn, result = enable_and_run(server, arn)
     assert result["status"] == "Failed", result
     message = result.get("failureMessage", "")
     assert "exceeds the compaction memory budget" in message, message
