@@ -258,7 +258,7 @@ Result<catalog::MaintenanceJobState> MaintenanceService::RunJobLocked(const cata
         if (outcome.ok()) {
           Result<RecordExpirationOutcome> expired = ExpireRecords(
               {deps_.commits, deps_.objects, deps_.key_root, deps_.clock, deps_.random}, table,
-              days);
+              days, options_.compaction_memory_budget_bytes);
           if (expired.has_value()) {
             state.deleted_data_files = expired->deleted_data_files;
             state.deleted_records = expired->deleted_records;

@@ -70,7 +70,8 @@ struct MaintenanceOptions {
   // minute bounds a freshness-1 s table's current partition to about 8 + 60
   // small files while rewriting only partitions past the bound.
   std::chrono::milliseconds hot_compaction_interval = std::chrono::seconds(60);
-  // CompactionOptions::memory_budget_bytes of every compaction run.
+  // CompactionOptions::memory_budget_bytes of every compaction run; also the
+  // budget of record expiration's rewrite of straddling files.
   int64_t compaction_memory_budget_bytes = kDefaultCompactionMemoryBudgetBytes;
 };
 

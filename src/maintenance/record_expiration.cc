@@ -119,6 +119,36 @@ const Value* ValueAt(const Value& row, const std::vector<size_t>& path) {
   return value;
 }
 
+// One row group as rows, under `budget`: its column batches are charged
+// page by page as they decode (ReaderOptions::budget), then the rows they
+// assemble into (about one Value per level entry plus the bytes it copies)
+// before they are built. The batches are released once the rows hold their
+// values; the rows' charge goes with them.
+struct ChargedRows {
+  std::vector<Value> rows;
+  parquet::BudgetCharge charge;
+};
+
+Result<ChargedRows> ReadRowsCharged(const parquet::FileReader& reader, int group,
+                                    parquet::DecodeBudget* budget) {
+  std::vector<parquet::ColumnBatch> batches;
+  int64_t row_bytes = 0;
+  for (int c = 0; c < reader.schema().num_columns(); ++c) {
+    ST_ASSIGN_OR_RETURN(parquet::ColumnBatch batch, reader.ReadColumn(group, c));
+    row_bytes += batch.num_levels * static_cast<int64_t>(sizeof(Value));
+    for (std::string_view v : batch.bytes) row_bytes += static_cast<int64_t>(v.size());
+    batches.push_back(std::move(batch));
+  }
+  ChargedRows out;
+  out.charge = parquet::BudgetCharge(budget);
+  ST_TRY(out.charge.Add(row_bytes, "row group " + std::to_string(group) + " as rows"));
+  ST_ASSIGN_OR_RETURN(
+      out.rows,
+      parquet::AssembleRows(reader.schema(), batches,
+                            reader.metadata().row_groups[static_cast<size_t>(group)].num_rows));
+  return out;
+}
+
 // Rows of `file` whose expiration column is at or after `horizon_us` (or
 // null), written in the current schema with the file's own spec. Top-level
 // fields are matched by id (a field the file lacks is null); nested values
@@ -126,16 +156,25 @@ const Value* ValueAt(const Value& row, const std::vector<size_t>& path) {
 Result<Rewritten> RewriteWithoutOldRows(iceberg::FileIO& io, Random& random,
                                         const iceberg::TableMetadata& base,
                                         const iceberg::DataFile& file,
-                                        const ExpirationColumn& column, int64_t horizon_us) {
+                                        const ExpirationColumn& column, int64_t horizon_us,
+                                        parquet::DecodeBudget* budget) {
   const iceberg::Schema* schema = base.CurrentSchema();
   const iceberg::PartitionSpec* spec = base.SpecById(file.spec_id);
   if (schema == nullptr || spec == nullptr) {
     return Err(Corruption("Table " + base.location + " has no current schema or no spec " +
                           std::to_string(file.spec_id) + " for " + file.file_path));
   }
+  // The manifest's size is charged before the read, so a file too large for
+  // the budget is never fetched; the bytes read are charged if they differ.
+  parquet::BudgetCharge file_charge(budget);
+  ST_TRY(file_charge.Add(file.file_size_in_bytes, "the file's bytes"));
   ST_ASSIGN_OR_RETURN(std::string bytes, io.Read(file.file_path));
+  ST_TRY(file_charge.Add(static_cast<int64_t>(bytes.size()) - file.file_size_in_bytes,
+                         "the file's bytes"));
+  parquet::ReaderOptions reader_options;
+  reader_options.budget = budget;
   ST_ASSIGN_OR_RETURN(std::unique_ptr<parquet::FileReader> reader,
-                      parquet::FileReader::Open(bytes));
+                      parquet::FileReader::Open(bytes, reader_options));
   // Table field position -> file field position.
   const std::vector<parquet::Node>& file_fields = reader->schema().fields();
   std::vector<std::optional<size_t>> source(schema->fields().size());
@@ -158,8 +197,8 @@ Result<Rewritten> RewriteWithoutOldRows(iceberg::FileIO& io, Random& random,
   int64_t read_rows = 0;
   int64_t kept_rows = 0;
   for (int group = 0; group < reader->num_row_groups(); ++group) {
-    ST_ASSIGN_OR_RETURN(std::vector<Value> rows, reader->ReadRows(group));
-    for (const Value& row : rows) {
+    ST_ASSIGN_OR_RETURN(ChargedRows rows, ReadRowsCharged(*reader, group, budget));
+    for (const Value& row : rows.rows) {
       ++read_rows;
       const Value::Struct& fields = row.struct_value();
       const Value* ts = ValueAt(row, ts_path);
@@ -215,7 +254,9 @@ std::optional<int64_t> PartitionStartMicros(const iceberg::Transform& transform,
 }
 
 Result<RecordExpirationOutcome> ExpireRecords(const RecordExpirationContext& ctx,
-                                              const catalog::Table& table, std::chrono::days days) {
+                                              const catalog::Table& table, std::chrono::days days,
+                                              int64_t memory_budget_bytes) {
+  parquet::DecodeBudget budget(memory_budget_bytes, "the compaction memory budget");
   for (int attempt = 0;; ++attempt) {
     RecordExpirationOutcome out;
     ST_ASSIGN_OR_RETURN(catalog::LoadedTable loaded, ctx.commits.LoadTable(table.table_id));
@@ -264,10 +305,11 @@ Result<RecordExpirationOutcome> ExpireRecords(const RecordExpirationContext& ctx
     std::vector<iceberg::DataFile> added;
     for (const iceberg::DataFile& file : straddling) {
       Result<Rewritten> rewritten =
-          RewriteWithoutOldRows(io, ctx.random, base, file, *column, horizon_us);
+          RewriteWithoutOldRows(io, ctx.random, base, file, *column, horizon_us, &budget);
       if (!rewritten.has_value()) {
         DeleteUncommitted(io, added);
-        return Err(rewritten.error());
+        return Err(
+            rewritten.error().WithContext("record expiration of data file " + file.file_path));
       }
       if (rewritten->removed_rows == 0) {
         // The bounds overstated the file's age (a partition start without a

@@ -36,6 +36,7 @@
 #include "common/clock.h"
 #include "common/random.h"
 #include "common/status.h"
+#include "maintenance/compaction.h"
 #include "storage/object_store.h"
 
 namespace st::maintenance {
@@ -61,13 +62,20 @@ struct RecordExpirationContext {
   Random& random;  // Snapshot ids, manifest names.
 };
 
+// A straddling file's bytes, its decoded batches and its rows are charged
+// to a parquet::DecodeBudget of `memory_budget_bytes` (the server's
+// --compaction-memory-budget-mb, the bound compaction has), the file's size
+// before it is read and each page from its header before it is decoded.
 // Errors: FailedPrecondition (the table's default spec partitions on no
-// timestamptz column by hour, day or identity), Conflict (kept losing
+// timestamptz column by hour, day or identity; a straddling file past the
+// budget: "exceeds the compaction memory budget"), Conflict (kept losing
 // against other commits), the commit engine's and manifests' errors, and for
 // a straddling file the reader's (Corruption, Unsupported) and the writer's
-// (InvalidArgument when its rows do not fit the current schema).
-Result<RecordExpirationOutcome> ExpireRecords(const RecordExpirationContext& ctx,
-                                              const catalog::Table& table, std::chrono::days days);
+// (InvalidArgument when its rows do not fit the current schema). A
+// straddling file's error names it; nothing is committed.
+Result<RecordExpirationOutcome> ExpireRecords(
+    const RecordExpirationContext& ctx, const catalog::Table& table, std::chrono::days days,
+    int64_t memory_budget_bytes = kDefaultCompactionMemoryBudgetBytes);
 
 // The microsecond timestamp before which a timestamptz partition value of
 // `transform` (hour, day, identity) lies entirely: its exclusive end.

@@ -418,8 +418,13 @@ Status ChunkDecoder::DataPage(const PageHeader& h, std::string_view raw) {
     return Fail("more than " + std::to_string(in_.options->max_chunk_values) +
                 " values in the chunk (the reader's limit)");
   }
-  const bool bytes_column = col_.physical_type == PhysicalType::kByteArray ||
-                            col_.physical_type == PhysicalType::kFixedLenByteArray;
+  // Byte values of PLAIN and DELTA pages point into the decompressed page,
+  // which the batch then keeps; dictionary indices point into the
+  // dictionary page, so such a page body is decompressed into the reused
+  // buffer instead of a fresh allocation per page.
+  const bool bytes_column = (col_.physical_type == PhysicalType::kByteArray ||
+                             col_.physical_type == PhysicalType::kFixedLenByteArray) &&
+                            h.encoding != kPlainDictionary && h.encoding != kRleDictionary;
   const uint8_t* rep_data = nullptr;
   size_t rep_size = 0;
   const uint8_t* def_data = nullptr;

@@ -86,15 +86,47 @@ template void ColumnWriter::AppendFixedBatch<float>(const float*, const uint16_t
 template void ColumnWriter::AppendFixedBatch<double>(const double*, const uint16_t*,
                                                      const uint16_t*, int64_t);
 
+void ColumnWriter::LookUpBytesCached(const std::string_view* v, size_t n, uint32_t* out) {
+  if (view_cache_.empty()) view_cache_.resize(kViewCacheSize);
+  miss_values_.clear();
+  miss_positions_.clear();
+  for (size_t i = 0; i < n; ++i) {
+    const ViewCacheEntry& e = view_cache_[ViewCacheSlot(v[i].data())];
+    if (e.generation == view_generation_ && e.data == v[i].data() && e.size == v[i].size()) {
+      out[i] = e.index;
+    } else {
+      miss_values_.push_back(v[i]);
+      miss_positions_.push_back(static_cast<uint32_t>(i));
+    }
+  }
+  if (miss_values_.empty()) return;
+  miss_indices_.resize(miss_values_.size());
+  // Statistics come from the values new to the dictionary, as without the
+  // cache: a hit is a value the dictionary already holds.
+  dictionary_.GetOrInsertBytes(miss_values_.data(), miss_values_.size(), miss_indices_.data(),
+                               [&](std::string_view x) { chunk_stats_.UpdateBytes(x); });
+  for (size_t j = 0; j < miss_values_.size(); ++j) {
+    out[miss_positions_[j]] = miss_indices_[j];
+    const std::string_view x = miss_values_[j];
+    view_cache_[ViewCacheSlot(x.data())] =
+        ViewCacheEntry{x.data(), x.size(), view_generation_, miss_indices_[j]};
+  }
+}
+
 void ColumnWriter::AppendBytesBatch(const std::string_view* values, const uint16_t* def,
                                     const uint16_t* rep, int64_t num_levels) {
+  // The caller's views are stable for this call only: a new generation
+  // forgets every cached view (cleared outright when the counter wraps).
+  if (++view_generation_ == 0) {
+    std::fill(view_cache_.begin(), view_cache_.end(), ViewCacheEntry{});
+    view_generation_ = 1;
+  }
   AppendLevelsBatch(def, rep, num_levels, [&](size_t first, size_t n) {
     const std::string_view* v = values + first;
     if (dict_mode_) {
       const size_t at = indices_.size();
       indices_.resize(at + n);
-      dictionary_.GetOrInsertBytes(v, n, indices_.data() + at,
-                                   [&](std::string_view x) { chunk_stats_.UpdateBytes(x); });
+      LookUpBytesCached(v, n, indices_.data() + at);
       chunk_dict_values_ += static_cast<int64_t>(n);
       CheckDictionary();
       return;

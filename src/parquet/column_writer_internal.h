@@ -168,6 +168,26 @@ class ColumnWriter {
   // not paying off (see kJudge*).
   void CheckDictionary();
   void AppendBoolBits(const uint8_t* values, size_t n);
+  // Dictionary indices of n BYTE_ARRAY values of one batch call. A reader's
+  // batch of a dictionary-encoded chunk holds views into the input's
+  // dictionary, so one distinct value comes back as the same (pointer,
+  // length) over and over: those are looked up by address in view_cache_
+  // instead of being hashed and compared byte by byte again; only the
+  // others go through the dictionary's hash table. Within one call the
+  // bytes behind a view cannot change, so the same address and length mean
+  // the same value.
+  void LookUpBytesCached(const std::string_view* values, size_t n, uint32_t* out);
+  struct ViewCacheEntry {
+    const char* data = nullptr;
+    size_t size = 0;
+    uint32_t generation = 0;  // view_generation_ of the call that stored it.
+    uint32_t index = 0;
+  };
+  static constexpr size_t kViewCacheSize = 4096;  // A power of two.
+  static size_t ViewCacheSlot(const char* data) {
+    return static_cast<size_t>((reinterpret_cast<uintptr_t>(data) * 0x9E3779B97F4A7C15ULL) >> 52) &
+           (kViewCacheSize - 1);
+  }
   int64_t EstimatedPageBytes() const {
     int64_t values_bytes = static_cast<int64_t>(plain_.size());
     if (dict_mode_) {
@@ -246,6 +266,11 @@ class ColumnWriter {
   Status error_;
 
   // Scratch.
+  std::vector<ViewCacheEntry> view_cache_;  // Allocated by the first cached lookup.
+  uint32_t view_generation_ = 0;
+  std::vector<std::string_view> miss_values_;
+  std::vector<uint32_t> miss_positions_;
+  std::vector<uint32_t> miss_indices_;
   ByteBuffer body_;
   ByteBuffer compressed_;
   std::string header_;

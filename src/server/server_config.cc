@@ -185,7 +185,8 @@ std::string ServerUsage() {
                            8 small files every N seconds (default 60; 0: off; needs the
                            scheduler, so nothing runs with --maintenance-interval-seconds 0)
   --compaction-memory-budget-mb N
-                           input plus decoded bytes one compaction job may hold (default
+                           input plus decoded bytes one compaction job (or record
+                           expiration's rewrite of straddling files) may hold (default
                            4096); a data file that would decode past it (each page is
                            checked from its header before it is decompressed) fails the
                            job naming the file instead of exhausting memory

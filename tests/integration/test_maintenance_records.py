@@ -93,6 +93,16 @@ def live_files(table) -> dict:
     return {task.file.file_path: task.file for task in table.scan().plan_files()}
 
 
+def enable_and_run(server, arn: str) -> tuple[str, dict]:
+    """Turns record expiration on for ns.t at 1 day and runs the job now:
+    the table's ARN and the job's result."""
+    table_arn = server.boto3_client("s3tables").get_table(
+        tableBucketARN=arn, namespace="ns", name="t")["tableARN"]
+    record_expiration(server, "PUT", "/table-record-expiration", table_arn,
+                      {"value": {"status": "enabled", "settings": {"days": 1}}})
+    return table_arn, run_job(server, arn, "recordExpiration")
+
+
 def test_straddling_file_rewritten_without_old_rows_in_one_overwrite(fresh_server, spark):
     # With days = 1 the horizon is now − 24 h, inside hour P (of yesterday),
     # where one file holds rows on both sides. No clock offset: it would date
@@ -123,12 +133,7 @@ def test_straddling_file_rewritten_without_old_rows_in_one_overwrite(fresh_serve
     assert len(before) == 3
     straddler = next(p for p, f in before.items() if f.record_count == 60)
     fresh = next(p for p, f in before.items() if f.record_count == 25)
-    table_arn = server.boto3_client("s3tables").get_table(
-        tableBucketARN=arn, namespace="ns", name="t")["tableARN"]
-    record_expiration(server, "PUT", "/table-record-expiration", table_arn,
-                      {"value": {"status": "enabled", "settings": {"days": 1}}})
-
-    result = run_job(server, arn, "recordExpiration")
+    table_arn, result = enable_and_run(server, arn)
     assert result["status"] == "Successful", result
     assert result["deletedRecords"] == 20 + 30 and result["deletedDataFiles"] == 2, result
 
@@ -156,6 +161,49 @@ def test_straddling_file_rewritten_without_old_rows_in_one_overwrite(fresh_serve
     assert status["metrics"] == {"deletedDataFiles": 2, "deletedRecords": 50,
                                  "removedFilesSize": sum(before[p].file_size_in_bytes
                                                          for p in before if p != fresh)}
+
+
+def test_a_straddling_file_past_the_memory_budget_fails_the_job_naming_it(fresh_server):
+    """Record expiration's rewrite of a straddling file is under
+    --compaction-memory-budget-mb like compaction: 400,000 rows (6.4 MB of
+    decoded values, a few MB as rows) against a 2 MB budget fail the job
+    naming the file, and the table is unchanged for every reader."""
+    server = fresh_server(extra_args=NO_SCHEDULER + ["--compaction-memory-budget-mb", "2"])
+    hour, day = datetime.timedelta(hours=1), datetime.timedelta(days=1)
+    horizon = datetime.datetime.now(datetime.timezone.utc) - day
+    hour_start = horizon.replace(minute=0, second=0, microsecond=0)
+    if hour_start + hour - horizon < datetime.timedelta(minutes=1):
+        time.sleep((hour_start + hour - horizon).total_seconds() + 1)
+        horizon = datetime.datetime.now(datetime.timezone.utc) - day
+        hour_start = horizon.replace(minute=0, second=0, microsecond=0)
+    rows = 400_000
+    start_us = int(hour_start.timestamp() * 1_000_000)
+    span_us = int(3_599 * 1_000_000)  # The whole hour P: rows on both sides of the horizon.
+    stamps = pa.array([start_us + i * span_us // rows for i in range(rows)], pa.int64())
+    data = pa.table({"id": pa.array(range(rows), pa.int64()),
+                     "ts": stamps.cast(pa.timestamp("us", tz="UTC"))}, schema=ARROW)
+
+    arn = new_bucket(server, prefix="recexp")
+    cat = pyiceberg_catalog(server, arn)
+    cat.create_namespace("ns")
+    table = cat.create_table("ns.t", schema=SCHEMA, partition_spec=SPEC)
+    table.append(data)
+    table = cat.load_table("ns.t")
+    (straddler,) = live_files(table)
+    before_snapshot = table.metadata.current_snapshot_id
+    table_arn, result = enable_and_run(server, arn)
+    assert result["status"] == "Failed", result
+    message = result.get("failureMessage", "")
+    assert "exceeds the compaction memory budget" in message, message
+    assert straddler in message, message
+    status = record_expiration(server, "GET", "/table-record-expiration-job-status", table_arn)
+    assert status["status"] == "Failed", status
+    assert server.running
+    after = cat.load_table("ns.t")
+    assert after.metadata.current_snapshot_id == before_snapshot
+    assert list(live_files(after)) == [straddler]
+    assert duckdb_rows_sql(server, arn, "SELECT count(*), sum(id) FROM st.ns.t") == [
+        (rows, rows * (rows - 1) // 2)]
 
 
 ID_SCHEMA = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",

@@ -426,6 +426,54 @@ TEST_F(RecordExpirationTest, ARowWithANullTimestampInAStraddlingFileIsKept) {
   EXPECT_EQ(ids, (std::vector<int64_t>{0, 2}));  // The null row now in the null partition.
 }
 
+// The rewrite of a straddling file is under the compaction memory budget: a
+// file whose rows decode past it fails the job naming the file, before
+// anything is written or committed; a roomy budget rewrites it.
+TEST_F(RecordExpirationTest, AStraddlingFilePastTheMemoryBudgetFailsNamingItAndChangesNothing) {
+  catalog::Table table = MakeHourlyTable();
+  clock_.Advance(std::chrono::minutes(30));
+  const int64_t hour_start = (clock_.NowMillis() * 1000 / kHourUs - 24) * kHourUs;
+  // 20,000 rows over the hour a day ago: the first half before the horizon.
+  std::vector<std::pair<int64_t, int64_t>> rows;
+  for (int64_t i = 0; i < 20'000; ++i) rows.push_back({i, hour_start + i * (kHourUs / 20'000)});
+  std::vector<iceberg::DataFile> straddling = WriteRows(table, rows);
+  ASSERT_EQ(straddling.size(), 1u);
+  Commit(table, straddling);
+  const int64_t snapshot = Current(table).current_snapshot_id.value_or(-1);
+  const std::string& path = straddling[0].file_path;
+  iceberg::FileIO io = catalog::TableFileIO(*objects_, table, kKeyRoot);
+  auto key = io.KeyFor(path);
+  ASSERT_TRUE(key.has_value()) << key.error().ToString();
+  const std::string partition_dir = key->substr(0, key->rfind('/') + 1);
+
+  const int64_t file_bytes = straddling[0].file_size_in_bytes;
+  // The file fits; its 320 KB of decoded values and 20,000 rows do not.
+  for (const auto& [budget, what] : std::vector<std::pair<int64_t, std::string>>{
+           {file_bytes + 64 * 1024, "decoded"}, {file_bytes / 2, "the file's bytes"}}) {
+    auto outcome = ExpireRecords({*commits_, *objects_, kKeyRoot, clock_, random_}, table,
+                                 std::chrono::days(1), budget);
+    ASSERT_FALSE(outcome.has_value()) << what;
+    EXPECT_EQ(outcome.error().code(), StatusCode::kFailedPrecondition) << what;
+    const std::string& message = outcome.error().message();
+    EXPECT_NE(message.find("exceeds the compaction memory budget"), std::string::npos) << message;
+    EXPECT_NE(message.find(path), std::string::npos) << message;
+    if (what == "the file's bytes") {
+      EXPECT_NE(message.find(what), std::string::npos) << message;
+    }
+    EXPECT_EQ(Current(table).current_snapshot_id.value_or(-1), snapshot);
+    EXPECT_EQ(LivePaths(table), (std::set<std::string>{path}));
+    auto listed = objects_->List(partition_dir);
+    ASSERT_TRUE(listed.has_value());
+    EXPECT_EQ(listed->size(), 1u);  // Nothing written beside the original.
+  }
+
+  auto outcome = ExpireRecords({*commits_, *objects_, kKeyRoot, clock_, random_}, table,
+                               std::chrono::days(1), 64LL << 20);
+  ASSERT_TRUE(outcome.has_value()) << outcome.error().ToString();
+  EXPECT_EQ(outcome->rewritten_data_files, 1);
+  EXPECT_EQ(outcome->deleted_records, 10'000);
+}
+
 TEST_F(RecordExpirationTest, ATableWithoutATimestamptzPartitionIsAFailedPrecondition) {
   catalog::Table table = MakeTable("plain");
   Append(table);

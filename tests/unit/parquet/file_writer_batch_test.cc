@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "parquet/column_writer_internal.h"
+#include "parquet/file_reader.h"
 #include "parquet/file_writer.h"
 #include "value_columnizer.h"
 
@@ -150,6 +151,45 @@ TEST(FileWriterBatchTest, NearlyUniqueColumnsLeaveTheDictionaryEarly) {
   int64_t hi;
   std::memcpy(&hi, meta->min_max->second.data(), 8);
   EXPECT_EQ(hi, 2999 * 7919);
+}
+
+// Byte values are looked up by address within one batch call (a reader's
+// batch of a dictionary chunk repeats the same views): the same address in a
+// later call may hold other bytes, and equal bytes at other addresses are
+// one dictionary entry; values and statistics come out as written.
+TEST(FileWriterBatchTest, ByteViewsAtReusedAddressesAreValuesOfTheirOwnCall) {
+  MemoryOutputStream sink;
+  auto w = *FileWriter::Make(*Schema::Make({Node::String("s", R::kRequired, 1)}), {}, &sink);
+  std::string buffer = "mmmmkkkk";
+  std::string copy = "mmmm";  // Equal to the first view, at another address.
+  std::vector<std::string> expected;
+  std::vector<std::string_view> views;
+  for (int i = 0; i < 3000; ++i) {
+    views.push_back(i % 7 == 0 ? std::string_view(copy)
+                               : std::string_view(buffer).substr(i % 2 ? 4 : 0, 4));
+    expected.emplace_back(views.back());
+  }
+  ASSERT_TRUE(w->WriteBytesBatch(0, views.data(), static_cast<int64_t>(views.size())).ok());
+  ASSERT_TRUE(w->EndRows(static_cast<int64_t>(views.size())).ok());
+  buffer = "aaaazzzz";  // Same addresses, other bytes.
+  for (std::string_view v : views) expected.emplace_back(v.data() == copy.data() ? "mmmm" : v);
+  ASSERT_TRUE(w->WriteBytesBatch(0, views.data(), static_cast<int64_t>(views.size())).ok());
+  ASSERT_TRUE(w->EndRows(static_cast<int64_t>(views.size())).ok());
+  auto summary = w->Close();
+  ASSERT_TRUE(summary.has_value()) << summary.error().ToString();
+  ASSERT_TRUE(summary->columns[0].min_value.has_value());
+  EXPECT_EQ(*summary->columns[0].min_value, "aaaa");
+  EXPECT_EQ(*summary->columns[0].max_value, "zzzz");
+
+  auto reader = FileReader::Open(sink.buffer());
+  ASSERT_TRUE(reader.has_value()) << reader.error().ToString();
+  std::vector<std::string> got;
+  for (int g = 0; g < (*reader)->num_row_groups(); ++g) {
+    auto batch = (*reader)->ReadColumn(g, 0);
+    ASSERT_TRUE(batch.has_value()) << batch.error().ToString();
+    for (std::string_view v : batch->bytes) got.emplace_back(v);
+  }
+  EXPECT_EQ(got, expected);
 }
 
 }  // namespace
