@@ -126,6 +126,15 @@ def test_sse_kms_no_plaintext_headers_and_ranges(server, key):
     suffix = client.get_object(Bucket=bucket, Key="extra/blob.bin", Range="bytes=-10")
     assert suffix["Body"].read() == blob[-10:]
 
+    # Bodies of 8 MiB and more are decrypted ahead on a second thread.
+    big = rng.randbytes(21 * 1024 * 1024 + 12345)
+    client.put_object(Bucket=bucket, Key="extra/big.bin", Body=big)
+    assert client.get_object(Bucket=bucket, Key="extra/big.bin")["Body"].read() == big
+    for first, last in ((1, 9 * 1024 * 1024), (65535, len(big) - 2),
+                        (3 * 1024 * 1024 - 7, 20 * 1024 * 1024 + 3)):
+        got = client.get_object(Bucket=bucket, Key="extra/big.bin", Range=f"bytes={first}-{last}")
+        assert got["Body"].read() == big[first:last + 1], (first, last)
+
 
 def test_tampered_ciphertext_fails_the_read(server, key):
     arn = kms_bucket(server, key["Arn"])
