@@ -189,6 +189,9 @@ def deliver(server, broker, topic: str, args, setup) -> dict:
         time.sleep(0.5)
     elapsed = time.monotonic() - t0
     cpu = proc_cpu_seconds(pid) - cpu0
+    # Idle from here on, so that a later run in the same server has the
+    # machine to itself.
+    channel_route(server, setup, "pause")
     return {
         "records": records, "mb": total / 1e6,
         "baseline_consume_mb_s": total / 1e6 / base_s,
