@@ -12,7 +12,15 @@ of ~1 KB JSON clickstream records, then:
 Reports MB/s, records/s, the server's CPU-seconds per GB (utime+stime from
 /proc/<pid>/stat) and its peak RSS (VmHWM), and the ratio delivery/baseline.
 
+--compare-sse (issue 11): the same run twice in one server, on two topics of
+the same size, into a table bucket with the default SSE-S3 (AES256) and into
+one whose encryption is aws:kms with a key of the built-in KMS (the role is
+granted kms:GenerateDataKey and kms:Decrypt on it); prints both and the ratio
+SSE-KMS / SSE-S3 (target >= 0.9x). Every object is encrypted, so SSE-S3 is
+the "without a KMS key" baseline; both pay the AES-256-GCM envelope.
+
   .venv/bin/python bench/delivery_bench.py --build-dir build [--size-mb 2048] [--freshness 10]
+  .venv/bin/python bench/delivery_bench.py --build-dir build --size-mb 256 --compare-sse
 """
 
 import argparse
@@ -26,7 +34,7 @@ import time
 REPO = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests" / "integration"))
 
-from harness.channels import ChannelSetup  # noqa: E402
+from harness.channels import ChannelSetup, service_role_policy  # noqa: E402
 from harness.kafka import KafkaBroker  # noqa: E402
 from harness.server import StreamtablesServer  # noqa: E402
 
@@ -143,6 +151,58 @@ def channel_route(server, setup, action: str) -> None:
     assert r.status_code == 200, r.text
 
 
+def kms_channel_setup(server, broker, topic: str, args) -> ChannelSetup:
+    """A channel into a table bucket encrypted with a new KMS key; its role
+    may use the key."""
+    key_arn = server.boto3_client("kms").create_key(Description="bench")["KeyMetadata"]["Arn"]
+    name, dlq = "bench-kms", "dlq-bench-kms"
+    s3t = server.boto3_client("s3tables")
+    bucket_arn = s3t.create_table_bucket(
+        name=name, encryptionConfiguration={"sseAlgorithm": "aws:kms", "kmsKeyArn": key_arn})["arn"]
+    policy = service_role_policy(server.region, server.account_id, name, dlq)
+    policy["Statement"].append({"Effect": "Allow", "Action": ["kms:GenerateDataKey",
+                                                              "kms:Decrypt"],
+                                "Resource": [key_arn]})
+    return ChannelSetup.create(server, broker, topic, schema=SCHEMA, freshness=args.freshness,
+                               create_bucket=False, bucket_name=name, bucket_arn=bucket_arn,
+                               dlq_bucket=dlq, role_policy=policy)
+
+
+def deliver(server, broker, topic: str, args, setup) -> dict:
+    """Preloads `topic`, then times the channel (`setup`, else a new SSE-S3
+    one) from resume until every record is committed."""
+    setup = setup or ChannelSetup.create(server, broker, topic, schema=SCHEMA,
+                                         freshness=args.freshness)
+    setup.wait_status("ACTIVE")
+    channel_route(server, setup, "pause")
+    setup.wait_status("SUSPENDED")
+    t0 = time.monotonic()
+    records, total = preload(broker, topic, args.size_mb << 20)
+    print(f"preloaded {records} records, {total / 1e6:.0f} MB in "
+          f"{time.monotonic() - t0:.0f} s", flush=True)
+
+    base_s = baseline_consume(broker, topic, records)
+    pid = server.proc.pid
+    cpu0 = proc_cpu_seconds(pid)
+    t0 = time.monotonic()
+    channel_route(server, setup, "resume")
+    while committed_records(setup) < records:
+        time.sleep(0.5)
+    elapsed = time.monotonic() - t0
+    cpu = proc_cpu_seconds(pid) - cpu0
+    # Idle from here on, so that a later run in the same server has the
+    # machine to itself.
+    channel_route(server, setup, "pause")
+    return {
+        "records": records, "mb": total / 1e6,
+        "baseline_consume_mb_s": total / 1e6 / base_s,
+        "delivery_s": elapsed, "delivery_mb_s": total / 1e6 / elapsed,
+        "delivery_records_s": records / elapsed,
+        "cpu_s_per_gb": cpu / (total / 1e9), "peak_rss_mib": proc_peak_rss_mib(pid),
+        "ratio_vs_baseline": base_s / elapsed,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build-dir", default=str(REPO / "build"))
@@ -151,6 +211,8 @@ def main() -> None:
     parser.add_argument("--json-out", default="")
     parser.add_argument("--buffer-mb", type=int, default=0,
                         help="server --delivery-buffer-mb (0: the server's default)")
+    parser.add_argument("--compare-sse", action="store_true",
+                        help="deliver into an SSE-S3 and an SSE-KMS table bucket; print the ratio")
     args = parser.parse_args()
     os.environ["ST_BUILD_DIR"] = str(pathlib.Path(args.build_dir).resolve())
 
@@ -160,40 +222,32 @@ def main() -> None:
     server = StreamtablesServer(work / "server", build_dir=pathlib.Path(args.build_dir),
                                 extra_args=extra).start()
     try:
-        topic = "clicks-bench"
-        broker.create_topic(topic, partitions=8)
-        setup = ChannelSetup.create(server, broker, topic, schema=SCHEMA,
-                                    freshness=args.freshness)
-        setup.wait_status("ACTIVE")
-        channel_route(server, setup, "pause")
-        setup.wait_status("SUSPENDED")
-        t0 = time.monotonic()
-        records, total = preload(broker, topic, args.size_mb << 20)
-        print(f"preloaded {records} records, {total / 1e6:.0f} MB in "
-              f"{time.monotonic() - t0:.0f} s", flush=True)
-
-        base_s = baseline_consume(broker, topic, records)
-        pid = server.proc.pid
-        cpu0 = proc_cpu_seconds(pid)
-        t0 = time.monotonic()
-        channel_route(server, setup, "resume")
-        while committed_records(setup) < records:
-            time.sleep(0.5)
-        elapsed = time.monotonic() - t0
-        cpu = proc_cpu_seconds(pid) - cpu0
-        rss = proc_peak_rss_mib(pid)
-        result = {
-            "records": records, "mb": total / 1e6,
-            "baseline_consume_mb_s": total / 1e6 / base_s,
-            "delivery_s": elapsed, "delivery_mb_s": total / 1e6 / elapsed,
-            "delivery_records_s": records / elapsed,
-            "cpu_s_per_gb": cpu / (total / 1e9), "peak_rss_mib": rss,
-            "ratio_vs_baseline": base_s / elapsed,
-        }
-        print("| metric | value |\n|---|---|")
-        for key, value in result.items():
-            print(f"| {key} | {value:.2f} |" if isinstance(value, float) else
-                  f"| {key} | {value} |")
+        if args.compare_sse:
+            results = {}
+            for sse in ("AES256", "aws:kms"):
+                topic = "clicks-bench-" + ("kms" if sse == "aws:kms" else "s3")
+                broker.create_topic(topic, partitions=8)
+                results[sse] = deliver(server, broker, topic, args,
+                                       kms_channel_setup(server, broker, topic, args)
+                                       if sse == "aws:kms" else None)
+            print("| metric | SSE-S3 | SSE-KMS |\n|---|---|---|")
+            for key in results["AES256"]:
+                a, b = results["AES256"][key], results["aws:kms"][key]
+                print(f"| {key} | {a:.2f} | {b:.2f} |" if isinstance(a, float) else
+                      f"| {key} | {a} | {b} |")
+            ratio = results["aws:kms"]["delivery_mb_s"] / results["AES256"]["delivery_mb_s"]
+            print(f"ratio SSE-KMS / SSE-S3 delivery MB/s: {ratio:.2f}x (target >= 0.9x); "
+                  f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+            result = {"sse_s3": results["AES256"], "sse_kms": results["aws:kms"],
+                      "ratio_kms_vs_s3": ratio}
+        else:
+            topic = "clicks-bench"
+            broker.create_topic(topic, partitions=8)
+            result = deliver(server, broker, topic, args, None)
+            print("| metric | value |\n|---|---|")
+            for key, value in result.items():
+                print(f"| {key} | {value:.2f} |" if isinstance(value, float) else
+                      f"| {key} | {value} |")
         if args.json_out:
             pathlib.Path(args.json_out).write_text(json.dumps(result, indent=2))
     finally:

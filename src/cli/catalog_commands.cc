@@ -1,4 +1,6 @@
 // bucket, namespace, table and policy commands over the S3 Tables control plane.
+#include <optional>
+
 #include "cli/service_commands_internal.h"
 #include "cli/service_http.h"
 #include "common/percent_encoding.h"
@@ -15,22 +17,97 @@ std::string TablePath(const std::string& bucket_arn, const std::string& ns,
          PercentEncode(name);
 }
 
+// --sse-algorithm / --kms-key-arn as an EncryptionConfiguration; nullopt
+// when neither is given. A key alone means aws:kms. The server checks the
+// rest (the key must exist, be enabled and usable by the caller).
+// The values live in ServiceCommands' string storage (CLI11 binds by
+// reference); the struct itself is copied into the commands' lambdas.
+struct EncryptionFlags {
+  std::string& algorithm;
+  std::string& key_arn;
+
+  std::optional<json> Configuration() const {
+    if (algorithm.empty() && key_arn.empty()) return std::nullopt;
+    json config = {{"sseAlgorithm", algorithm.empty() ? "aws:kms" : algorithm}};
+    if (!key_arn.empty()) config["kmsKeyArn"] = key_arn;
+    return config;
+  }
+  void AddTo(CLI::App& leaf) {
+    leaf.add_option("--sse-algorithm", algorithm, "AES256 (SSE-S3) or aws:kms (SSE-KMS)");
+    leaf.add_option("--kms-key-arn", key_arn, "The KMS key ARN for aws:kms");
+  }
+};
+
+void PrintEncryption(std::ostream& out, bool json_out, const json& reply) {
+  Print(out, json_out, reply,
+        [&] { PrintFields(out, reply.value("encryptionConfiguration", json::object())); });
+}
+
 void AddBucketCommands(CLI::App& app, ServiceCommands& s) {
   CLI::App* group = AddGroup(app, s, "bucket", "Table buckets (S3 Tables control plane)");
   const bool& json_out = s.options.json;
+  EncryptionFlags encryption{s.NewString(), s.NewString()};
 
   std::string& create_name = s.NewString();
-  AddLeaf(*group, s, "create", "Create a table bucket; prints its ARN",
-          [&] {
-            return [&](const ServiceClient& c, std::ostream& out) -> Status {
-              ST_ASSIGN_OR_RETURN(json reply,
-                                  c.Call("PUT", "/buckets", {}, json{{"name", create_name}}));
-              Print(out, json_out, reply, [&] { out << reply.value("arn", "") << "\n"; });
-              return Status::OK();
-            };
-          })
-      ->add_option("name", create_name, "Bucket name")
-      ->required();
+  CLI::App* create =
+      AddLeaf(*group, s, "create", "Create a table bucket; prints its ARN", [&, encryption] {
+        return [&, encryption](const ServiceClient& c, std::ostream& out) -> Status {
+          json body = {{"name", create_name}};
+          if (std::optional<json> config = encryption.Configuration()) {
+            body["encryptionConfiguration"] = *config;
+          }
+          ST_ASSIGN_OR_RETURN(json reply, c.Call("PUT", "/buckets", {}, body));
+          Print(out, json_out, reply, [&] { out << reply.value("arn", "") << "\n"; });
+          return Status::OK();
+        };
+      });
+  create->add_option("name", create_name, "Bucket name")->required();
+  encryption.AddTo(*create);
+
+  // bucket get-encryption|put-encryption|delete-encryption: the default
+  // encryption of the bucket's new tables.
+  std::string& encrypted_bucket = s.NewString();
+  CLI::App* get_encryption =
+      AddLeaf(*group, s, "get-encryption", "Show the bucket's default encryption", [&] {
+        return [&](const ServiceClient& c, std::ostream& out) -> Status {
+          ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, encrypted_bucket));
+          ST_ASSIGN_OR_RETURN(json reply,
+                              c.Call("GET", "/buckets/" + PercentEncode(arn) + "/encryption"));
+          PrintEncryption(out, json_out, reply);
+          return Status::OK();
+        };
+      });
+  CLI::App* put_encryption =
+      AddLeaf(*group, s, "put-encryption", "Set the bucket's default encryption for new tables",
+              [&, encryption] {
+                return [&, encryption](const ServiceClient& c, std::ostream& out) -> Status {
+                  std::optional<json> config = encryption.Configuration();
+                  if (!config.has_value()) {
+                    return InvalidArgument("put-encryption needs --sse-algorithm or --kms-key-arn");
+                  }
+                  ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, encrypted_bucket));
+                  ST_ASSIGN_OR_RETURN(
+                      json reply, c.Call("PUT", "/buckets/" + PercentEncode(arn) + "/encryption",
+                                         {}, json{{"encryptionConfiguration", *config}}));
+                  json shown = {{"encryptionConfiguration", *config}};
+                  PrintEncryption(out, json_out, shown);
+                  return Status::OK();
+                };
+              });
+  encryption.AddTo(*put_encryption);
+  CLI::App* delete_encryption = AddLeaf(
+      *group, s, "delete-encryption", "Reset the bucket's default encryption to AES256", [&] {
+        return [&](const ServiceClient& c, std::ostream& out) -> Status {
+          ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, encrypted_bucket));
+          ST_ASSIGN_OR_RETURN(json reply,
+                              c.Call("DELETE", "/buckets/" + PercentEncode(arn) + "/encryption"));
+          Print(out, json_out, json::object(), [&] { out << "encryption reset\n"; });
+          return Status::OK();
+        };
+      });
+  for (CLI::App* leaf : {get_encryption, put_encryption, delete_encryption}) {
+    leaf->add_option("bucket", encrypted_bucket, "Bucket name or ARN")->required();
+  }
 
   std::string& prefix = s.NewString();
   AddLeaf(*group, s, "list", "List table buckets (name, ARN, created)", [&] {
@@ -158,6 +235,33 @@ void AddTableCommands(CLI::App& app, ServiceCommands& s) {
       return Status::OK();
     };
   });
+  EncryptionFlags encryption{s.NewString(), s.NewString()};
+  CLI::App* create = AddLeaf(
+      *group, s, "create", "Create an Iceberg table (no metadata yet); prints its ARN",
+      [&, encryption] {
+        return [&, encryption](const ServiceClient& c, std::ostream& out) -> Status {
+          ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, bucket));
+          json body = {{"name", name}, {"format", "ICEBERG"}};
+          if (std::optional<json> config = encryption.Configuration()) {
+            body["encryptionConfiguration"] = *config;
+          }
+          ST_ASSIGN_OR_RETURN(
+              json reply,
+              c.Call("PUT", "/tables/" + PercentEncode(arn) + "/" + PercentEncode(ns), {}, body));
+          Print(out, json_out, reply, [&] { out << reply.value("tableARN", "") << "\n"; });
+          return Status::OK();
+        };
+      });
+  encryption.AddTo(*create);
+  CLI::App* get_encryption =
+      AddLeaf(*group, s, "get-encryption", "Show the encryption in force for a table", [&] {
+        return [&](const ServiceClient& c, std::ostream& out) -> Status {
+          ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, bucket));
+          ST_ASSIGN_OR_RETURN(json reply, c.Call("GET", TablePath(arn, ns, name) + "/encryption"));
+          PrintEncryption(out, json_out, reply);
+          return Status::OK();
+        };
+      });
   CLI::App* remove = AddLeaf(*group, s, "delete", "Delete a table and its files", [&] {
     return [&](const ServiceClient& c, std::ostream& out) -> Status {
       ST_ASSIGN_OR_RETURN(std::string arn, ResolveBucketArn(c, bucket));
@@ -179,11 +283,11 @@ void AddTableCommands(CLI::App& app, ServiceCommands& s) {
           return Status::OK();
         };
       });
-  for (CLI::App* leaf : {list, get, remove, location}) {
+  for (CLI::App* leaf : {list, create, get, get_encryption, remove, location}) {
     leaf->add_option("--bucket", bucket, "Bucket name or ARN")->required();
   }
   list->add_option("--namespace", ns, "Only this namespace");
-  for (CLI::App* leaf : {get, remove, location}) {
+  for (CLI::App* leaf : {create, get, get_encryption, remove, location}) {
     leaf->add_option("--namespace", ns, "Namespace")->required();
     leaf->add_option("name", name, "Table name")->required();
   }

@@ -245,10 +245,13 @@ int RunServer(int argc, char** argv) {
   // /admin, channels at /v1 and /api/v2, the Glue schema registry at /glue,
   // KMS at /kms.
   http::Router api_router(api_authenticator, authorizer, logger);
-  mounted = api_router.Mount(
-      api::s3tables::MakeS3TablesSurface({store, commits, objects, kObjectKeyRoot, config.region,
-                                          layout->account_id, clock, &authorizer},
-                                         HealthRoutes()));
+  mounted = api_router.Mount(api::s3tables::MakeS3TablesSurface(
+      {store, commits, objects, kObjectKeyRoot, config.region, layout->account_id, clock,
+       &authorizer,
+       [&data_keys](const std::string& key_arn) {
+         return data_keys.CheckKeyUsable({storage::SseKind::kSseKms, key_arn, ""});
+       }},
+      HealthRoutes()));
   if (mounted.ok()) {
     mounted = api_router.Mount(api::iceberg_rest::MakeIcebergRestSurface(
         {store, commits, objects, kObjectKeyRoot, config.region, s3_url, clock, random}));

@@ -150,16 +150,15 @@ Result<int64_t> EnvelopePlaintextSize(int64_t stored_bytes, size_t header_bytes,
 
 struct SegmentCipher::Impl {
   // One context per direction, keyed once: a segment then only sets its
-  // nonce (the AES key schedule and GHASH key are not redone per segment).
+  // nonce (no cipher or key passed, so neither the algorithm fetch nor the
+  // AES key schedule and GHASH key are redone per segment).
   EVP_CIPHER_CTX* seal = nullptr;
   EVP_CIPHER_CTX* open = nullptr;
-  std::string key;
   std::string header;
   std::string nonce_prefix;
   ~Impl() {
     EVP_CIPHER_CTX_free(seal);
     EVP_CIPHER_CTX_free(open);
-    std::memset(key.data(), 0, key.size());
   }
 };
 
@@ -181,7 +180,6 @@ Result<std::unique_ptr<SegmentCipher>> SegmentCipher::Make(std::string_view key,
       EVP_DecryptInit_ex(impl.open, EVP_aes_256_gcm(), nullptr, k, nullptr) != 1) {
     return Err(Internal("AES-256-GCM init failed"));
   }
-  cipher->impl_->key = std::string(key);
   cipher->impl_->header = std::string(header_bytes);
   cipher->impl_->nonce_prefix = std::string(nonce_prefix);
   return cipher;
@@ -223,7 +221,7 @@ Status SegmentCipher::Seal(uint64_t index, bool final, std::string_view plaintex
   out.resize(start + plaintext.size() + kSegmentTagBytes);
   auto* dst = reinterpret_cast<unsigned char*>(out.data() + start);
   bool ok =
-      EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), nullptr, U(impl_->key), U(nonce)) == 1 &&
+      EVP_EncryptInit_ex(ctx, nullptr, nullptr, nullptr, U(nonce)) == 1 &&
       EVP_EncryptUpdate(ctx, nullptr, &len, U(impl_->header),
                         static_cast<int>(impl_->header.size())) == 1 &&
       EVP_EncryptUpdate(ctx, nullptr, &len, U(trailer), static_cast<int>(trailer.size())) == 1 &&
@@ -246,16 +244,17 @@ Status SegmentCipher::Open(uint64_t index, bool final, std::string_view sealed, 
   std::string nonce = Nonce(index);
   std::string trailer = SegmentTrailer(index, final);
   size_t n = sealed.size() - kSegmentTagBytes;
-  std::string tag(sealed.substr(n));
+  unsigned char tag[kSegmentTagBytes];
+  std::memcpy(tag, sealed.data() + n, kSegmentTagBytes);
   int len = 0;
   auto* dst = reinterpret_cast<unsigned char*>(out);
   bool ok =
-      EVP_DecryptInit_ex(ctx, EVP_aes_256_gcm(), nullptr, U(impl_->key), U(nonce)) == 1 &&
+      EVP_DecryptInit_ex(ctx, nullptr, nullptr, nullptr, U(nonce)) == 1 &&
       EVP_DecryptUpdate(ctx, nullptr, &len, U(impl_->header),
                         static_cast<int>(impl_->header.size())) == 1 &&
       EVP_DecryptUpdate(ctx, nullptr, &len, U(trailer), static_cast<int>(trailer.size())) == 1 &&
       (n == 0 || EVP_DecryptUpdate(ctx, dst, &len, U(sealed), static_cast<int>(n)) == 1) &&
-      EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, kSegmentTagBytes, tag.data()) == 1 &&
+      EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, kSegmentTagBytes, tag) == 1 &&
       EVP_DecryptFinal_ex(ctx, dst + n, &len) == 1;
   if (!ok) {
     if (n > 0) std::memset(out, 0, n);

@@ -16,7 +16,9 @@ import pytest
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
+from harness import duckdb_engine
 from iceberg_rest_clients import new_bucket, pyiceberg_catalog
+from test_iceberg_rest_engines import duckdb_attach, spark_catalog
 
 SCHEMA = pa.schema([pa.field("id", pa.int64(), nullable=False), pa.field("name", pa.string())])
 # The server keeps unwrapped data keys this long (EncryptedStoreOptions).
@@ -124,6 +126,15 @@ def test_sse_kms_no_plaintext_headers_and_ranges(server, key):
     suffix = client.get_object(Bucket=bucket, Key="extra/blob.bin", Range="bytes=-10")
     assert suffix["Body"].read() == blob[-10:]
 
+    # Bodies of 8 MiB and more are decrypted ahead on a second thread.
+    big = rng.randbytes(21 * 1024 * 1024 + 12345)
+    client.put_object(Bucket=bucket, Key="extra/big.bin", Body=big)
+    assert client.get_object(Bucket=bucket, Key="extra/big.bin")["Body"].read() == big
+    for first, last in ((1, 9 * 1024 * 1024), (65535, len(big) - 2),
+                        (3 * 1024 * 1024 - 7, 20 * 1024 * 1024 + 3)):
+        got = client.get_object(Bucket=bucket, Key="extra/big.bin", Range=f"bytes={first}-{last}")
+        assert got["Body"].read() == big[first:last + 1], (first, last)
+
 
 def test_tampered_ciphertext_fails_the_read(server, key):
     arn = kms_bucket(server, key["Arn"])
@@ -182,9 +193,9 @@ def test_disable_key_fails_reads_naming_the_key_and_enable_restores(server):
     assert len(cat.load_table("ns.t").scan().to_arrow()) == 50
 
 
-def test_example_policy_reads_and_without_kms_statement_403(server, key):
-    arn = kms_bucket(server, key["Arn"])
-    _, admin_table = marker_table(server, arn, "policy")
+def example_policy_users(server, arn: str, key_arn: str):
+    """Users with the product definition's example query policy (both
+    statements), with only its s3tables statement, and with only its kms one."""
     # The example's actions, plus s3tables:GetTableBucket, which our Iceberg
     # REST /v1/config asks for before PyIceberg can load a table.
     read_statement = {"Sid": "PermissionsToQueryStreamingTables", "Effect": "Allow",
@@ -193,14 +204,18 @@ def test_example_policy_reads_and_without_kms_statement_403(server, key):
                                  "s3tables:GetTableMetadataLocation"],
                       "Resource": [arn, arn + "/table/*"]}
     kms_statement = {"Sid": "PermissionsToDecryptTableData", "Effect": "Allow",
-                     "Action": ["kms:Decrypt"], "Resource": [key["Arn"]]}
+                     "Action": ["kms:Decrypt"], "Resource": [key_arn]}
     tag = uuid.uuid4().hex[:8]
-    full = server.create_user_with_policy(f"enc-full-{tag}", {
-        "Version": "2012-10-17", "Statement": [read_statement, kms_statement]})
-    no_kms = server.create_user_with_policy(f"enc-nokms-{tag}", {
-        "Version": "2012-10-17", "Statement": [read_statement]})
-    only_kms = server.create_user_with_policy(f"enc-onlykms-{tag}", {
-        "Version": "2012-10-17", "Statement": [kms_statement]})
+    return tuple(server.create_user_with_policy(f"enc-{kind}-{tag}", {
+        "Version": "2012-10-17", "Statement": statements})
+        for kind, statements in (("full", [read_statement, kms_statement]),
+                                 ("nokms", [read_statement]), ("onlykms", [kms_statement])))
+
+
+def test_example_policy_reads_and_without_kms_statement_403(server, key):
+    arn = kms_bucket(server, key["Arn"])
+    _, admin_table = marker_table(server, arn, "policy")
+    full, no_kms, only_kms = example_policy_users(server, arn, key["Arn"])
 
     table = pyiceberg_catalog(server, arn, creds=full, name="full").load_table("ns.t")
     assert len(table.scan().to_arrow()) == 50
@@ -220,6 +235,39 @@ def test_example_policy_reads_and_without_kms_statement_403(server, key):
         s3(server, no_kms).get_object(Bucket=bucket, Key=data_file)
     assert "kms:Decrypt" in info.value.response["Error"]["Message"]
     assert key["Arn"] in info.value.response["Error"]["Message"]
+
+
+def test_spark_and_duckdb_read_sse_kms_rows_with_the_example_policy(server, key, spark):
+    arn = kms_bucket(server, key["Arn"])
+    _, table = marker_table(server, arn, "engines")
+    expected = sorted(table.scan().to_arrow().to_pylist(), key=lambda r: r["id"])
+    assert len(expected) == 50
+    full, no_kms, _ = example_policy_users(server, arn, key["Arn"])
+
+    name = spark_catalog(spark, server, arn, creds=full)
+    rows = [r.asDict() for r in spark.table(f"{name}.ns.t").collect()]
+    assert sorted(rows, key=lambda r: r["id"]) == expected
+    # Without kms:Decrypt the catalog still answers, the data files do not.
+    name = spark_catalog(spark, server, arn, creds=no_kms)
+    with pytest.raises(Exception) as info:
+        spark.table(f"{name}.ns.t").collect()
+    assert "403" in str(info.value) or "Access Denied" in str(info.value)
+
+    # DuckDB: one connection per user (its S3 secrets are not per catalog).
+    for creds, allowed in ((full, True), (no_kms, False)):
+        conn = duckdb_engine.connect(extensions=("parquet", "avro", "httpfs", "iceberg"))
+        try:
+            duckdb_attach(conn, server, arn, alias="st", creds=creds)
+            query = "SELECT id, name FROM st.ns.t ORDER BY id"
+            if allowed:
+                got = conn.execute(query).fetchall()
+                assert [{"id": i, "name": n} for i, n in got] == expected
+            else:
+                with pytest.raises(Exception) as info:
+                    conn.execute(query).fetchall()
+                assert "403" in str(info.value) or "AccessDenied" in str(info.value)
+        finally:
+            conn.close()
 
 
 def test_maintenance_needs_the_key_policy_to_allow_its_principal(server):

@@ -5,11 +5,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
+#include <thread>
 
 #include "api/s3/object_etag_internal.h"
 #include "api/s3/object_headers_internal.h"
 #include "api/s3/s3_errors_internal.h"
 #include "api/s3/surface_state_internal.h"
+#include "common/mutex.h"
 
 namespace st::api::s3 {
 
@@ -38,6 +41,97 @@ class ObjectBodySource final : public http::BodySource {
   std::unique_ptr<storage::ObjectReader> reader_;
   int64_t next_;
   int64_t end_;
+};
+
+// An ObjectBodySource for large encrypted bodies: a second thread reads and
+// decrypts the next chunk while the I/O thread writes the previous one to
+// the socket (without it the two alternate on one core). Two chunk buffers;
+// Read hands out the filled one and releases it once copied.
+class ReadAheadBodySource final : public http::BodySource {
+ public:
+  static constexpr size_t kChunkBytes = 1024 * 1024;
+  // Bodies at least this long get the extra thread.
+  static constexpr int64_t kMinBytes = 8 * 1024 * 1024;
+
+  ReadAheadBodySource(std::unique_ptr<storage::ObjectReader> reader, int64_t first, int64_t length)
+      : source_(std::move(reader), first, length) {
+    for (Slot& slot : slots_) slot.bytes.resize(kChunkBytes);
+    worker_ = std::thread([this] { Fill(); });
+  }
+  ~ReadAheadBodySource() override {
+    {
+      common::MutexLock lock(mu_);
+      stop_ = true;
+    }
+    changed_.NotifyAll();
+    worker_.join();
+  }
+
+  Result<size_t> Read(char* buffer, size_t capacity) override {
+    common::MutexLock lock(mu_);
+    Slot& slot = slots_[reading_];
+    while (!slot.ready) changed_.Wait(mu_);
+    if (!slot.status.ok()) return Err(slot.status);
+    size_t n = std::min(capacity, slot.size - slot.taken);
+    // Copying outside the lock is safe: the worker does not touch a ready slot.
+    lock.Unlock();
+    std::memcpy(buffer, slot.bytes.data() + slot.taken, n);
+    lock.Lock();
+    slot.taken += n;
+    if (slot.taken == slot.size && slot.size != 0) {
+      slot.ready = false;
+      reading_ ^= 1;
+      changed_.NotifyAll();
+    }
+    return n;
+  }
+
+ private:
+  struct Slot {
+    std::string bytes;
+    size_t size = 0;   // Filled bytes; 0 with ready = the end.
+    size_t taken = 0;  // Bytes already handed to Read.
+    bool ready = false;
+    Status status;
+  };
+
+  void Fill() {
+    for (int index = 0;; index ^= 1) {
+      Slot& slot = slots_[index];
+      {
+        common::MutexLock lock(mu_);
+        while (slot.ready && !stop_) changed_.Wait(mu_);
+        if (stop_) return;
+      }
+      // Only this thread touches a slot that is not ready.
+      size_t filled = 0;
+      Status status;
+      while (filled < kChunkBytes) {
+        Result<size_t> got = source_.Read(slot.bytes.data() + filled, kChunkBytes - filled);
+        if (!got.has_value()) {
+          status = got.error();
+          break;
+        }
+        if (*got == 0) break;
+        filled += *got;
+      }
+      common::MutexLock lock(mu_);
+      slot.size = filled;
+      slot.taken = 0;
+      slot.status = status;
+      slot.ready = true;
+      changed_.NotifyAll();
+      if (filled == 0 || !status.ok()) return;  // The end (or an error) is the last slot.
+    }
+  }
+
+  ObjectBodySource source_;  // Used by the worker thread only.
+  Slot slots_[2];
+  common::Mutex mu_;
+  common::CondVar changed_;
+  bool stop_ GUARDED_BY(mu_) = false;
+  int reading_ = 0;  // The slot Read takes from; Read's thread only.
+  std::thread worker_;
 };
 
 // The object's own file, opened for sendfile, when it is still exactly the
@@ -215,8 +309,13 @@ Result<http::Response> ServeObject(const S3State& state, http::RouteContext& con
   if (with_body && selected.length > 0) {
     response.stream = LocalFileBody(state, store_key, info, selected.first, selected.length);
     if (response.stream == nullptr) {
-      response.stream =
-          std::make_unique<ObjectBodySource>(std::move(reader), selected.first, selected.length);
+      if (selected.length >= ReadAheadBodySource::kMinBytes) {
+        response.stream = std::make_unique<ReadAheadBodySource>(std::move(reader), selected.first,
+                                                                selected.length);
+      } else {
+        response.stream =
+            std::make_unique<ObjectBodySource>(std::move(reader), selected.first, selected.length);
+      }
     }
   }
   return response;

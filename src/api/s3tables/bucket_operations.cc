@@ -18,7 +18,9 @@ Reply CreateTableBucket(const S3TablesDeps& deps, Ctx& context) {
   ST_ASSIGN_OR_RETURN(std::optional<nlohmann::json> encryption,
                       OptionalObject(body, "encryptionConfiguration"));
   if (encryption.has_value()) {
-    ST_ASSIGN_OR_RETURN(bucket.encryption, ParseEncryptionConfiguration(*encryption));
+    ST_ASSIGN_OR_RETURN(
+        bucket.encryption,
+        ParseEncryptionConfiguration(deps, context, bucket.owner_account_id, *encryption));
   }
   ST_ASSIGN_OR_RETURN(std::optional<nlohmann::json> storage_class,
                       OptionalObject(body, "storageClassConfiguration"));

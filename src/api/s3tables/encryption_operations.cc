@@ -1,8 +1,9 @@
-// Encryption configuration: read, stored and reported through
-// catalog/maintenance_model.h; enforcement (KMS) comes with the
-// key-management issue.
+// Encryption configuration: checked (resource_options_internal.h), stored
+// and reported through catalog/maintenance_model.h; the server's encrypting
+// object store enforces it.
 #include "api/s3tables/json_body_internal.h"
 #include "api/s3tables/operations_internal.h"
+#include "api/s3tables/resource_options_internal.h"
 #include "api/s3tables/wire_json_internal.h"
 #include "catalog/maintenance_model.h"
 
@@ -32,9 +33,9 @@ Reply PutTableBucketEncryption(const S3TablesDeps& deps, Ctx& context) {
   if (!value.has_value()) {
     return Err(InvalidArgument("The required member 'encryptionConfiguration' is missing."));
   }
-  ST_ASSIGN_OR_RETURN(catalog::EncryptionConfiguration config,
-                      catalog::ParseEncryptionConfiguration(value->dump()));
-  ST_TRY(deps.store.PutTableBucketEncryption(bucket.arn, catalog::ToEncryptionRecord(config)));
+  ST_ASSIGN_OR_RETURN(catalog::EncryptionConfig config,
+                      ParseEncryptionConfiguration(deps, context, bucket.owner_account_id, *value));
+  ST_TRY(deps.store.PutTableBucketEncryption(bucket.arn, config));
   return http::Response::Empty(200);
 }
 

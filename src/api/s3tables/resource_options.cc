@@ -7,9 +7,58 @@
 
 namespace st::api::s3tables {
 
-Result<catalog::EncryptionConfig> ParseEncryptionConfiguration(const nlohmann::json& value) {
+namespace {
+
+// "arn:aws:kms:<region>:<account>:key/<id>" (the form is already checked).
+std::pair<std::string, std::string> KeyRegionAndAccount(const std::string& arn) {
+  size_t region_at = arn.find(":kms:") + 5;
+  size_t account_at = arn.find(':', region_at) + 1;
+  return {arn.substr(region_at, account_at - 1 - region_at),
+          arn.substr(account_at, arn.find(':', account_at) - account_at)};
+}
+
+Status CheckKmsKey(const S3TablesDeps& deps, const Ctx& context, const std::string& owner_account,
+                   const std::string& key_arn) {
+  auto [region, account] = KeyRegionAndAccount(key_arn);
+  if (region != deps.region || account != owner_account) {
+    return InvalidArgument("The KMS key " + key_arn + " must be a key of region " + deps.region +
+                           " and account " + owner_account + ", the table bucket's.");
+  }
+  if (deps.check_kms_key) {
+    Status usable = deps.check_kms_key(key_arn);
+    if (!usable.ok()) {
+      return InvalidArgument("The KMS key " + key_arn + " cannot be used: " + usable.message());
+    }
+  }
+  if (deps.authorizer == nullptr) return Status::OK();
+  auth::AccessRequest access;
+  access.action = "kms:GenerateDataKey";
+  access.resource = key_arn;
+  access.condition_keys["kms:ViaService"] = {"s3." + deps.region + ".amazonaws.com"};
+  access.condition_keys["kms:CallerAccount"] = {CallerAccount(deps, context)};
+  ST_ASSIGN_OR_RETURN(
+      auth::AuthDecision decision,
+      deps.authorizer->Authorize(http::CallContextOf(context.request), context.principal, access));
+  if (decision.allowed) return Status::OK();
+  return Status(StatusCode::kAccessDenied, decision.message.empty()
+                                               ? "User: " + context.principal.arn +
+                                                     " is not authorized to perform: "
+                                                     "kms:GenerateDataKey on resource: " +
+                                                     key_arn
+                                               : decision.message);
+}
+
+}  // namespace
+
+Result<catalog::EncryptionConfig> ParseEncryptionConfiguration(const S3TablesDeps& deps,
+                                                               const Ctx& context,
+                                                               const std::string& owner_account,
+                                                               const nlohmann::json& value) {
   ST_ASSIGN_OR_RETURN(catalog::EncryptionConfiguration config,
                       catalog::ParseEncryptionConfiguration(value.dump()));
+  if (config.kms_key_arn.has_value()) {
+    ST_TRY(CheckKmsKey(deps, context, owner_account, *config.kms_key_arn));
+  }
   return catalog::ToEncryptionRecord(config);
 }
 

@@ -5,6 +5,7 @@
 // keys, so the router authorizes before any handler runs.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,10 @@ struct S3TablesDeps {
   // configuration) and s3tables:TagResource (with tags) on the new table's
   // <bucket ARN>/table/*. Null skips those extra checks (unit tests).
   const auth::Authorizer* authorizer = nullptr;
+  // Whether the SSE-KMS key an encryptionConfiguration names can be used:
+  // OK when it exists and is Enabled, else an error naming the key (it
+  // becomes a 400 BadRequestException). Null skips the check (unit tests).
+  std::function<Status(const std::string& key_arn)> check_kms_key;
 };
 
 // The surface "s3tables" at prefix "" with the S3 Tables JSON error shape.

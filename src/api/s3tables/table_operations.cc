@@ -66,7 +66,8 @@ Reply CreateTable(const S3TablesDeps& deps, Ctx& context) {
   ST_ASSIGN_OR_RETURN(std::optional<nlohmann::json> encryption,
                       OptionalObject(body, "encryptionConfiguration"));
   if (encryption.has_value()) {
-    ST_ASSIGN_OR_RETURN(table.encryption, ParseEncryptionConfiguration(*encryption));
+    ST_ASSIGN_OR_RETURN(table.encryption, ParseEncryptionConfiguration(
+                                              deps, context, bucket.owner_account_id, *encryption));
   }
   ST_ASSIGN_OR_RETURN(std::optional<nlohmann::json> storage_class,
                       OptionalObject(body, "storageClassConfiguration"));
