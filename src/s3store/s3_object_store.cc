@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "common/percent_encoding.h"
+#include "common/xml_text.h"
 #include "s3store/s3_xml_internal.h"
 
 namespace st::s3store {

@@ -1,6 +1,5 @@
-// The few S3 XML replies the store reads (ListObjectsV2, InitiateMultipart,
-// Error), parsed by element name: S3 replies are flat and machine-written,
-// so no general XML parser is needed. Exposed for the unit tests.
+// ListObjectsV2 replies and S3 times, read with common/xml_text.h (S3
+// replies are flat and machine-written). Exposed for the unit tests.
 #pragma once
 
 #include <chrono>
@@ -10,11 +9,6 @@
 #include <vector>
 
 namespace st::s3store {
-
-// The text of the first <name>...</name> at or after `from`, unescaped;
-// nullopt when absent.
-std::optional<std::string> XmlElementText(std::string_view xml, std::string_view name,
-                                          size_t from = 0);
 
 struct ListedObject {
   std::string key;

@@ -18,6 +18,7 @@ from harness.channels import ChannelSetup
 from harness.s3proxy import S3Proxy
 from harness.server import StreamtablesServer
 from iceberg_rest_clients import new_bucket, pyiceberg_catalog
+from test_delivery import SCHEMA as DELIVERY_SCHEMA, produce, record as delivery_record
 from test_iceberg_rest_engines import duckdb_attach, spark_catalog
 
 SCHEMA = pa.schema([pa.field("id", pa.int64(), nullable=False), pa.field("name", pa.string())])
@@ -130,13 +131,11 @@ def test_large_object_through_our_endpoint_is_a_multipart_upload_in_s3proxy(s3_s
 
 def test_kafka_channel_delivers_exactly_once_into_s3proxy(s3_server, s3proxy, kafka, topic_name):
     kafka.create_topic(topic_name, partitions=2)
-    schema = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
-              "properties": {"id": {"type": "integer"}, "name": {"type": "string"}},
-              "required": ["id", "name"]}
-    channel = ChannelSetup.create(s3_server, kafka, topic_name, schema=schema, freshness=1)
+    channel = ChannelSetup.create(s3_server, kafka, topic_name, schema=DELIVERY_SCHEMA,
+                                  freshness=1)
     channel.wait_status("ACTIVE")
-    values = [json.dumps({"id": i, "name": f"k-{i}"}).encode() for i in range(300)]
-    kafka.produce(topic_name, values)
+    values = [json.dumps(delivery_record(i)).encode() for i in range(300)]
+    produce(kafka, topic_name, values)
     channel.wait_rows(len(values))
     time.sleep(2.5)  # A second commit of the same offsets would show up as duplicates.
     data = channel.read_arrow()
