@@ -20,7 +20,11 @@ namespace bhttp = boost::beast::http;
 // one runs the connection's own io_context to completion.
 class Connection {
  public:
-  Connection() : stream(io) {}
+  // Beast reads at most the buffer's spare capacity per recv: without room
+  // reserved here, a body would arrive in header-sized (a few KiB) reads,
+  // each with its own syscall and timer update.
+  Connection() : stream(io) { buffer.reserve(kReadBufferBytes); }
+  static constexpr size_t kReadBufferBytes = 512 * 1024;
 
   template <typename Start>
   beast::error_code Run(std::chrono::milliseconds timeout, Start start) {
@@ -111,6 +115,7 @@ HttpClient::~HttpClient() = default;
 void HttpClient::Release(std::unique_ptr<Connection> connection) {
   connection->parser.reset();
   connection->buffer.consume(connection->buffer.size());
+  connection->buffer.reserve(Connection::kReadBufferBytes);
   connection->reused = true;
   common::MutexLock lock(mu_);
   if (idle_.size() < options_.max_idle_connections) idle_.push_back(std::move(connection));

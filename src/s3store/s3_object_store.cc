@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <thread>
 
 #include "common/percent_encoding.h"
@@ -48,22 +49,30 @@ class S3Reader final : public ObjectReader {
 
  private:
   Status Reopen(int64_t offset);
+  // Up to `capacity` bytes at position_ from the open GET (reopened once at
+  // position_ when the connection broke). 0 only at the object's end.
   Result<size_t> ReadStream(char* buffer, size_t capacity);
 
   // A jump forward by at most this much reads and drops the bytes in
   // between rather than starting a new GET.
   static constexpr int64_t kSkipLimit = 256 * 1024;
-  // The tail of the last read, so a read just behind the stream position
-  // (the envelope header probe overlaps the first segment) needs no new GET.
-  static constexpr size_t kLookBehind = 64 * 1024;
+  // Reads smaller than the window go through it: every stream read costs
+  // a few syscalls and a timer, so small sequential reads (the decrypting
+  // reader's 64 KiB segments) are served from one larger read. It starts
+  // small (a ranged GET of a few bytes reads little more) and doubles while
+  // the reads stay sequential. It also serves a read just behind the stream
+  // position (the envelope header probe overlaps the first segment).
+  static constexpr size_t kFirstWindow = 64 * 1024;
+  static constexpr size_t kMaxWindow = 2 * 1024 * 1024;
 
   S3ObjectStore& store_;
   ObjectInfo info_;
   std::string etag_;
   std::unique_ptr<HttpResponse> body_;
   int64_t position_ = 0;  // Offset of the next byte body_ yields.
-  std::string recent_;
-  int64_t recent_offset_ = 0;
+  std::string window_;    // Bytes [window_offset_, position_) when body_ is open.
+  int64_t window_offset_ = 0;
+  size_t window_limit_ = kFirstWindow;
 };
 
 class S3Writer final : public ObjectWriter {
@@ -420,36 +429,48 @@ Result<size_t> S3Reader::ReadAt(int64_t offset, char* buffer, size_t capacity) {
   if (offset >= info_.size_bytes || capacity == 0) return size_t{0};
   capacity = static_cast<size_t>(
       std::min<int64_t>(static_cast<int64_t>(capacity), info_.size_bytes - offset));
-  if (offset >= recent_offset_ && offset < recent_offset_ + static_cast<int64_t>(recent_.size())) {
-    size_t within = static_cast<size_t>(offset - recent_offset_);
-    size_t n = std::min(capacity, recent_.size() - within);
-    std::memcpy(buffer, recent_.data() + within, n);
+  auto from_window = [&]() -> std::optional<size_t> {
+    if (offset < window_offset_ || offset >= window_offset_ + static_cast<int64_t>(window_.size()))
+      return std::nullopt;
+    size_t within = static_cast<size_t>(offset - window_offset_);
+    size_t n = std::min(capacity, window_.size() - within);
+    std::memcpy(buffer, window_.data() + within, n);
     return n;
-  }
+  };
+  if (auto n = from_window()) return *n;
   if (body_ != nullptr && offset > position_ && offset - position_ <= kSkipLimit) {
-    char skip[16 * 1024];
-    while (body_ != nullptr && position_ < offset) {
-      size_t want = static_cast<size_t>(std::min<int64_t>(sizeof skip, offset - position_));
-      Result<size_t> got = ReadStream(skip, want);
-      if (!got.has_value() || *got == 0) body_.reset();
+    std::string skipped(static_cast<size_t>(offset - position_), '\0');
+    size_t done = 0;
+    while (body_ != nullptr && done < skipped.size()) {
+      Result<size_t> got = body_->Read(skipped.data() + done, skipped.size() - done);
+      if (!got.has_value() || *got == 0) {
+        body_.reset();
+        break;
+      }
+      done += *got;
+      position_ += static_cast<int64_t>(*got);
     }
   }
-  if (body_ == nullptr || offset != position_) ST_TRY(Reopen(offset));
-  Result<size_t> got = ReadStream(buffer, capacity);
-  if (!got.has_value() || *got == 0) {
-    // The connection broke mid-body: one fresh GET from here (still If-Match).
+  if (body_ == nullptr || offset != position_) {
+    window_.clear();
     ST_TRY(Reopen(offset));
-    got = ReadStream(buffer, capacity);
-    if (!got.has_value()) return got;
-    if (*got == 0) {
-      return Err(IoError("object '" + info_.key + "' ended at byte " + std::to_string(offset) +
-                         " of " + std::to_string(info_.size_bytes)));
-    }
+    window_limit_ = kFirstWindow;
   }
-  size_t keep = std::min(*got, kLookBehind);
-  recent_.assign(buffer + (*got - keep), keep);
-  recent_offset_ = offset + static_cast<int64_t>(*got - keep);
-  return got;
+  if (capacity >= window_limit_) {
+    // Large reads go straight into the caller's buffer.
+    window_.clear();
+    ST_ASSIGN_OR_RETURN(size_t got, ReadStream(buffer, capacity));
+    if (got == 0) return Err(IoError("object '" + info_.key + "' ended early"));
+    return got;
+  }
+  window_.resize(static_cast<size_t>(
+      std::min<int64_t>(static_cast<int64_t>(window_limit_), info_.size_bytes - position_)));
+  window_offset_ = position_;
+  ST_ASSIGN_OR_RETURN(size_t got, ReadStream(window_.data(), window_.size()));
+  window_.resize(got);
+  if (got == 0) return Err(IoError("object '" + info_.key + "' ended early"));
+  window_limit_ = std::min(window_limit_ * 2, kMaxWindow);
+  return *from_window();
 }
 
 Status S3Reader::Reopen(int64_t offset) {
@@ -460,13 +481,21 @@ Status S3Reader::Reopen(int64_t offset) {
 }
 
 Result<size_t> S3Reader::ReadStream(char* buffer, size_t capacity) {
-  Result<size_t> got = body_->Read(buffer, capacity);
-  if (!got.has_value()) {
-    body_.reset();
-    return got;
+  for (int attempt = 0;; ++attempt) {
+    Result<size_t> got = body_->Read(buffer, capacity);
+    if (got.has_value() && (*got > 0 || position_ >= info_.size_bytes)) {
+      position_ += static_cast<int64_t>(*got);
+      return got;
+    }
+    // The connection broke (or ended) mid-body: one fresh GET from here,
+    // still If-Match, so it is the same version.
+    if (attempt > 0) {
+      if (!got.has_value()) return got;
+      return Err(IoError("object '" + info_.key + "' ended at byte " + std::to_string(position_) +
+                         " of " + std::to_string(info_.size_bytes)));
+    }
+    ST_TRY(Reopen(position_));
   }
-  position_ += static_cast<int64_t>(*got);
-  return got;
 }
 
 // ---- S3Writer
