@@ -1,20 +1,14 @@
-#!/ usr / bin / env python3
-""
-    "S3 GET throughput through our S3 endpoint when table data lives in an
-    S3 -
-    compatible store(s3proxy),
-    vs a GET straight from that store,
-    in one script(issue 13 target
-                  : ours >= 0.8x direct)
-            .
+#!/usr/bin/env python3
+"""S3 GET throughput through our S3 endpoint when table data lives in an
+S3-compatible store (s3proxy), vs a GET straight from that store, in one
+script (issue 13 target: ours >= 0.8x direct).
 
-        Starts s3proxy(filesystem - nio2) and `streamtables server-- object - store s3
-    :  //...` on it, PUTs one --size-mb object into a table's warehouse through
-       our endpoint(stored SSE - S3
-                    : an envelope in s3proxy),
-    then alternates : direct : a SigV4 - signed GET of the stored object from s3proxy,
-    read with readinto() into an 8 MiB buffer over one keep - alive connection;
-ours:   the same kind of GET of the object from our S3 endpoint, which
+Starts s3proxy (filesystem-nio2) and `streamtables server --object-store
+s3://...` on it, PUTs one --size-mb object into a table's warehouse through
+our endpoint (stored SSE-S3: an envelope in s3proxy), then alternates:
+  direct: a SigV4-signed GET of the stored object from s3proxy, read with
+          readinto() into an 8 MiB buffer over one keep-alive connection;
+  ours:   the same kind of GET of the object from our S3 endpoint, which
           streams it from s3proxy and decrypts it on the way.
 Both sides read the same number of bytes (ours returns the plaintext, 1/4096
 shorter than the envelope). Reports median MB/s and ours/direct.
@@ -71,7 +65,7 @@ def main() -> int:
             bucket = urllib.parse.urlparse(warehouse).netloc
             key = "data/big.bin"
             payload = os.urandom(CHUNK) * (size // CHUNK) + os.urandom(size % CHUNK)
-#In 32 MiB parts : the endpoint holds one request body in memory.
+            # In 32 MiB parts: the endpoint holds one request body in memory.
             server.boto3_client("s3").upload_fileobj(
                 io.BytesIO(payload), bucket, key,
                 Config=TransferConfig(multipart_threshold=32 << 20, multipart_chunksize=32 << 20))
@@ -94,8 +88,7 @@ def main() -> int:
                 "ours": lambda: read_s3_raw(ours_conn, ours_netloc, f"/{bucket}/{key}",
                                             ours_creds, buffer),
             }
-            sizes = {
-  name: read() for name, read in readers.items()}  # Warm up.
+            sizes = {name: read() for name, read in readers.items()}  # Warm up.
             assert sizes["ours"] == size, sizes
             seconds = {}
             for _ in range(args.runs):
@@ -108,8 +101,7 @@ def main() -> int:
             server.stop()
             proxy.stop()
 
-    result = {
-    "size_bytes" : size, "runs" : args.runs, "load_average" : os.getloadavg()[0]}
+    result = {"size_bytes": size, "runs": args.runs, "load_average": os.getloadavg()[0]}
     for name, values in seconds.items():
         mb = sizes[name] / 1e6
         result[name] = {"median_mb_s": round(mb / statistics.median(values), 1),
