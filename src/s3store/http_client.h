@@ -5,7 +5,9 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -58,12 +60,16 @@ class HttpResponse {
  private:
   friend class HttpClient;
   HttpResponse(HttpClient& client, std::unique_ptr<Connection> connection, std::string what);
+  Result<size_t> ReadDirect(char* buffer, size_t capacity);
   HttpClient& client_;
   std::unique_ptr<Connection> connection_;
   std::string what_;  // "GET /b/k", for messages.
   int status_ = 0;
   std::vector<std::pair<std::string, std::string>> headers_;
   bool done_ = false;
+  // Set for a body of known length (not chunked): bytes still to read.
+  std::optional<uint64_t> direct_remaining_;
+  bool keep_alive_ = false;
 };
 
 // Thread-safe.
