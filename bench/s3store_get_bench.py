@@ -36,7 +36,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 from harness.s3proxy import ACCESS_KEY, SECRET_KEY, S3Proxy  # noqa: E402
 from harness.server import StreamtablesServer  # noqa: E402
-from s3_get_bench import CHUNK, read_s3_raw  # noqa: E402
+from s3_get_bench import CHUNK, print_report, read_s3_raw  # noqa: E402
 
 
 def main() -> int:
@@ -109,10 +109,7 @@ def main() -> int:
                         "seconds": [round(v, 3) for v in values]}
     result["ours_vs_direct"] = round(result["ours"]["median_mb_s"] /
                                      result["direct"]["median_mb_s"], 2)
-    print(json.dumps(result, indent=2))
-    if args.json:
-        pathlib.Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
-    return 0
+    return print_report(result, args.json)
 
 
 if __name__ == "__main__":
