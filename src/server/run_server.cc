@@ -44,7 +44,6 @@
 #include "server/server_config.h"
 #include "server/sigv4_authenticator.h"
 #include "storage/encrypted_object_store.h"
-#include "storage/local_object_store.h"
 
 namespace st::server {
 
