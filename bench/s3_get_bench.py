@@ -269,6 +269,14 @@ def read_boto3(s3, bucket: str, key: str) -> int:
         total += len(chunk)
 
 
+def print_report(result: dict, json_path) -> int:
+    """Prints `result` as JSON, also writes it to `json_path` when given; returns 0."""
+    print(json.dumps(result, indent=2))
+    if json_path:
+        pathlib.Path(json_path).write_text(json.dumps(result, indent=2) + "\n")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build-dir", default="build")
@@ -356,10 +364,7 @@ def main() -> int:
                      "loopback-sendfile"):
             entry = result[f"{mode}/{name}"]
             entry["vs_local"] = round(entry["median_mb_s"] / local, 2)
-    print(json.dumps(result, indent=2))
-    if args.json:
-        pathlib.Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
-    return 0
+    return print_report(result, args.json)
 
 
 if __name__ == "__main__":

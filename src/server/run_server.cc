@@ -39,11 +39,11 @@
 #include "server/data_dir.h"
 #include "server/master_key.h"
 #include "server/object_encryption.h"
+#include "server/object_store_config.h"
 #include "server/policy_authorizer.h"
 #include "server/server_config.h"
 #include "server/sigv4_authenticator.h"
 #include "storage/encrypted_object_store.h"
-#include "storage/local_object_store.h"
 
 namespace st::server {
 
@@ -157,8 +157,7 @@ int RunServer(int argc, char** argv) {
   // ---- Objects: every object is stored encrypted (SSE-S3 under the
   // server's key file, or SSE-KMS with its table's key); everything above
   // the store reads plaintext.
-  Result<std::unique_ptr<storage::ObjectStore>> objects_or =
-      storage::OpenLocalObjectStore(layout->objects_dir);
+  Result<std::unique_ptr<storage::ObjectStore>> objects_or = OpenObjectStore(config, *layout);
   if (!objects_or.has_value()) return fail(objects_or.error().WithContext("object store"));
   Result<MasterKey> sse_s3_key = LoadKmsMasterKey("", layout->keys_dir + "/sse-s3.key");
   if (!sse_s3_key.has_value()) return fail(sse_s3_key.error().WithContext("SSE-S3 key"));
@@ -197,9 +196,9 @@ int RunServer(int argc, char** argv) {
 
   // ---- S3 endpoint first: the catalog surfaces hand its URL to clients.
   http::Router s3_router(s3_authenticator, authorizer, logger);
-  Status mounted = s3_router.Mount(
-      api::s3::MakeS3Surface({store, objects, kObjectKeyRoot, random, &secrets, &clock,
-                              config.region, layout->objects_dir, &authorizer}));
+  Status mounted = s3_router.Mount(api::s3::MakeS3Surface(
+      {store, objects, kObjectKeyRoot, random, &secrets, &clock, config.region,
+       config.object_store.empty() ? layout->objects_dir : "", &authorizer}));
   if (!mounted.ok()) return fail(mounted);
   http::Server::Options s3_options;
   s3_options.address = config.s3_listen.host;

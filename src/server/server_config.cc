@@ -88,6 +88,8 @@ Result<ServerConfig> ParseServerFlags(const std::vector<std::string>& args) {
     } else if (flag == "--master-key-file") {
       if (value.empty()) return Err(InvalidArgument("--master-key-file must not be empty"));
       config.master_key_file = value;
+    } else if (flag == "--object-store") {
+      config.object_store = value;
     } else if (flag == "--kms-master-key-file") {
       if (value.empty()) return Err(InvalidArgument("--kms-master-key-file must not be empty"));
       config.kms_master_key_file = value;
@@ -166,6 +168,9 @@ std::string ServerUsage() {
                            created on first start; back it up apart from the data dir)
   --kms-master-key-file PATH  key that wraps KMS key material (default: DIR/keys/kms-master.key,
                            created on first start; must not be readable by group or others)
+  --object-store URL       where table data lives (default DIR/objects); an S3-compatible store:
+                           s3://BUCKET/PREFIX?endpoint=http://HOST:PORT&region=REGION, with
+                           AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (+ AWS_SESSION_TOKEN)
   --region REGION          region in ARNs and SigV4 scopes (default us-east-1)
   --account-id DIGITS      12-digit account id (default: generated once, kept in the data dir)
   --log-level LEVEL        debug | info | warn | error (default info); JSON lines on stderr

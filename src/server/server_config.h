@@ -31,6 +31,10 @@ struct ServerConfig {
   // Empty: <data-dir>/keys/kms-master.key, created on first start. The key
   // that wraps KMS key material; a file readable by group or others is refused.
   std::string kms_master_key_file;
+  // Where table data lives. Empty: <data-dir>/objects. "s3://bucket/prefix?
+  // endpoint=http://host:port&region=r": an S3-compatible store, credentials
+  // from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (s3store/s3_object_store.h).
+  std::string object_store;
   std::string region = "us-east-1";
   std::string account_id;  // Empty: the data dir's, generated on first start.
   LogLevel log_level = LogLevel::kInfo;

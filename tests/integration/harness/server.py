@@ -21,6 +21,7 @@ Typical use:
 
 import dataclasses
 import json
+import os
 import pathlib
 import re
 import uuid
@@ -72,7 +73,8 @@ class StreamtablesServer:
 
     def __init__(self, work_dir: pathlib.Path, build_dir: Optional[pathlib.Path] = None,
                  name: str = "streamtables", extra_args: Sequence[str] = (),
-                 account_id: Optional[str] = None, region: str = "us-east-1"):
+                 account_id: Optional[str] = None, region: str = "us-east-1",
+                 env: Optional[dict] = None):
         self.work_dir = pathlib.Path(work_dir)
         self.data_dir = self.work_dir / "data"
         self.build_dir = build_dir
@@ -80,6 +82,8 @@ class StreamtablesServer:
         self.extra_args = list(extra_args)
         self.requested_account_id = account_id
         self.region = region
+        # Added to the inherited environment (e.g. the object store's AWS keys).
+        self.env = {**os.environ, **env} if env else None
         self.proc: Optional[ManagedProcess] = None
         self.api_url = self.s3_url = self.metrics_url = ""
         self.account_id = self.access_key = self.secret_key = self.admin_arn = ""
@@ -96,7 +100,7 @@ class StreamtablesServer:
             argv += ["--account-id", self.requested_account_id]
         log_path = self.work_dir / f"{self.name}.log"
         start_offset = log_path.stat().st_size if log_path.exists() else 0
-        self.proc = ManagedProcess(self.name, argv, log_path).start()
+        self.proc = ManagedProcess(self.name, argv, log_path, env=self.env).start()
         match = []
 
         def listening() -> bool:
