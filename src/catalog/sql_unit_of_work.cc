@@ -1,23 +1,23 @@
-// The SQLite unit of work: the connection lock and one BEGIN IMMEDIATE
-// transaction for the unit's whole life; its writes run the same statements
+// The unit of work: the connection lock and one write transaction (SQLite:
+// BEGIN IMMEDIATE; PostgreSQL: SERIALIZABLE) for the unit's whole life; its
+// writes run the same statements
 // as the store's own methods (the *Locked helpers), inside that transaction.
 #include "catalog/names.h"
-#include "catalog/sqlite_metadata_store_internal.h"
+#include "catalog/sql_metadata_store_internal.h"
 #include "catalog/unit_of_work.h"
 
-namespace st::catalog::sqlite {
+namespace st::catalog::sqlstore {
 
-class SqliteUnitOfWork final : public UnitOfWork, private TableWrites, private ChannelOffsetWrites {
+class SqlUnitOfWork final : public UnitOfWork, private TableWrites, private ChannelOffsetWrites {
  public:
   // Takes the connection lock (blocking other threads' calls on the store
   // until the unit ends), then begins the transaction.
-  explicit SqliteUnitOfWork(SqliteMetadataStore& store)
-      : store_(store), lock_(store), txn_(*store.db_) {
+  explicit SqlUnitOfWork(SqlMetadataStore& store) : store_(store), lock_(store), txn_(*store.db_) {
     store_.unit_owner_.store(std::this_thread::get_id());
   }
   // Rolls back (txn_) before the lock is released (lock_): members are
   // destroyed in reverse order.
-  ~SqliteUnitOfWork() override { store_.unit_owner_.store(std::thread::id()); }
+  ~SqlUnitOfWork() override { store_.unit_owner_.store(std::thread::id()); }
 
   const Status& begin_status() const { return txn_.status(); }
 
@@ -84,23 +84,23 @@ class SqliteUnitOfWork final : public UnitOfWork, private TableWrites, private C
     return status;
   }
 
-  SqliteMetadataStore& store_;
-  SqliteMetadataStore::ConnectionLock lock_;
+  SqlMetadataStore& store_;
+  SqlMetadataStore::ConnectionLock lock_;
   Transaction txn_;
   Status sticky_;
   bool swapped_pointer_ = false;
   bool finished_ = false;
 };
 
-SqliteMetadataStore::ConnectionLock::ConnectionLock(SqliteMetadataStore& store) : mu_(store.mu_) {
+SqlMetadataStore::ConnectionLock::ConnectionLock(SqlMetadataStore& store) : mu_(store.mu_) {
   ST_CHECK(store.unit_owner_.load() != std::this_thread::get_id());
   mu_.Lock();
 }
 
-Result<std::unique_ptr<UnitOfWork>> SqliteMetadataStore::BeginUnitOfWork() {
-  auto unit = std::make_unique<SqliteUnitOfWork>(*this);
+Result<std::unique_ptr<UnitOfWork>> SqlMetadataStore::BeginUnitOfWork() {
+  auto unit = std::make_unique<SqlUnitOfWork>(*this);
   ST_TRY(unit->begin_status());
   return std::unique_ptr<UnitOfWork>(std::move(unit));
 }
 
-}  // namespace st::catalog::sqlite
+}  // namespace st::catalog::sqlstore
