@@ -27,8 +27,15 @@ class SqlUnitOfWork final : public UnitOfWork, private TableWrites, private Chan
   Status Commit() override {
     ST_TRY(Usable());
     finished_ = true;
-    return txn_.Commit(swapped_pointer_ ? StatusCode::kCommitStateUnknown : StatusCode::kIo);
+    Status committed =
+        txn_.Commit(swapped_pointer_ ? StatusCode::kCommitStateUnknown : StatusCode::kIo);
+    // Only a serialization failure at COMMIT is known to have committed
+    // nothing; a lost connection there is CommitStateUnknown.
+    if (committed.code() == StatusCode::kUnavailable) NoteFailure(/*at_commit=*/true);
+    return committed;
   }
+
+  bool ShouldRetry() const override { return retry_; }
 
  private:
   // TableWrites
@@ -80,8 +87,20 @@ class SqlUnitOfWork final : public UnitOfWork, private TableWrites, private Chan
   // A failed write may have run some of its statements: the unit must not
   // commit after it.
   Status Stick(Status status) {
-    if (!status.ok() && sticky_.ok()) sticky_ = status;
+    if (!status.ok() && sticky_.ok()) {
+      sticky_ = status;
+      // Both retryable kinds are Unavailable; any other code is the
+      // write's own verdict, whatever failed on the connection before.
+      if (status.code() == StatusCode::kUnavailable) NoteFailure(/*at_commit=*/false);
+    }
     return status;
+  }
+  // Reads why the connection's last statement failed.
+  void NoteFailure(bool at_commit) ASSERT_CAPABILITY(store_.mu_) {
+    store_.mu_.AssertHeld();
+    sql::ErrorKind kind = store_.db_->last_error();
+    retry_ = kind == sql::ErrorKind::kSerializationFailure ||
+             (!at_commit && kind == sql::ErrorKind::kConnectionLost);
   }
 
   SqlMetadataStore& store_;
@@ -89,6 +108,7 @@ class SqlUnitOfWork final : public UnitOfWork, private TableWrites, private Chan
   Transaction txn_;
   Status sticky_;
   bool swapped_pointer_ = false;
+  bool retry_ = false;
   bool finished_ = false;
 };
 
