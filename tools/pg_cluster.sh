@@ -23,6 +23,7 @@ case "$cmd" in
   start)
     mkdir -p "$dir"
     [[ ${#as_pg[@]} -eq 0 ]] || chown postgres "$dir"
+    "${as_pg[@]}" test -w "$dir" || { echo "pg_cluster.sh: $dir is not reachable by the postgres user; use a directory directly under /tmp" >&2; exit 1; }
     port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
     "${as_pg[@]}" "$PG_BIN/initdb" -D "$dir/data" -U postgres --auth=trust --locale=C -E UTF8 >"$dir/initdb.log" 2>&1 \
       || { cat "$dir/initdb.log" >&2; exit 1; }

@@ -256,6 +256,10 @@ Result<std::unique_ptr<KeyStore>> OpenSqliteKeyStore(const std::string& db_path)
   // Key creation must survive a crash once acknowledged: the material exists nowhere else.
   options.durable = true;
   ST_ASSIGN_OR_RETURN(std::unique_ptr<sqlite::Database> db, sqlite::Database::Open(options));
+  return OpenKeyStore(std::move(db));
+}
+
+Result<std::unique_ptr<KeyStore>> OpenKeyStore(std::unique_ptr<sql::Connection> db) {
   auto store = std::make_unique<SqliteKeyStore>(std::move(db));
   ST_TRY(store->CheckTables());
   return std::unique_ptr<KeyStore>(std::move(store));

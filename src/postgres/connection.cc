@@ -240,10 +240,12 @@ Result<std::unique_ptr<Connection>> Connection::Open(const ConnectOptions& optio
                       "cannot connect to " + options.label + " '" + RedactedUrl(options.url) +
                           "': " + message + "; check that PostgreSQL runs and the URL is right"));
   }
-  std::unique_ptr<Connection> db(new Connection(conn, options));
-  // Notices ("there is no transaction in progress", ...) are not errors.
-  ST_TRY(db->Exec("SET client_min_messages = warning"));
-  return db;
+  // Notices and warnings ("there is no transaction in progress" after a
+  // lost transaction's ROLLBACK, ...) are not errors and must not reach
+  // stderr; the processor stays across PQreset.
+  PQsetNoticeProcessor(
+      conn, [](void*, const char*) {}, nullptr);
+  return std::unique_ptr<Connection>(new Connection(conn, options));
 }
 
 Connection::Connection(pg_conn* conn, ConnectOptions options)
@@ -253,8 +255,22 @@ Connection::~Connection() { PQfinish(conn_); }
 
 const sql::Dialect& Connection::dialect() const { return kPostgresDialect; }
 
+Status Connection::LostTransaction() {
+  last_error_ = sql::ErrorKind::kConnectionLost;
+  return Status(StatusCode::kUnavailable,
+                label_ + " '" + RedactedUrl(options_.url) +
+                    "': the connection was lost inside a transaction, which is gone; "
+                    "connection lost, retry later");
+}
+
 Result<pg_conn*> Connection::Handle() {
   if (PQstatus(conn_) != CONNECTION_OK) {
+    // A new session must not run the rest of a transaction in autocommit:
+    // every statement fails until the caller ends the lost transaction.
+    if (in_transaction_) {
+      in_transaction_ = false;
+      lost_transaction_ = true;
+    }
     PQreset(conn_);
     if (PQstatus(conn_) != CONNECTION_OK) {
       last_error_ = sql::ErrorKind::kConnectionLost;
@@ -263,8 +279,8 @@ Result<pg_conn*> Connection::Handle() {
                             "': connection lost and not re-established: " + PQerrorMessage(conn_) +
                             "; retry later"));
     }
-    (void)PQexec(conn_, "SET client_min_messages = warning");
   }
+  if (lost_transaction_) return Err(LostTransaction());
   return conn_;
 }
 
@@ -294,14 +310,23 @@ Status Connection::Failure(const void* raw, std::string_view what) {
 }
 
 Status Connection::Exec(std::string_view sql) {
+  const bool ends = sql.starts_with("COMMIT") || sql.starts_with("ROLLBACK");
+  if (ends && lost_transaction_) {
+    lost_transaction_ = false;
+    // Nothing to roll back any more; a COMMIT of it cannot have happened,
+    // but the caller decides what an unknown commit means.
+    return sql.starts_with("ROLLBACK") ? Status::OK() : LostTransaction();
+  }
   ST_ASSIGN_OR_RETURN(pg_conn * conn, Handle());
   std::string text(sql);
   // PQexec runs ';'-separated statements in one call and returns the last
   // result, or the first failure.
   ResultPtr result(PQexec(conn, text.c_str()));
+  if (ends) in_transaction_ = false;  // A failed COMMIT ends the transaction too.
   if (result == nullptr || !Succeeded(result.get())) {
     return Failure(result.get(), "in: " + text.substr(0, 80));
   }
+  if (sql.starts_with("BEGIN")) in_transaction_ = true;
   changes_ = ChangedRows(result.get());
   return Status::OK();
 }

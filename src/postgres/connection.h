@@ -53,12 +53,18 @@ class Connection final : public sql::Connection {
 
  private:
   Connection(pg_conn* conn, ConnectOptions options);
+  Status LostTransaction();
 
   pg_conn* conn_;
   ConnectOptions options_;
   std::string label_;
   int64_t changes_ = 0;
   sql::ErrorKind last_error_ = sql::ErrorKind::kNone;
+  // Inside BEGIN ... COMMIT/ROLLBACK (as far as Exec has seen).
+  bool in_transaction_ = false;
+  // The connection was lost inside a transaction: statements fail until
+  // the caller's COMMIT or ROLLBACK.
+  bool lost_transaction_ = false;
 };
 
 // `sql` with '?' / '?N' placeholders as PostgreSQL's $N, outside quotes;

@@ -461,6 +461,12 @@ Result<std::unique_ptr<SchemaRegistry>> OpenSqliteSchemaRegistry(const std::stri
   // Like the catalog's default: registry writes are short.
   options.busy_timeout = std::chrono::milliseconds(5000);
   ST_ASSIGN_OR_RETURN(std::unique_ptr<sqlite::Database> db, sqlite::Database::Open(options));
+  return OpenSchemaRegistry(std::move(db), region, clock, random);
+}
+
+Result<std::unique_ptr<SchemaRegistry>> OpenSchemaRegistry(std::unique_ptr<sql::Connection> db,
+                                                           const std::string& region,
+                                                           const Clock& clock, Random& random) {
   auto registry = std::make_unique<SqliteSchemaRegistry>(std::move(db), region, clock, random);
   ST_TRY(registry->CreateTables());
   return std::unique_ptr<SchemaRegistry>(std::move(registry));

@@ -31,6 +31,9 @@ struct ServerConfig {
   // Empty: <data-dir>/keys/kms-master.key, created on first start. The key
   // that wraps KMS key material; a file readable by group or others is refused.
   std::string kms_master_key_file;
+  // Empty: the SQLite catalog file in the data dir. A postgresql:// URL: the
+  // catalog (metadata store) on that PostgreSQL database.
+  std::string catalog_url;
   std::string region = "us-east-1";
   std::string account_id;  // Empty: the data dir's, generated on first start.
   LogLevel log_level = LogLevel::kInfo;

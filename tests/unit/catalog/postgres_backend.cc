@@ -96,6 +96,8 @@ class PostgresBackend final : public StoreBackend {
 
 }  // namespace
 
+Result<std::string> PostgresTestUrl() { return Cluster::Get().Url(); }
+
 std::unique_ptr<StoreBackend> MakePostgresBackend() { return std::make_unique<PostgresBackend>(); }
 
 }  // namespace st::catalog::conformance
