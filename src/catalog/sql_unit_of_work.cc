@@ -1,7 +1,7 @@
 // The unit of work: the connection lock and one write transaction (SQLite:
 // BEGIN IMMEDIATE; PostgreSQL: SERIALIZABLE) for the unit's whole life; its
-// writes run the same statements
-// as the store's own methods (the *Locked helpers), inside that transaction.
+// writes run the same statements as the store's own methods (the *Locked
+// helpers), inside that transaction.
 #include "catalog/names.h"
 #include "catalog/sql_metadata_store_internal.h"
 #include "catalog/unit_of_work.h"
