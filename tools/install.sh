@@ -42,13 +42,15 @@ APT_PACKAGES=(
   # product libraries
   libexpected-dev librdkafka-dev libzstd-dev libsnappy-dev zlib1g-dev liblz4-dev
   libboost-dev libboost-system-dev libsqlite3-dev nlohmann-json3-dev libssl-dev
-  libfmt-dev libspdlog-dev libcli11-dev libsimdjson-dev
+  libfmt-dev libspdlog-dev libcli11-dev libsimdjson-dev libpq-dev
   # unit tests and benchmarks; clang + compiler-rt for the libFuzzer targets
   # (tests/fuzz: -fsanitize=fuzzer,address,undefined)
   libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev
   # integration tests: Python venv, Kafka broker and Spark (Java), jar fetching,
   # the test proxy's throwaway TLS certificate (openssl)
   python3 python3-venv openjdk-17-jdk-headless maven zstd openssl
+  # the PostgreSQL catalog backend's tests (tools/pg_cluster.sh: initdb, pg_ctl)
+  postgresql
 )
 
 log() { printf '[install] %s\n' "$*"; }

@@ -87,6 +87,14 @@ class UnitOfWork {
   // swapped a metadata pointer: re-read, do not blindly retry), Io (the same
   // failure for any other unit).
   virtual Status Commit() = 0;
+
+  // After a failure (of a staged write or of Commit): true when the backend
+  // knows nothing was committed and the failure came from a concurrent
+  // transaction or a lost connection (PostgreSQL 40001/40P01, or the
+  // connection lost before COMMIT), so running the whole unit again from
+  // fresh reads is safe and likely to succeed. Never true for
+  // CommitStateUnknown. SQLite (one writer at a time) never asks for it.
+  virtual bool ShouldRetry() const { return false; }
 };
 
 class UnitOfWorkSource {
@@ -113,7 +121,11 @@ Status ValidateOffsetRanges(const OffsetRanges& ranges);
 // (location, account id, empty channel ARN or ranges, bad range), NotFound,
 // AccessDenied (not the table's channel), FailedPrecondition (offsets never
 // initialised), Conflict (stale token or offset mismatch; nothing changed),
-// Unavailable, CommitStateUnknown.
+// Unavailable, CommitStateUnknown. A unit that fails with ShouldRetry() is
+// run again from its reads, up to kCommitAttempts times in all: the fence
+// and the token are re-checked each time, so a retry never applies a
+// commit twice.
+inline constexpr int kCommitAttempts = 5;
 Result<Table> CommitWithOffsets(UnitOfWorkSource& store, const std::string& table_id,
                                 const std::string& expected_version_token,
                                 const std::string& new_metadata_location,

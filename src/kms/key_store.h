@@ -9,6 +9,7 @@
 
 #include "common/status.h"
 #include "kms/key_model.h"
+#include "sql/connection.h"
 
 namespace st::kms {
 
@@ -45,5 +46,8 @@ class KeyStore {
 // catalog has already migrated (FailedPrecondition otherwise, naming the
 // missing table).
 Result<std::unique_ptr<KeyStore>> OpenSqliteKeyStore(const std::string& db_path);
+// The same store on a connection of its own to an already migrated catalog
+// database of any backend (the PostgreSQL catalog).
+Result<std::unique_ptr<KeyStore>> OpenKeyStore(std::unique_ptr<sql::Connection> db);
 
 }  // namespace st::kms

@@ -1,21 +1,23 @@
-// KeyStore over its own SQLite connection to the catalog database file. One
-// mutex serialises this connection; the catalog's connection coordinates
-// with it through SQLite's locking and the busy timeout.
+// KeyStore over its own connection to the catalog database (written against
+// sql::Connection, opened here on the SQLite file). One mutex serialises
+// this connection; the catalog's connection coordinates with it through the
+// database's locking (SQLite: the busy timeout).
 #include <nlohmann/json.hpp>
 
 #include "common/mutex.h"
 #include "kms/key_store.h"
+#include "sql/connection.h"
+#include "sql/statement.h"
+#include "sql/transaction.h"
 #include "sqlite/database.h"
-#include "sqlite/statement.h"
-#include "sqlite/transaction.h"
 
 namespace st::kms {
 
 namespace {
 
-using sqlite::Database;
-using sqlite::Statement;
-using sqlite::Transaction;
+using sql::Connection;
+using sql::Statement;
+using sql::Transaction;
 
 constexpr std::string_view kKeyColumns =
     "key_id, account_id, arn, description, state, created_at_ms, deletion_at_ms, "
@@ -57,17 +59,15 @@ KmsAlias ReadAlias(const Statement& row) {
 
 class SqliteKeyStore final : public KeyStore {
  public:
-  explicit SqliteKeyStore(std::unique_ptr<Database> db) : db_(std::move(db)) {}
+  explicit SqliteKeyStore(std::unique_ptr<Connection> db) : db_(std::move(db)) {}
 
   Status CheckTables() EXCLUDES(mu_) {
     common::MutexLock lock(mu_);
     for (const char* table : {"kms_keys", "kms_key_versions", "kms_aliases"}) {
-      ST_ASSIGN_OR_RETURN(Statement stmt,
-                          db_->Prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-                                       "name = ?"));
+      ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(db_->dialect().TableExistsQuery()));
       stmt.Bind(1, std::string_view(table));
-      ST_ASSIGN_OR_RETURN(bool found, stmt.Step());
-      if (!found) {
+      ST_ASSIGN_OR_RETURN(bool row, stmt.Step());
+      if (!row || stmt.Int64(0) == 0) {
         return FailedPrecondition(std::string("the catalog database has no table ") + table +
                                   " (it is not migrated to schema version 5)");
       }
@@ -244,7 +244,7 @@ class SqliteKeyStore final : public KeyStore {
   }
 
   mutable common::Mutex mu_;
-  std::unique_ptr<Database> db_ PT_GUARDED_BY(mu_);
+  std::unique_ptr<Connection> db_ PT_GUARDED_BY(mu_);
 };
 
 }  // namespace
@@ -255,7 +255,11 @@ Result<std::unique_ptr<KeyStore>> OpenSqliteKeyStore(const std::string& db_path)
   options.label = "KMS key store (catalog database)";
   // Key creation must survive a crash once acknowledged: the material exists nowhere else.
   options.durable = true;
-  ST_ASSIGN_OR_RETURN(std::unique_ptr<Database> db, Database::Open(options));
+  ST_ASSIGN_OR_RETURN(std::unique_ptr<sqlite::Database> db, sqlite::Database::Open(options));
+  return OpenKeyStore(std::move(db));
+}
+
+Result<std::unique_ptr<KeyStore>> OpenKeyStore(std::unique_ptr<sql::Connection> db) {
   auto store = std::make_unique<SqliteKeyStore>(std::move(db));
   ST_TRY(store->CheckTables());
   return std::unique_ptr<KeyStore>(std::move(store));

@@ -21,6 +21,7 @@
 #include "common/clock.h"
 #include "common/random.h"
 #include "common/status.h"
+#include "sql/connection.h"
 
 namespace st::registry {
 
@@ -163,5 +164,10 @@ Result<std::unique_ptr<SchemaRegistry>> OpenSqliteSchemaRegistry(const std::stri
                                                                  const std::string& region,
                                                                  const Clock& clock,
                                                                  Random& random);
+// The same registry on a connection of its own to a database of any backend
+// (the PostgreSQL catalog's); creates its tables if missing.
+Result<std::unique_ptr<SchemaRegistry>> OpenSchemaRegistry(std::unique_ptr<sql::Connection> db,
+                                                           const std::string& region,
+                                                           const Clock& clock, Random& random);
 
 }  // namespace st::registry

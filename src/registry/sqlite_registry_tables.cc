@@ -38,6 +38,8 @@ CREATE INDEX IF NOT EXISTS registry_schema_versions_by_key
 
 }  // namespace
 
-Status CreateRegistryTables(sqlite::Database& db) { return db.Exec(kCreateTables); }
+Status CreateRegistryTables(sql::Connection& db) {
+  return db.Exec(db.dialect().Schema(kCreateTables));
+}
 
 }  // namespace st::registry::internal

@@ -4,11 +4,11 @@
 #pragma once
 
 #include "common/status.h"
-#include "sqlite/database.h"
+#include "sql/connection.h"
 
 namespace st::registry::internal {
 
-// Errors: those of sqlite::Database::Exec.
-Status CreateRegistryTables(sqlite::Database& db);
+// Errors: those of sql::Connection::Exec.
+Status CreateRegistryTables(sql::Connection& db);
 
 }  // namespace st::registry::internal

@@ -8,17 +8,18 @@
 #include "registry/glue_arns.h"
 #include "registry/schema_registry.h"
 #include "registry/sqlite_registry_tables_internal.h"
+#include "sql/connection.h"
+#include "sql/statement.h"
+#include "sql/transaction.h"
 #include "sqlite/database.h"
-#include "sqlite/statement.h"
-#include "sqlite/transaction.h"
 
 namespace st::registry {
 
 namespace {
 
-using sqlite::Database;
-using sqlite::Statement;
-using sqlite::Transaction;
+using sql::Connection;
+using sql::Statement;
+using sql::Transaction;
 
 constexpr size_t kMaxDefinitionBytes = 170000;
 constexpr size_t kMaxDescriptionBytes = 2048;
@@ -72,7 +73,7 @@ Status ValidateDefinition(const std::string& definition) {
 
 class SqliteSchemaRegistry final : public SchemaRegistry {
  public:
-  SqliteSchemaRegistry(std::unique_ptr<Database> db, std::string region, const Clock& clock,
+  SqliteSchemaRegistry(std::unique_ptr<Connection> db, std::string region, const Clock& clock,
                        Random& random)
       : db_(std::move(db)), region_(std::move(region)), clock_(clock), random_(random) {}
 
@@ -312,7 +313,8 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
     int64_t now = clock_.NowMillis();
     ST_ASSIGN_OR_RETURN(
         Statement insert,
-        db_->Prepare("INSERT OR IGNORE INTO registry_registries VALUES (?, ?, '', ?, ?)"));
+        db_->Prepare(
+            "INSERT INTO registry_registries VALUES (?, ?, '', ?, ?) ON CONFLICT DO NOTHING"));
     insert.Bind(1, account_id).Bind(2, kDefaultRegistryName).Bind(3, now).Bind(4, now);
     return insert.Run();
   }
@@ -441,7 +443,7 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
   }
 
   common::Mutex mu_;
-  std::unique_ptr<Database> db_ PT_GUARDED_BY(mu_);  // One connection: statements take turns.
+  std::unique_ptr<Connection> db_ PT_GUARDED_BY(mu_);  // One connection: statements take turns.
   const std::string region_;
   const Clock& clock_;
   Random& random_;
@@ -458,7 +460,13 @@ Result<std::unique_ptr<SchemaRegistry>> OpenSqliteSchemaRegistry(const std::stri
   options.label = "schema registry database";
   // Like the catalog's default: registry writes are short.
   options.busy_timeout = std::chrono::milliseconds(5000);
-  ST_ASSIGN_OR_RETURN(std::unique_ptr<Database> db, Database::Open(options));
+  ST_ASSIGN_OR_RETURN(std::unique_ptr<sqlite::Database> db, sqlite::Database::Open(options));
+  return OpenSchemaRegistry(std::move(db), region, clock, random);
+}
+
+Result<std::unique_ptr<SchemaRegistry>> OpenSchemaRegistry(std::unique_ptr<sql::Connection> db,
+                                                           const std::string& region,
+                                                           const Clock& clock, Random& random) {
   auto registry = std::make_unique<SqliteSchemaRegistry>(std::move(db), region, clock, random);
   ST_TRY(registry->CreateTables());
   return std::unique_ptr<SchemaRegistry>(std::move(registry));

@@ -19,6 +19,7 @@
 #include "auth/secret_sealer.h"
 #include "catalog/bootstrap.h"
 #include "catalog/metadata_store.h"
+#include "catalog/postgres_metadata_store.h"
 #include "catalog/sqlite_metadata_store.h"
 #include "catalog/store_secret_lookup.h"
 #include "catalog/table_commits.h"
@@ -33,6 +34,7 @@
 #include "kms/key_store.h"
 #include "kms/kms_surface.h"
 #include "maintenance/maintenance_service.h"
+#include "postgres/connection.h"
 #include "registry/schema_registry.h"
 #include "server/admin_key_file.h"
 #include "server/builtin_routes.h"
@@ -59,6 +61,28 @@ delivery::DeliveryService::Options DeliveryOptions(const ServerConfig& config) {
   options.buffer_budget_bytes = static_cast<int64_t>(config.delivery_buffer_bytes);
   options.total_buffer_budget_bytes = static_cast<int64_t>(config.delivery_memory_bytes);
   return options;
+}
+
+// A connection of its own to the --catalog PostgreSQL database, for the
+// stores that share the catalog's database (KMS keys, schema registry).
+Result<std::unique_ptr<postgres::Connection>> OpenPostgresConnection(const ServerConfig& config,
+                                                                     const std::string& label) {
+  return postgres::Connection::Open({config.catalog_url, label});
+}
+
+// The catalog of --catalog: PostgreSQL when a URL is given, else the SQLite
+// file in the data dir. The KMS key store and the schema registry follow it.
+Result<std::unique_ptr<catalog::MetadataStore>> OpenCatalog(const ServerConfig& config,
+                                                            const DataDirLayout& layout,
+                                                            const auth::SecretSealer* sealer,
+                                                            const Clock& clock, Random& random) {
+  if (!config.catalog_url.empty()) {
+    return catalog::OpenPostgresMetadataStore({config.catalog_url, sealer}, clock, random);
+  }
+  catalog::SqliteStoreOptions options;
+  options.path = layout.catalog_db_path;
+  options.secret_sealer = sealer;
+  return catalog::OpenSqliteMetadataStore(options, clock, random);
 }
 
 }  // namespace
@@ -120,11 +144,8 @@ int RunServer(int argc, char** argv) {
   Result<std::unique_ptr<auth::AesGcmSecretSealer>> sealer =
       auth::AesGcmSecretSealer::Make(master_key->bytes);
   if (!sealer.has_value()) return fail(sealer.error().WithContext("master key"));
-  catalog::SqliteStoreOptions store_options;
-  store_options.path = layout->catalog_db_path;
-  store_options.secret_sealer = sealer->get();
   Result<std::unique_ptr<catalog::MetadataStore>> store_or =
-      catalog::OpenSqliteMetadataStore(store_options, clock, random);
+      OpenCatalog(config, *layout, sealer->get(), clock, random);
   if (!store_or.has_value()) {
     Status error = store_or.error();
     if (master_key->created && error.code() == StatusCode::kFailedPrecondition) {
@@ -150,7 +171,12 @@ int RunServer(int argc, char** argv) {
       auth::AesGcmSecretSealer::Make(kms_master_key->bytes);
   if (!kms_sealer.has_value()) return fail(kms_sealer.error().WithContext("KMS master key"));
   Result<std::unique_ptr<kms::KeyStore>> kms_store_or =
-      kms::OpenSqliteKeyStore(layout->catalog_db_path);
+      config.catalog_url.empty()
+          ? kms::OpenSqliteKeyStore(layout->catalog_db_path)
+          : OpenPostgresConnection(config, "KMS key store (catalog database)")
+                .and_then([](std::unique_ptr<postgres::Connection> db) {
+                  return kms::OpenKeyStore(std::move(db));
+                });
   if (!kms_store_or.has_value()) return fail(kms_store_or.error().WithContext("KMS key store"));
   kms::KeyService kms_keys({**kms_store_or, **kms_sealer, clock, random, config.region});
 
@@ -178,7 +204,13 @@ int RunServer(int argc, char** argv) {
   if (!admin.has_value()) return fail(admin.error().WithContext("admin bootstrap"));
 
   Result<std::unique_ptr<registry::SchemaRegistry>> registry_or =
-      registry::OpenSqliteSchemaRegistry(layout->catalog_db_path, config.region, clock, random);
+      config.catalog_url.empty()
+          ? registry::OpenSqliteSchemaRegistry(layout->catalog_db_path, config.region, clock,
+                                               random)
+          : OpenPostgresConnection(config, "schema registry database")
+                .and_then([&](std::unique_ptr<postgres::Connection> db) {
+                  return registry::OpenSchemaRegistry(std::move(db), config.region, clock, random);
+                });
   if (!registry_or.has_value()) return fail(registry_or.error().WithContext("schema registry"));
   registry::SchemaRegistry& schemas = **registry_or;
 

@@ -93,6 +93,13 @@ Result<ServerConfig> ParseServerFlags(const std::vector<std::string>& args) {
     } else if (flag == "--kms-master-key-file") {
       if (value.empty()) return Err(InvalidArgument("--kms-master-key-file must not be empty"));
       config.kms_master_key_file = value;
+    } else if (flag == "--catalog") {
+      if (!value.starts_with("postgresql://") && !value.starts_with("postgres://")) {
+        return Err(InvalidArgument("--catalog '" + value +
+                                   "' must be a postgresql://user@host:port/db URL (the default "
+                                   "catalog is the SQLite file in the data dir)"));
+      }
+      config.catalog_url = value;
     } else if (flag == "--region") {
       if (value.empty()) return Err(InvalidArgument("--region must not be empty"));
       config.region = value;
@@ -171,6 +178,8 @@ std::string ServerUsage() {
   --object-store URL       where table data lives (default DIR/objects); an S3-compatible store:
                            s3://BUCKET/PREFIX?endpoint=http://HOST:PORT&region=REGION, with
                            AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (+ AWS_SESSION_TOKEN)
+  --catalog URL            postgresql://user[:password]@host:port/db: the catalog on
+                           PostgreSQL (default: the SQLite file DIR/catalog.db)
   --region REGION          region in ARNs and SigV4 scopes (default us-east-1)
   --account-id DIGITS      12-digit account id (default: generated once, kept in the data dir)
   --log-level LEVEL        debug | info | warn | error (default info); JSON lines on stderr

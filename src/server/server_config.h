@@ -35,6 +35,9 @@ struct ServerConfig {
   // endpoint=http://host:port&region=r": an S3-compatible store, credentials
   // from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (s3store/s3_object_store.h).
   std::string object_store;
+  // Empty: the SQLite catalog file in the data dir. A postgresql:// URL: the
+  // catalog (metadata store) on that PostgreSQL database.
+  std::string catalog_url;
   std::string region = "us-east-1";
   std::string account_id;  // Empty: the data dir's, generated on first start.
   LogLevel log_level = LogLevel::kInfo;

@@ -28,6 +28,25 @@ StatusCode CodeFor(int rc) {
   }
 }
 
+sql::ErrorKind KindFor(int rc) {
+  switch (rc & 0xFF) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return sql::ErrorKind::kBusy;
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+      return sql::ErrorKind::kCorruption;
+    case SQLITE_CONSTRAINT:
+      return rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY
+                 ? sql::ErrorKind::kUniqueViolation
+                 : sql::ErrorKind::kConstraintViolation;
+    default:
+      return sql::ErrorKind::kOther;
+  }
+}
+
+constexpr sql::Dialect kSqliteDialect(sql::Backend::kSqlite);
+
 }  // namespace
 
 Result<std::unique_ptr<Database>> Database::Open(const OpenOptions& options) {
@@ -87,7 +106,7 @@ Result<Statement> Database::Prepare(std::string_view sql) {
   sqlite3_stmt* stmt = nullptr;
   int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr);
   if (rc != SQLITE_OK) return Err(Error(rc, "preparing: " + std::string(sql.substr(0, 80))));
-  return Statement(*this, stmt);
+  return Statement(MakeCursor(*this, stmt));
 }
 
 int64_t Database::Changes() const { return sqlite3_changes64(db_); }
@@ -96,7 +115,10 @@ Status Database::Error(int rc, std::string_view what) const {
   return MakeError(rc, sqlite3_errmsg(db_), what);
 }
 
+const sql::Dialect& Database::dialect() const { return kSqliteDialect; }
+
 Status Database::MakeError(int rc, std::string_view detail, std::string_view what) const {
+  last_error_ = KindFor(rc);
   StatusCode code = CodeFor(rc);
   std::string message =
       label_ + " '" + path_ + "': " + std::string(detail) + " (" + std::string(what) + ")";

@@ -20,6 +20,8 @@ Fixtures (scope):
                              .create_user_with_policy(name, policy) -> Credentials, .admin(...).
   fresh_server (function)    start(**kwargs) -> a StreamtablesServer of its own, stopped after
                              the test (restart it, stop it, give it its own account id).
+  postgres (session)         harness.postgres.PostgresCluster, started: .url,
+                             .create_database(name) -> URL, .psql(sql, url=None).
 
 On a failed test, the log tail of every process that ran during it is added
 to the report; the session summary lists all process logs.
@@ -35,6 +37,7 @@ import pytest
 from harness import duckdb_engine, paths, readers, spark_engine
 from harness.binaries import Binaries
 from harness.kafka import KafkaBroker
+from harness.postgres import PostgresCluster
 from harness.process import REGISTRY
 from harness.server import StreamtablesServer
 
@@ -165,6 +168,14 @@ def iceberg_reader(request):
 
     read.engine = engine
     return read
+
+
+# ---------------------------------------------------------------- postgresql
+@pytest.fixture(scope="session")
+def postgres():
+    cluster = PostgresCluster().start()
+    yield cluster
+    cluster.stop()
 
 
 # ---------------------------------------------------------------- our server

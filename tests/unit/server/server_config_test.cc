@@ -33,6 +33,17 @@ TEST(ServerConfigTest, MasterKeyFile) {
   EXPECT_FALSE(ParseServerFlags({"--master-key-file="}).has_value());
 }
 
+TEST(ServerConfigTest, CatalogIsSqliteByDefaultOrAPostgresqlUrl) {
+  EXPECT_TRUE(ParseServerFlags({})->catalog_url.empty());
+  auto config = ParseServerFlags({"--catalog", "postgresql://st@127.0.0.1:5432/catalog"});
+  ASSERT_TRUE(config.has_value());
+  EXPECT_EQ(config->catalog_url, "postgresql://st@127.0.0.1:5432/catalog");
+  auto other = ParseServerFlags({"--catalog", "mysql://st@h/db"});
+  ASSERT_FALSE(other.has_value());
+  EXPECT_EQ(other.error().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(other.error().message().find("postgresql://"), std::string::npos);
+}
+
 TEST(ServerConfigTest, MaintenanceIntervalAndTheTestOnlyClockOffset) {
   auto config = ParseServerFlags({});
   ASSERT_TRUE(config.has_value());

@@ -1,9 +1,9 @@
-#include "sqlite/transaction.h"
+#include "sql/transaction.h"
 
-namespace st::sqlite {
+namespace st::sql {
 
-Transaction::Transaction(Database& db) : db_(db) {
-  begin_status_ = db_.Exec("BEGIN IMMEDIATE");
+Transaction::Transaction(Connection& db, std::string_view begin_sql) : db_(db) {
+  begin_status_ = db_.Exec(begin_sql);
   open_ = begin_status_.ok();
 }
 
@@ -17,8 +17,8 @@ Status Transaction::Commit(StatusCode failure_code) {
     open_ = false;
     return status;
   }
-  if (status.code() == StatusCode::kUnavailable) return status;
+  if (status.code() == StatusCode::kUnavailable && IsRetryable(db_.last_error())) return status;
   return Status(failure_code, status.message());
 }
 
-}  // namespace st::sqlite
+}  // namespace st::sql

@@ -4,10 +4,10 @@
 #include "catalog/id_generation.h"
 #include "catalog/names.h"
 #include "catalog/page_token_internal.h"
-#include "catalog/sqlite_metadata_store_internal.h"
+#include "catalog/sql_metadata_store_internal.h"
 #include "catalog/table_guard.h"
 
-namespace st::catalog::sqlite {
+namespace st::catalog::sqlstore {
 
 const char* const kTableColumns =
     "t.table_id, t.arn, t.bucket_arn, b.table_bucket_id, t.namespace_name, n.namespace_id, "
@@ -55,7 +55,7 @@ Status TableNameTaken(const std::string& namespace_name, const std::string& name
 
 }  // namespace
 
-Result<Table> SqliteMetadataStore::LoadTable(const std::string& table_id) {
+Result<Table> SqlMetadataStore::LoadTable(const std::string& table_id) {
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("SELECT ") + kTableColumns +
                                                    " WHERE t.table_id = ?"));
   ST_ASSIGN_OR_RETURN(bool found, stmt.Bind(1, table_id).Step());
@@ -63,7 +63,7 @@ Result<Table> SqliteMetadataStore::LoadTable(const std::string& table_id) {
   return ReadTableRow(stmt);
 }
 
-Result<Table> SqliteMetadataStore::CreateTable(const NewTable& table) {
+Result<Table> SqlMetadataStore::CreateTable(const NewTable& table) {
   ST_TRY(ValidateNamespaceName(table.namespace_name));
   ST_TRY(ValidateTableName(table.name));
   ST_TRY(ValidateAccountId(table.created_by));
@@ -126,9 +126,9 @@ Result<Table> SqliteMetadataStore::CreateTable(const NewTable& table) {
   return out;
 }
 
-Result<Table> SqliteMetadataStore::GetTable(const std::string& bucket_arn,
-                                            const std::string& namespace_name,
-                                            const std::string& name) {
+Result<Table> SqlMetadataStore::GetTable(const std::string& bucket_arn,
+                                         const std::string& namespace_name,
+                                         const std::string& name) {
   ConnectionLock lock(*this);
   ST_TRY(LoadNamespace(bucket_arn, namespace_name));
   ST_ASSIGN_OR_RETURN(Statement stmt,
@@ -141,12 +141,12 @@ Result<Table> SqliteMetadataStore::GetTable(const std::string& bucket_arn,
   return ReadTableRow(stmt);
 }
 
-Result<Table> SqliteMetadataStore::GetTableById(const std::string& table_id) {
+Result<Table> SqlMetadataStore::GetTableById(const std::string& table_id) {
   ConnectionLock lock(*this);
   return LoadTable(table_id);
 }
 
-Result<Table> SqliteMetadataStore::GetTableByArn(const std::string& table_arn) {
+Result<Table> SqlMetadataStore::GetTableByArn(const std::string& table_arn) {
   ST_TRY(ParseTableArn(table_arn));
   ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement stmt,
@@ -156,8 +156,7 @@ Result<Table> SqliteMetadataStore::GetTableByArn(const std::string& table_arn) {
   return ReadTableRow(stmt);
 }
 
-Result<Table> SqliteMetadataStore::GetTableByWarehouseLocation(
-    const std::string& warehouse_location) {
+Result<Table> SqlMetadataStore::GetTableByWarehouseLocation(const std::string& warehouse_location) {
   ConnectionLock lock(*this);
   // warehouse_location is UNIQUE, so this is an index lookup.
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("SELECT ") + kTableColumns +
@@ -167,9 +166,9 @@ Result<Table> SqliteMetadataStore::GetTableByWarehouseLocation(
   return ReadTableRow(stmt);
 }
 
-Result<Page<Table>> SqliteMetadataStore::ListTables(
-    const std::string& bucket_arn, const std::optional<std::string>& namespace_name,
-    const PageRequest& page) {
+Result<Page<Table>> SqlMetadataStore::ListTables(const std::string& bucket_arn,
+                                                 const std::optional<std::string>& namespace_name,
+                                                 const PageRequest& page) {
   ST_TRY(ValidatePageLimit(page.limit));
   std::string filter =
       bucket_arn + "\n" + (namespace_name ? "=" + *namespace_name : "*") + "\n" + page.prefix;
@@ -203,8 +202,8 @@ Result<Page<Table>> SqliteMetadataStore::ListTables(
   });
 }
 
-Status SqliteMetadataStore::DeleteTable(const std::string& table_id,
-                                        const std::optional<std::string>& expected_version_token) {
+Status SqlMetadataStore::DeleteTable(const std::string& table_id,
+                                     const std::optional<std::string>& expected_version_token) {
   ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
@@ -212,7 +211,7 @@ Status SqliteMetadataStore::DeleteTable(const std::string& table_id,
   return txn.Commit();
 }
 
-Status SqliteMetadataStore::DeleteTableLocked(
+Status SqlMetadataStore::DeleteTableLocked(
     const std::string& table_id, const std::optional<std::string>& expected_version_token) {
   ST_ASSIGN_OR_RETURN(Table table, LoadTable(table_id));
   if (expected_version_token.has_value() && *expected_version_token != table.version_token) {
@@ -225,7 +224,7 @@ Status SqliteMetadataStore::DeleteTableLocked(
   return Status::OK();
 }
 
-Result<Table> SqliteMetadataStore::RenameTable(
+Result<Table> SqlMetadataStore::RenameTable(
     const std::string& table_id, const std::optional<std::string>& expected_version_token,
     const std::string& new_namespace_name, const std::string& new_name, const TableWriter& writer) {
   ST_TRY(ValidateNamespaceName(new_namespace_name));
@@ -262,8 +261,8 @@ Result<Table> SqliteMetadataStore::RenameTable(
 
 // ---- Per-table policy and configuration ----
 
-Result<std::optional<std::string>> SqliteMetadataStore::GetTableText(const std::string& table_id,
-                                                                     const char* column) {
+Result<std::optional<std::string>> SqlMetadataStore::GetTableText(const std::string& table_id,
+                                                                  const char* column) {
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("SELECT ") + column +
                                                    " FROM tables WHERE table_id = ?"));
   ST_ASSIGN_OR_RETURN(bool found, stmt.Bind(1, table_id).Step());
@@ -271,16 +270,15 @@ Result<std::optional<std::string>> SqliteMetadataStore::GetTableText(const std::
   return stmt.OptionalText(0);
 }
 
-Status SqliteMetadataStore::SetTableText(const std::string& table_id, const char* column,
-                                         const std::optional<std::string>& value) {
+Status SqlMetadataStore::SetTableText(const std::string& table_id, const char* column,
+                                      const std::optional<std::string>& value) {
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("UPDATE tables SET ") + column +
                                                    " = ? WHERE table_id = ?"));
   ST_TRY(stmt.BindOptional(1, value).Bind(2, table_id).Run());
   return db_->Changes() == 0 ? TableNotFound() : Status::OK();
 }
 
-Status SqliteMetadataStore::PutTablePolicy(const std::string& table_id,
-                                           const std::string& document) {
+Status SqlMetadataStore::PutTablePolicy(const std::string& table_id, const std::string& document) {
   if (document.empty() || document.size() > 20480) {
     return InvalidArgument("A resource policy must be 1 to 20480 characters long.");
   }
@@ -288,34 +286,33 @@ Status SqliteMetadataStore::PutTablePolicy(const std::string& table_id,
   return SetTableText(table_id, "policy", document);
 }
 
-Result<std::string> SqliteMetadataStore::GetTablePolicy(const std::string& table_id) {
+Result<std::string> SqlMetadataStore::GetTablePolicy(const std::string& table_id) {
   ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(std::optional<std::string> policy, GetTableText(table_id, "policy"));
   if (!policy.has_value()) return Err(NotFound("The table policy does not exist."));
   return *policy;
 }
 
-Status SqliteMetadataStore::DeleteTablePolicy(const std::string& table_id) {
+Status SqlMetadataStore::DeleteTablePolicy(const std::string& table_id) {
   ConnectionLock lock(*this);
   return SetTableText(table_id, "policy", std::nullopt);
 }
 
-Status SqliteMetadataStore::PutTableRecordExpiration(const std::string& table_id,
-                                                     const std::string& value_json) {
+Status SqlMetadataStore::PutTableRecordExpiration(const std::string& table_id,
+                                                  const std::string& value_json) {
   if (value_json.empty()) return InvalidArgument("A record expiration configuration is empty.");
   ConnectionLock lock(*this);
   return SetTableText(table_id, "record_expiration", value_json);
 }
 
-Result<std::optional<std::string>> SqliteMetadataStore::GetTableRecordExpiration(
+Result<std::optional<std::string>> SqlMetadataStore::GetTableRecordExpiration(
     const std::string& table_id) {
   ConnectionLock lock(*this);
   return GetTableText(table_id, "record_expiration");
 }
 
-Status SqliteMetadataStore::PutTableMaintenance(const std::string& table_id,
-                                                const std::string& type,
-                                                const std::string& value_json) {
+Status SqlMetadataStore::PutTableMaintenance(const std::string& table_id, const std::string& type,
+                                             const std::string& value_json) {
   if (type.empty() || type.size() > 64 || value_json.empty()) {
     return InvalidArgument("A maintenance configuration needs a type and a value.");
   }
@@ -331,7 +328,7 @@ Status SqliteMetadataStore::PutTableMaintenance(const std::string& table_id,
   return txn.Commit();
 }
 
-Result<MaintenanceConfigs> SqliteMetadataStore::GetTableMaintenance(const std::string& table_id) {
+Result<MaintenanceConfigs> SqlMetadataStore::GetTableMaintenance(const std::string& table_id) {
   ConnectionLock lock(*this);
   ST_TRY(LoadTable(table_id));
   ST_ASSIGN_OR_RETURN(Statement stmt,
@@ -342,4 +339,4 @@ Result<MaintenanceConfigs> SqliteMetadataStore::GetTableMaintenance(const std::s
   return out;
 }
 
-}  // namespace st::catalog::sqlite
+}  // namespace st::catalog::sqlstore

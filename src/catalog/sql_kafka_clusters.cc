@@ -4,9 +4,9 @@
 #include "catalog/arns.h"
 #include "catalog/id_generation.h"
 #include "catalog/names.h"
-#include "catalog/sqlite_metadata_store_internal.h"
+#include "catalog/sql_metadata_store_internal.h"
 
-namespace st::catalog::sqlite {
+namespace st::catalog::sqlstore {
 
 namespace {
 
@@ -50,7 +50,7 @@ Status ClusterNotFound(const std::string& cluster_arn) {
                   "' does not exist; register it with `streamtables cluster register`.");
 }
 
-Result<KafkaCluster> SqliteMetadataStore::LoadCluster(const std::string& cluster_arn) {
+Result<KafkaCluster> SqlMetadataStore::LoadCluster(const std::string& cluster_arn) {
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("SELECT ") + kClusterColumns +
                                                    " FROM kafka_clusters WHERE arn = ?"));
   ST_ASSIGN_OR_RETURN(bool found, stmt.Bind(1, cluster_arn).Step());
@@ -61,7 +61,7 @@ Result<KafkaCluster> SqliteMetadataStore::LoadCluster(const std::string& cluster
   return ReadCluster(stmt);
 }
 
-Result<KafkaCluster> SqliteMetadataStore::CreateKafkaCluster(const NewKafkaCluster& cluster) {
+Result<KafkaCluster> SqlMetadataStore::CreateKafkaCluster(const NewKafkaCluster& cluster) {
   ST_TRY(ValidateAccountId(cluster.owner_account_id));
   ST_TRY(ValidateKafkaClusterName(cluster.name));
   if (cluster.region.empty()) return Err(InvalidArgument("A Kafka cluster needs a region."));
@@ -99,12 +99,12 @@ Result<KafkaCluster> SqliteMetadataStore::CreateKafkaCluster(const NewKafkaClust
   return out;
 }
 
-Result<KafkaCluster> SqliteMetadataStore::GetKafkaCluster(const std::string& cluster_arn) {
+Result<KafkaCluster> SqlMetadataStore::GetKafkaCluster(const std::string& cluster_arn) {
   ConnectionLock lock(*this);
   return LoadCluster(cluster_arn);
 }
 
-Result<std::vector<KafkaCluster>> SqliteMetadataStore::ListKafkaClusters(
+Result<std::vector<KafkaCluster>> SqlMetadataStore::ListKafkaClusters(
     const std::string& owner_account_id) {
   ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(
@@ -115,7 +115,7 @@ Result<std::vector<KafkaCluster>> SqliteMetadataStore::ListKafkaClusters(
   return stmt.ReadRows(ReadCluster);
 }
 
-Status SqliteMetadataStore::DeleteKafkaCluster(const std::string& cluster_arn) {
+Status SqlMetadataStore::DeleteKafkaCluster(const std::string& cluster_arn) {
   ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
@@ -134,4 +134,4 @@ Status SqliteMetadataStore::DeleteKafkaCluster(const std::string& cluster_arn) {
   return txn.Commit();
 }
 
-}  // namespace st::catalog::sqlite
+}  // namespace st::catalog::sqlstore

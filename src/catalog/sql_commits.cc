@@ -1,13 +1,13 @@
 // The metadata-pointer compare-and-swap, the offset fence of the delivery
-// commit (staged by a unit of work, sqlite_unit_of_work.cc) and the channel
+// commit (staged by a unit of work, sql_unit_of_work.cc) and the channel
 // offsets in the SQLite store.
 #include "catalog/id_generation.h"
 #include "catalog/names.h"
-#include "catalog/sqlite_metadata_store_internal.h"
+#include "catalog/sql_metadata_store_internal.h"
 #include "catalog/table_guard.h"
 #include "catalog/unit_of_work.h"
 
-namespace st::catalog::sqlite {
+namespace st::catalog::sqlstore {
 
 namespace {
 
@@ -19,10 +19,10 @@ Status ChannelNotInitialised(const std::string& channel_arn) {
 
 }  // namespace
 
-Result<Table> SqliteMetadataStore::SwapLocked(const std::string& table_id,
-                                              const std::string& expected_version_token,
-                                              const std::string& new_metadata_location,
-                                              const TableWriter& writer) {
+Result<Table> SqlMetadataStore::SwapLocked(const std::string& table_id,
+                                           const std::string& expected_version_token,
+                                           const std::string& new_metadata_location,
+                                           const TableWriter& writer) {
   ST_ASSIGN_OR_RETURN(Table table, LoadTable(table_id));
   ST_TRY(CheckTableWritable(table, writer.acting_channel, "update the metadata of"));
   if (expected_version_token != table.version_token) {
@@ -46,10 +46,10 @@ Result<Table> SqliteMetadataStore::SwapLocked(const std::string& table_id,
   return LoadTable(table_id);
 }
 
-Result<Table> SqliteMetadataStore::SwapMetadataLocation(const std::string& table_id,
-                                                        const std::string& expected_version_token,
-                                                        const std::string& new_metadata_location,
-                                                        const TableWriter& writer) {
+Result<Table> SqlMetadataStore::SwapMetadataLocation(const std::string& table_id,
+                                                     const std::string& expected_version_token,
+                                                     const std::string& new_metadata_location,
+                                                     const TableWriter& writer) {
   ST_TRY(ValidateMetadataLocation(new_metadata_location));
   ST_TRY(ValidateAccountId(writer.account_id));
   ConnectionLock lock(*this);
@@ -61,9 +61,9 @@ Result<Table> SqliteMetadataStore::SwapMetadataLocation(const std::string& table
   return table;
 }
 
-Status SqliteMetadataStore::AdvanceOffsetsLocked(const std::string& channel_arn,
-                                                 const std::string& table_id,
-                                                 const OffsetRanges& ranges) {
+Status SqlMetadataStore::AdvanceOffsetsLocked(const std::string& channel_arn,
+                                              const std::string& table_id,
+                                              const OffsetRanges& ranges) {
   if (channel_arn.empty()) return InvalidArgument("A channel commit needs the channel ARN.");
   ST_TRY(ValidateOffsetRanges(ranges));
   ST_ASSIGN_OR_RETURN(Statement start, db_->Prepare("SELECT default_start_offset FROM "
@@ -102,9 +102,9 @@ Status SqliteMetadataStore::AdvanceOffsetsLocked(const std::string& channel_arn,
   return Status::OK();
 }
 
-Status SqliteMetadataStore::InitChannelOffsets(const std::string& channel_arn,
-                                               const NextOffsets& start_offsets,
-                                               KafkaOffset default_start_offset) {
+Status SqlMetadataStore::InitChannelOffsets(const std::string& channel_arn,
+                                            const NextOffsets& start_offsets,
+                                            KafkaOffset default_start_offset) {
   if (channel_arn.empty()) return InvalidArgument("Channel offsets need the channel ARN.");
   if (default_start_offset < 0) return InvalidArgument("A start offset cannot be negative.");
   for (const auto& [partition, offset] : start_offsets) {
@@ -135,7 +135,7 @@ Status SqliteMetadataStore::InitChannelOffsets(const std::string& channel_arn,
   return txn.Commit();
 }
 
-Result<NextOffsets> SqliteMetadataStore::GetChannelOffsets(const std::string& channel_arn) {
+Result<NextOffsets> SqlMetadataStore::GetChannelOffsets(const std::string& channel_arn) {
   ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement start, db_->Prepare("SELECT 1 FROM channel_offset_starts WHERE "
                                                     "channel_arn = ?"));
@@ -152,8 +152,8 @@ Result<NextOffsets> SqliteMetadataStore::GetChannelOffsets(const std::string& ch
   return out;
 }
 
-Result<KafkaOffset> SqliteMetadataStore::GetChannelOffset(const std::string& channel_arn,
-                                                          KafkaPartition partition) {
+Result<KafkaOffset> SqlMetadataStore::GetChannelOffset(const std::string& channel_arn,
+                                                       KafkaPartition partition) {
   ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(
       Statement stmt,
@@ -167,15 +167,15 @@ Result<KafkaOffset> SqliteMetadataStore::GetChannelOffset(const std::string& cha
   return next.has_value() ? stmt.Int64(1) : stmt.Int64(0);
 }
 
-Status SqliteMetadataStore::DeleteChannelOffsets(const std::string& channel_arn) {
+Status SqlMetadataStore::DeleteChannelOffsets(const std::string& channel_arn) {
   ConnectionLock lock(*this);
   return DeleteChannelOffsetsLocked(channel_arn);
 }
 
-Status SqliteMetadataStore::DeleteChannelOffsetsLocked(const std::string& channel_arn) {
+Status SqlMetadataStore::DeleteChannelOffsetsLocked(const std::string& channel_arn) {
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare("DELETE FROM channel_offset_starts WHERE channel_arn = ?"));
   return stmt.Bind(1, channel_arn).Run();
 }
 
-}  // namespace st::catalog::sqlite
+}  // namespace st::catalog::sqlstore

@@ -1,9 +1,9 @@
 // General-purpose S3 buckets (dead-letter queue targets) in the SQLite store.
 #include "catalog/arns.h"
 #include "catalog/names.h"
-#include "catalog/sqlite_metadata_store_internal.h"
+#include "catalog/sql_metadata_store_internal.h"
 
-namespace st::catalog::sqlite {
+namespace st::catalog::sqlstore {
 
 namespace {
 
@@ -25,7 +25,7 @@ Status GpBucketNotFound(const std::string& name) {
 
 }  // namespace
 
-Result<GeneralPurposeBucket> SqliteMetadataStore::CreateGeneralPurposeBucket(
+Result<GeneralPurposeBucket> SqlMetadataStore::CreateGeneralPurposeBucket(
     const std::string& owner_account_id, const std::string& region, const std::string& name) {
   ST_TRY(ValidateAccountId(owner_account_id));
   ST_TRY(ValidateGeneralPurposeBucketName(name));
@@ -50,7 +50,7 @@ Result<GeneralPurposeBucket> SqliteMetadataStore::CreateGeneralPurposeBucket(
   return out;
 }
 
-Result<GeneralPurposeBucket> SqliteMetadataStore::GetGeneralPurposeBucket(const std::string& name) {
+Result<GeneralPurposeBucket> SqlMetadataStore::GetGeneralPurposeBucket(const std::string& name) {
   ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("SELECT ") + kGpBucketColumns +
                                                    " FROM general_purpose_buckets WHERE name = ?"));
@@ -59,7 +59,7 @@ Result<GeneralPurposeBucket> SqliteMetadataStore::GetGeneralPurposeBucket(const 
   return ReadGpBucket(stmt);
 }
 
-Result<std::vector<GeneralPurposeBucket>> SqliteMetadataStore::ListGeneralPurposeBuckets(
+Result<std::vector<GeneralPurposeBucket>> SqlMetadataStore::ListGeneralPurposeBuckets(
     const std::string& owner_account_id) {
   ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement stmt,
@@ -70,7 +70,7 @@ Result<std::vector<GeneralPurposeBucket>> SqliteMetadataStore::ListGeneralPurpos
   return stmt.ReadRows(ReadGpBucket);
 }
 
-Status SqliteMetadataStore::DeleteGeneralPurposeBucket(const std::string& name) {
+Status SqlMetadataStore::DeleteGeneralPurposeBucket(const std::string& name) {
   ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare("DELETE FROM general_purpose_buckets WHERE name = ?"));
@@ -78,4 +78,4 @@ Status SqliteMetadataStore::DeleteGeneralPurposeBucket(const std::string& name) 
   return db_->Changes() == 0 ? GpBucketNotFound(name) : Status::OK();
 }
 
-}  // namespace st::catalog::sqlite
+}  // namespace st::catalog::sqlstore

@@ -1,16 +1,18 @@
 #include <string>
 #include <vector>
 
-#include "catalog/sqlite_schema_internal.h"
-#include "sqlite/migrations.h"
+#include "catalog/sql_schema_internal.h"
+#include "sql/migrations.h"
 
-namespace st::catalog::sqlite {
+namespace st::catalog::sqlstore {
 
 namespace {
 
-using ::st::sqlite::Migration;
+using ::st::sql::Migration;
 
 // Append only: a released migration never changes. Times are epoch millis.
+// Written once in SQLite's type names; sql::Dialect::Schema() gives the
+// PostgreSQL DDL (BIGINT, BYTEA, bytewise TEXT).
 const std::vector<Migration>& Migrations() {
   static const std::vector<Migration> kMigrations = {
       {1, R"sql(
@@ -227,8 +229,8 @@ CREATE TABLE kms_aliases (
 
 int LatestSchemaVersion() { return Migrations().back().version; }
 
-Status MigrateSchema(::st::sqlite::Database& db, int64_t now_ms) {
-  return ::st::sqlite::Migrate(db, Migrations(), now_ms);
+Status MigrateSchema(::st::sql::Connection& db, int64_t now_ms) {
+  return ::st::sql::Migrate(db, Migrations(), now_ms);
 }
 
-}  // namespace st::catalog::sqlite
+}  // namespace st::catalog::sqlstore

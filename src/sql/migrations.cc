@@ -1,14 +1,14 @@
-#include "sqlite/migrations.h"
+#include "sql/migrations.h"
 
 #include <string>
 
-#include "sqlite/transaction.h"
+#include "sql/transaction.h"
 
-namespace st::sqlite {
+namespace st::sql {
 
 namespace {
 
-Status TooNew(const Database& db, int64_t version, int latest) {
+Status TooNew(const Connection& db, int64_t version, int latest) {
   return FailedPrecondition("the " + db.label() + " schema is version " + std::to_string(version) +
                             " but this binary knows only up to " + std::to_string(latest) +
                             "; run a newer streamtables");
@@ -16,11 +16,9 @@ Status TooNew(const Database& db, int64_t version, int latest) {
 
 }  // namespace
 
-Result<int64_t> SchemaVersion(Database& db) {
-  ST_ASSIGN_OR_RETURN(Statement exists,
-                      db.Prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
-                                 "name = 'schema_migrations'"));
-  ST_ASSIGN_OR_RETURN(bool row, exists.Step());
+Result<int64_t> SchemaVersion(Connection& db) {
+  ST_ASSIGN_OR_RETURN(Statement exists, db.Prepare(db.dialect().TableExistsQuery()));
+  ST_ASSIGN_OR_RETURN(bool row, exists.Bind(1, std::string_view("schema_migrations")).Step());
   if (!row || exists.Int64(0) == 0) return 0;
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db.Prepare("SELECT coalesce(max(version), 0) FROM schema_migrations"));
@@ -28,22 +26,22 @@ Result<int64_t> SchemaVersion(Database& db) {
   return row ? stmt.Int64(0) : 0;
 }
 
-Status Migrate(Database& db, std::span<const Migration> migrations, int64_t now_ms) {
+Status Migrate(Connection& db, std::span<const Migration> migrations, int64_t now_ms) {
   const int latest = migrations.empty() ? 0 : migrations.back().version;
   ST_ASSIGN_OR_RETURN(int64_t current, SchemaVersion(db));
   if (current > latest) return TooNew(db, current, latest);
   if (current == latest) return Status::OK();
   for (const Migration& migration : migrations) {
-    Transaction txn(db);
+    Transaction txn(db, db.dialect().BeginMigration());
     ST_TRY(txn.status());
-    ST_TRY(
-        db.Exec("CREATE TABLE IF NOT EXISTS schema_migrations ("
-                " version INTEGER PRIMARY KEY, applied_at_ms INTEGER NOT NULL)"));
+    ST_TRY(db.Exec(
+        db.dialect().Schema("CREATE TABLE IF NOT EXISTS schema_migrations ("
+                            " version INTEGER PRIMARY KEY, applied_at_ms INTEGER NOT NULL)")));
     // Re-read under the write lock: another process may have migrated meanwhile.
     ST_ASSIGN_OR_RETURN(current, SchemaVersion(db));
     if (current > latest) return TooNew(db, current, latest);
     if (current >= migration.version) continue;
-    ST_TRY(db.Exec(migration.sql));
+    ST_TRY(db.Exec(db.dialect().Schema(migration.sql)));
     ST_ASSIGN_OR_RETURN(
         Statement record,
         db.Prepare("INSERT INTO schema_migrations(version, applied_at_ms) VALUES (?, ?)"));
@@ -53,4 +51,4 @@ Status Migrate(Database& db, std::span<const Migration> migrations, int64_t now_
   return Status::OK();
 }
 
-}  // namespace st::sqlite
+}  // namespace st::sql

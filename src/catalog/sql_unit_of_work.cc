@@ -1,23 +1,23 @@
-// The SQLite unit of work: the connection lock and one BEGIN IMMEDIATE
-// transaction for the unit's whole life; its writes run the same statements
-// as the store's own methods (the *Locked helpers), inside that transaction.
+// The unit of work: the connection lock and one write transaction (SQLite:
+// BEGIN IMMEDIATE; PostgreSQL: SERIALIZABLE) for the unit's whole life; its
+// writes run the same statements as the store's own methods (the *Locked
+// helpers), inside that transaction.
 #include "catalog/names.h"
-#include "catalog/sqlite_metadata_store_internal.h"
+#include "catalog/sql_metadata_store_internal.h"
 #include "catalog/unit_of_work.h"
 
-namespace st::catalog::sqlite {
+namespace st::catalog::sqlstore {
 
-class SqliteUnitOfWork final : public UnitOfWork, private TableWrites, private ChannelOffsetWrites {
+class SqlUnitOfWork final : public UnitOfWork, private TableWrites, private ChannelOffsetWrites {
  public:
   // Takes the connection lock (blocking other threads' calls on the store
   // until the unit ends), then begins the transaction.
-  explicit SqliteUnitOfWork(SqliteMetadataStore& store)
-      : store_(store), lock_(store), txn_(*store.db_) {
+  explicit SqlUnitOfWork(SqlMetadataStore& store) : store_(store), lock_(store), txn_(*store.db_) {
     store_.unit_owner_.store(std::this_thread::get_id());
   }
   // Rolls back (txn_) before the lock is released (lock_): members are
   // destroyed in reverse order.
-  ~SqliteUnitOfWork() override { store_.unit_owner_.store(std::thread::id()); }
+  ~SqlUnitOfWork() override { store_.unit_owner_.store(std::thread::id()); }
 
   const Status& begin_status() const { return txn_.status(); }
 
@@ -27,8 +27,15 @@ class SqliteUnitOfWork final : public UnitOfWork, private TableWrites, private C
   Status Commit() override {
     ST_TRY(Usable());
     finished_ = true;
-    return txn_.Commit(swapped_pointer_ ? StatusCode::kCommitStateUnknown : StatusCode::kIo);
+    Status committed =
+        txn_.Commit(swapped_pointer_ ? StatusCode::kCommitStateUnknown : StatusCode::kIo);
+    // Only a serialization failure at COMMIT is known to have committed
+    // nothing; a lost connection there is CommitStateUnknown.
+    if (committed.code() == StatusCode::kUnavailable) NoteFailure(/*at_commit=*/true);
+    return committed;
   }
+
+  bool ShouldRetry() const override { return retry_; }
 
  private:
   // TableWrites
@@ -80,27 +87,40 @@ class SqliteUnitOfWork final : public UnitOfWork, private TableWrites, private C
   // A failed write may have run some of its statements: the unit must not
   // commit after it.
   Status Stick(Status status) {
-    if (!status.ok() && sticky_.ok()) sticky_ = status;
+    if (!status.ok() && sticky_.ok()) {
+      sticky_ = status;
+      // Both retryable kinds are Unavailable; any other code is the
+      // write's own verdict, whatever failed on the connection before.
+      if (status.code() == StatusCode::kUnavailable) NoteFailure(/*at_commit=*/false);
+    }
     return status;
   }
+  // Reads why the connection's last statement failed.
+  void NoteFailure(bool at_commit) ASSERT_CAPABILITY(store_.mu_) {
+    store_.mu_.AssertHeld();
+    sql::ErrorKind kind = store_.db_->last_error();
+    retry_ = kind == sql::ErrorKind::kSerializationFailure ||
+             (!at_commit && kind == sql::ErrorKind::kConnectionLost);
+  }
 
-  SqliteMetadataStore& store_;
-  SqliteMetadataStore::ConnectionLock lock_;
+  SqlMetadataStore& store_;
+  SqlMetadataStore::ConnectionLock lock_;
   Transaction txn_;
   Status sticky_;
   bool swapped_pointer_ = false;
+  bool retry_ = false;
   bool finished_ = false;
 };
 
-SqliteMetadataStore::ConnectionLock::ConnectionLock(SqliteMetadataStore& store) : mu_(store.mu_) {
+SqlMetadataStore::ConnectionLock::ConnectionLock(SqlMetadataStore& store) : mu_(store.mu_) {
   ST_CHECK(store.unit_owner_.load() != std::this_thread::get_id());
   mu_.Lock();
 }
 
-Result<std::unique_ptr<UnitOfWork>> SqliteMetadataStore::BeginUnitOfWork() {
-  auto unit = std::make_unique<SqliteUnitOfWork>(*this);
+Result<std::unique_ptr<UnitOfWork>> SqlMetadataStore::BeginUnitOfWork() {
+  auto unit = std::make_unique<SqlUnitOfWork>(*this);
   ST_TRY(unit->begin_status());
   return std::unique_ptr<UnitOfWork>(std::move(unit));
 }
 
-}  // namespace st::catalog::sqlite
+}  // namespace st::catalog::sqlstore

@@ -4,9 +4,9 @@
 #include <cstdint>
 
 #include "common/status.h"
-#include "sqlite/database.h"
+#include "sql/connection.h"
 
-namespace st::catalog::sqlite {
+namespace st::catalog::sqlstore {
 
 // The highest migration version.
 int LatestSchemaVersion();
@@ -15,6 +15,6 @@ int LatestSchemaVersion();
 // transaction with its schema_migrations row. Safe to run concurrently from
 // several processes. Errors: FailedPrecondition (database newer than this
 // binary), and the database's errors.
-Status MigrateSchema(::st::sqlite::Database& db, int64_t now_ms);
+Status MigrateSchema(::st::sql::Connection& db, int64_t now_ms);
 
-}  // namespace st::catalog::sqlite
+}  // namespace st::catalog::sqlstore

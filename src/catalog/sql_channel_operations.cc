@@ -1,9 +1,9 @@
 // Channel operations (MSK cluster operations) in the SQLite store: one row per
 // create, update or delete, kept after it ends so DescribeClusterOperationV2
 // can report how it finished, as MSK's docs tell callers to poll it.
-#include "catalog/sqlite_metadata_store_internal.h"
+#include "catalog/sql_metadata_store_internal.h"
 
-namespace st::catalog::sqlite {
+namespace st::catalog::sqlstore {
 
 namespace {
 
@@ -22,7 +22,7 @@ const char* OperationType(ChannelStatus status) {
 
 }  // namespace
 
-Status SqliteMetadataStore::StartChannelOperation(const Channel& channel) {
+Status SqlMetadataStore::StartChannelOperation(const Channel& channel) {
   if (!channel.cluster_operation_arn.has_value()) return Status::OK();
   // Ended operations older than the retention go as new ones start, so the
   // table stays as small as the recent activity.
@@ -43,8 +43,8 @@ Status SqliteMetadataStore::StartChannelOperation(const Channel& channel) {
       .Run();
 }
 
-Status SqliteMetadataStore::EndChannelOperation(const std::string& operation_arn,
-                                                const Channel& channel) {
+Status SqlMetadataStore::EndChannelOperation(const std::string& operation_arn,
+                                             const Channel& channel) {
   bool failed = channel.status == ChannelStatus::kFailed;
   std::optional<std::string> code;
   std::optional<std::string> message;
@@ -64,8 +64,7 @@ Status SqliteMetadataStore::EndChannelOperation(const std::string& operation_arn
       .Run();
 }
 
-Result<ChannelOperation> SqliteMetadataStore::GetChannelOperation(
-    const std::string& operation_arn) {
+Result<ChannelOperation> SqlMetadataStore::GetChannelOperation(const std::string& operation_arn) {
   ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(
       Statement stmt,
@@ -92,4 +91,4 @@ Result<ChannelOperation> SqliteMetadataStore::GetChannelOperation(
   return out;
 }
 
-}  // namespace st::catalog::sqlite
+}  // namespace st::catalog::sqlstore

@@ -1,15 +1,17 @@
-// The SQLite MetadataStore. Its methods are spread over files by entity
+// The MetadataStore on an SQL connection (sql/connection.h): one
+// implementation for every backend (SQLite, PostgreSQL); what differs in SQL
+// text is in sql::Dialect. Its methods are spread over files by entity
 // (identities, buckets and namespaces, tables, commits and offsets, channels,
 // clusters, general-purpose buckets); each public method takes the
 // connection lock and runs at most one transaction. A unit of work
-// (sqlite_unit_of_work.cc) holds the connection lock and one transaction for
+// (sql_unit_of_work.cc) holds the connection lock and one transaction for
 // its whole life and stages its writes through the *Locked helpers.
 //
-// Locking: mu_ exists only because one sqlite::Database connection serves
-// the store and a connection is not thread-safe (it is opened without
-// SQLite's own mutexes). It is not what makes writes atomic or orders them:
-// every write is one BEGIN IMMEDIATE transaction, and SQLite's database
-// write lock orders writers across connections and processes. Holding mu_
+// Locking: mu_ exists only because one connection serves the store and a
+// connection is not thread-safe. It is not what makes writes atomic or
+// orders them: every write is one write transaction (SQLite: BEGIN
+// IMMEDIATE, whose database write lock orders writers across connections
+// and processes; PostgreSQL: SERIALIZABLE, which orders replicas). Holding mu_
 // for a whole transaction keeps other threads' statements out of it.
 #pragma once
 
@@ -23,21 +25,22 @@
 #include "common/clock.h"
 #include "common/mutex.h"
 #include "common/random.h"
-#include "sqlite/database.h"
-#include "sqlite/statement.h"
-#include "sqlite/transaction.h"
+#include "sql/connection.h"
+#include "sql/statement.h"
+#include "sql/transaction.h"
 
-namespace st::catalog::sqlite {
+namespace st::catalog::sqlstore {
 
-using ::st::sqlite::Database;
-using ::st::sqlite::Statement;
-using ::st::sqlite::Transaction;
+using ::st::sql::Connection;
+using ::st::sql::Statement;
+using ::st::sql::Transaction;
 
-class SqliteMetadataStore final : public MetadataStore {
+class SqlMetadataStore final : public MetadataStore {
  public:
   // `sealer` may be null (secrets in plaintext; see SqliteStoreOptions).
-  SqliteMetadataStore(std::unique_ptr<Database> db, const Clock& clock, Random& random,
-                      const auth::SecretSealer* sealer)
+  // Use OpenOnConnection, which migrates first.
+  SqlMetadataStore(std::unique_ptr<Connection> db, const Clock& clock, Random& random,
+                   const auth::SecretSealer* sealer)
       : db_(std::move(db)), clock_(clock), random_(random), sealer_(sealer) {}
 
   Status CreateAccount(const std::string& account_id) override;
@@ -150,11 +153,11 @@ class SqliteMetadataStore final : public MetadataStore {
   Result<std::map<MaintenanceJob, MaintenanceJobState>> GetMaintenanceJobStates(
       const std::string& table_id) override;
 
-  // A SqliteUnitOfWork (sqlite_unit_of_work.cc) over one transaction.
+  // A SqlUnitOfWork (sql_unit_of_work.cc) over one transaction.
   Result<std::unique_ptr<UnitOfWork>> BeginUnitOfWork() override;
 
  private:
-  friend class SqliteUnitOfWork;
+  friend class SqlUnitOfWork;
 
   // Holds mu_ for its scope, as a scoped capability, so the thread-safety
   // analysis checks that db_ and the helpers below are used only with it
@@ -162,7 +165,7 @@ class SqliteMetadataStore final : public MetadataStore {
   // (it would deadlock on mu_): checked, aborts.
   class SCOPED_CAPABILITY ConnectionLock {
    public:
-    explicit ConnectionLock(SqliteMetadataStore& store) ACQUIRE(store.mu_);
+    explicit ConnectionLock(SqlMetadataStore& store) ACQUIRE(store.mu_);
     ~ConnectionLock() RELEASE() { mu_.Unlock(); }
     ConnectionLock(const ConnectionLock&) = delete;
     ConnectionLock& operator=(const ConnectionLock&) = delete;
@@ -182,7 +185,7 @@ class SqliteMetadataStore final : public MetadataStore {
   Status RequireTaggable(const std::string& resource_arn) REQUIRES(mu_);
   Result<KafkaCluster> LoadCluster(const std::string& cluster_arn) REQUIRES(mu_);
   Result<Channel> LoadChannel(const std::string& channel_arn) REQUIRES(mu_);
-  // Channel operations (sqlite_channel_operations.cc); inside the caller's
+  // Channel operations (sql_channel_operations.cc); inside the caller's
   // transaction, with mu_ held.
   Status StartChannelOperation(const Channel& channel) REQUIRES(mu_);
   Status EndChannelOperation(const std::string& operation_arn, const Channel& channel)
@@ -203,7 +206,7 @@ class SqliteMetadataStore final : public MetadataStore {
   Status SetTableText(const std::string& table_id, const char* column,
                       const std::optional<std::string>& value) REQUIRES(mu_);
 
-  // Secrets at rest (sqlite_secret_sealing.cc): binds the column value for
+  // Secrets at rest (sql_secret_sealing.cc): binds the column value for
   // `secret`, and turns a stored column value back into the secret.
   Status BindSecret(Statement& stmt, int index, const std::string& access_key_id,
                     const std::string& secret) const REQUIRES(mu_);
@@ -216,19 +219,39 @@ class SqliteMetadataStore final : public MetadataStore {
   // The thread holding an open unit of work (default id: none); written
   // with mu_ held, read without it by LockConnection's check.
   std::atomic<std::thread::id> unit_owner_{};
-  std::unique_ptr<Database> db_ GUARDED_BY(mu_);
+  std::unique_ptr<Connection> db_ GUARDED_BY(mu_);
   const Clock& clock_;
   Random& random_;
   const auth::SecretSealer* sealer_;
 };
+
+// The store on `db` (either backend): migrates the schema, then prepares the
+// secrets at rest. `where` names the database in errors (a path, or a
+// PostgreSQL URL without its password).
+Result<std::unique_ptr<MetadataStore>> OpenOnConnection(std::unique_ptr<Connection> db,
+                                                        const std::string& where,
+                                                        const auth::SecretSealer* sealer,
+                                                        const Clock& clock, Random& random);
 
 // Opening a store: checks that the sealed secrets in access_keys unseal with
 // `sealer` and seals the plaintext ones in one transaction; with no sealer,
 // does nothing. `path` names the database in errors. Errors:
 // FailedPrecondition (another master key), Internal (sealing failed), the
 // database's errors.
-Status PrepareSecretsAtRest(Database& db, const auth::SecretSealer* sealer,
+Status PrepareSecretsAtRest(Connection& db, const auth::SecretSealer* sealer,
                             const std::string& path);
+
+// A secret as access_keys.secret stores it. SQLite keeps sealed secrets as
+// BLOBs in the TEXT column (its typing is dynamic, so older files needed no
+// schema change); a PostgreSQL column holds text only, so there they are
+// kSealedTextPrefix followed by the hex of the sealed bytes. Reading
+// recognises both forms on either backend.
+struct StoredSecret {
+  std::string bytes;  // The secret (plaintext) or the sealed bytes.
+  bool sealed = false;
+};
+inline constexpr std::string_view kSealedTextPrefix = "sealed:";
+StoredSecret ReadStoredSecret(const Statement& row, int column);
 
 // The rows of a listing query run with LIMIT page_limit + 1, as a page: an
 // extra row only says that another page follows, resuming after the last
@@ -255,4 +278,4 @@ Status BucketNotFound();
 Status NamespaceNotFound();
 Status ClusterNotFound(const std::string& cluster_arn);
 
-}  // namespace st::catalog::sqlite
+}  // namespace st::catalog::sqlstore

@@ -1,5 +1,7 @@
-// The backend conformance suites (conformance/all_conformance.h) on the
-// SQLite store: a fresh database file in a temporary directory per test.
+// The backend conformance suites (conformance/all_conformance.h) on every
+// backend, in this one file (the suites define their tests in headers):
+// SQLite, a fresh database file in a temporary directory per test; and
+// PostgreSQL, a fresh schema per test (postgres_backend.cc).
 #include <stdlib.h>
 
 #include <filesystem>
@@ -8,6 +10,7 @@
 
 #include "catalog/sqlite_metadata_store.h"
 #include "conformance/all_conformance.h"
+#include "postgres_backend.h"
 
 namespace st::catalog::conformance {
 namespace {
@@ -36,5 +39,6 @@ std::unique_ptr<StoreBackend> MakeSqliteBackend() { return std::make_unique<Sqli
 }  // namespace
 
 ST_INSTANTIATE_STORE_CONFORMANCE(Sqlite, MakeSqliteBackend);
+ST_INSTANTIATE_STORE_CONFORMANCE(Postgres, MakePostgresBackend);
 
 }  // namespace st::catalog::conformance

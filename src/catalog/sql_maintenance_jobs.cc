@@ -1,10 +1,10 @@
 // MaintenanceJobStore on SQLite: one row per (table, job), replaced by each run.
-#include "catalog/sqlite_metadata_store_internal.h"
+#include "catalog/sql_metadata_store_internal.h"
 
-namespace st::catalog::sqlite {
+namespace st::catalog::sqlstore {
 
-Status SqliteMetadataStore::PutMaintenanceJobState(const std::string& table_id, MaintenanceJob job,
-                                                   const MaintenanceJobState& state) {
+Status SqlMetadataStore::PutMaintenanceJobState(const std::string& table_id, MaintenanceJob job,
+                                                const MaintenanceJobState& state) {
   if (state.deleted_data_files < 0 || state.deleted_records < 0 ||
       state.removed_files_size_bytes < 0) {
     return InvalidArgument("A maintenance job state cannot count negative removals.");
@@ -39,7 +39,7 @@ Status SqliteMetadataStore::PutMaintenanceJobState(const std::string& table_id, 
   return txn.Commit();
 }
 
-Result<std::map<MaintenanceJob, MaintenanceJobState>> SqliteMetadataStore::GetMaintenanceJobStates(
+Result<std::map<MaintenanceJob, MaintenanceJobState>> SqlMetadataStore::GetMaintenanceJobStates(
     const std::string& table_id) {
   ConnectionLock lock(*this);
   ST_TRY(LoadTable(table_id));
@@ -64,4 +64,4 @@ Result<std::map<MaintenanceJob, MaintenanceJobState>> SqliteMetadataStore::GetMa
   return out;
 }
 
-}  // namespace st::catalog::sqlite
+}  // namespace st::catalog::sqlstore

@@ -4,9 +4,9 @@
 #include "catalog/id_generation.h"
 #include "catalog/names.h"
 #include "catalog/page_token_internal.h"
-#include "catalog/sqlite_metadata_store_internal.h"
+#include "catalog/sql_metadata_store_internal.h"
 
-namespace st::catalog::sqlite {
+namespace st::catalog::sqlstore {
 
 namespace {
 
@@ -60,7 +60,7 @@ Result<KafkaClusterArnParts> ClusterParts(const std::string& cluster_arn) {
 
 }  // namespace
 
-Result<Channel> SqliteMetadataStore::LoadChannel(const std::string& channel_arn) {
+Result<Channel> SqlMetadataStore::LoadChannel(const std::string& channel_arn) {
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("SELECT ") + kChannelColumns +
                                                    " FROM channels WHERE arn = ?"));
   ST_ASSIGN_OR_RETURN(bool found, stmt.Bind(1, channel_arn).Step());
@@ -71,7 +71,7 @@ Result<Channel> SqliteMetadataStore::LoadChannel(const std::string& channel_arn)
   return ReadChannel(stmt);
 }
 
-Result<Channel> SqliteMetadataStore::CreateChannel(const NewChannel& channel) {
+Result<Channel> SqlMetadataStore::CreateChannel(const NewChannel& channel) {
   ST_TRY(ValidateAccountId(channel.owner_account_id));
   ST_TRY(ValidateChannelName(channel.name));
   ST_TRY(ValidateKafkaTopicName(channel.topic_name));
@@ -127,14 +127,14 @@ Result<Channel> SqliteMetadataStore::CreateChannel(const NewChannel& channel) {
   return out;
 }
 
-Result<Channel> SqliteMetadataStore::GetChannel(const std::string& channel_arn) {
+Result<Channel> SqlMetadataStore::GetChannel(const std::string& channel_arn) {
   ConnectionLock lock(*this);
   return LoadChannel(channel_arn);
 }
 
-Result<Page<Channel>> SqliteMetadataStore::ListChannels(
-    const std::string& cluster_arn, const std::optional<std::string>& topic_name,
-    const PageRequest& page) {
+Result<Page<Channel>> SqlMetadataStore::ListChannels(const std::string& cluster_arn,
+                                                     const std::optional<std::string>& topic_name,
+                                                     const PageRequest& page) {
   ST_TRY(ValidatePageLimit(page.limit));
   // The filter binds a token to cluster, topic filter (absent vs given) and prefix.
   std::string filter =
@@ -161,15 +161,15 @@ Result<Page<Channel>> SqliteMetadataStore::ListChannels(
   });
 }
 
-Result<std::vector<Channel>> SqliteMetadataStore::ListAllChannels() {
+Result<std::vector<Channel>> SqlMetadataStore::ListAllChannels() {
   ConnectionLock lock(*this);
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("SELECT ") + kChannelColumns +
                                                    " FROM channels ORDER BY arn"));
   return stmt.ReadRows(ReadChannel);
 }
 
-Result<Channel> SqliteMetadataStore::UpdateChannel(const std::string& channel_arn,
-                                                   const ChannelChange& change) {
+Result<Channel> SqlMetadataStore::UpdateChannel(const std::string& channel_arn,
+                                                const ChannelChange& change) {
   if (change.configuration_json.has_value() && change.configuration_json->empty()) {
     return Err(InvalidArgument("A channel configuration cannot be empty."));
   }
@@ -240,7 +240,7 @@ Result<Channel> SqliteMetadataStore::UpdateChannel(const std::string& channel_ar
   return channel;
 }
 
-Status SqliteMetadataStore::DeleteChannel(const std::string& channel_arn) {
+Status SqlMetadataStore::DeleteChannel(const std::string& channel_arn) {
   ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
@@ -257,4 +257,4 @@ Status SqliteMetadataStore::DeleteChannel(const std::string& channel_arn) {
   return txn.Commit();
 }
 
-}  // namespace st::catalog::sqlite
+}  // namespace st::catalog::sqlstore

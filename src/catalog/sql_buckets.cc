@@ -4,9 +4,9 @@
 #include "catalog/id_generation.h"
 #include "catalog/names.h"
 #include "catalog/page_token_internal.h"
-#include "catalog/sqlite_metadata_store_internal.h"
+#include "catalog/sql_metadata_store_internal.h"
 
-namespace st::catalog::sqlite {
+namespace st::catalog::sqlstore {
 
 namespace {
 
@@ -74,11 +74,11 @@ Status ValidateMaintenance(const std::string& type, const std::string& value_jso
 }  // namespace
 
 // The bucket was checked first; a concurrent delete in between shows as no row changed.
-Status SqliteMetadataStore::CheckBucketRowChanged() {
+Status SqlMetadataStore::CheckBucketRowChanged() {
   return db_->Changes() == 0 ? BucketNotFound() : Status::OK();
 }
 
-Result<TableBucket> SqliteMetadataStore::LoadBucket(const std::string& bucket_arn) {
+Result<TableBucket> SqlMetadataStore::LoadBucket(const std::string& bucket_arn) {
   ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(std::string("SELECT ") + kBucketColumns +
                                                    " FROM table_buckets WHERE arn = ?"));
   ST_ASSIGN_OR_RETURN(bool found, stmt.Bind(1, bucket_arn).Step());
@@ -89,7 +89,7 @@ Result<TableBucket> SqliteMetadataStore::LoadBucket(const std::string& bucket_ar
   return ReadBucket(stmt);
 }
 
-Result<TableBucket> SqliteMetadataStore::CreateTableBucket(const NewTableBucket& bucket) {
+Result<TableBucket> SqlMetadataStore::CreateTableBucket(const NewTableBucket& bucket) {
   ST_TRY(ValidateAccountId(bucket.owner_account_id));
   ST_TRY(ValidateTableBucketName(bucket.name));
   ST_TRY(ValidateEncryption(bucket.encryption));
@@ -125,13 +125,13 @@ Result<TableBucket> SqliteMetadataStore::CreateTableBucket(const NewTableBucket&
   return out;
 }
 
-Result<TableBucket> SqliteMetadataStore::GetTableBucket(const std::string& bucket_arn) {
+Result<TableBucket> SqlMetadataStore::GetTableBucket(const std::string& bucket_arn) {
   ConnectionLock lock(*this);
   return LoadBucket(bucket_arn);
 }
 
-Result<Page<TableBucket>> SqliteMetadataStore::ListTableBuckets(const std::string& owner_account_id,
-                                                                const PageRequest& page) {
+Result<Page<TableBucket>> SqlMetadataStore::ListTableBuckets(const std::string& owner_account_id,
+                                                             const PageRequest& page) {
   ST_TRY(ValidatePageLimit(page.limit));
   std::string filter = owner_account_id + "/" + page.prefix;
   ST_ASSIGN_OR_RETURN(std::vector<std::string> after,
@@ -153,7 +153,7 @@ Result<Page<TableBucket>> SqliteMetadataStore::ListTableBuckets(const std::strin
   });
 }
 
-Status SqliteMetadataStore::DeleteTableBucket(const std::string& bucket_arn) {
+Status SqlMetadataStore::DeleteTableBucket(const std::string& bucket_arn) {
   ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
@@ -172,8 +172,8 @@ Status SqliteMetadataStore::DeleteTableBucket(const std::string& bucket_arn) {
   return txn.Commit();
 }
 
-Status SqliteMetadataStore::PutTableBucketPolicy(const std::string& bucket_arn,
-                                                 const std::string& document) {
+Status SqlMetadataStore::PutTableBucketPolicy(const std::string& bucket_arn,
+                                              const std::string& document) {
   if (document.empty() || document.size() > 20480) {
     return InvalidArgument("A resource policy must be 1 to 20480 characters long.");
   }
@@ -185,7 +185,7 @@ Status SqliteMetadataStore::PutTableBucketPolicy(const std::string& bucket_arn,
   return CheckBucketRowChanged();
 }
 
-Result<std::string> SqliteMetadataStore::GetTableBucketPolicy(const std::string& bucket_arn) {
+Result<std::string> SqlMetadataStore::GetTableBucketPolicy(const std::string& bucket_arn) {
   ConnectionLock lock(*this);
   ST_TRY(LoadBucket(bucket_arn));
   ST_ASSIGN_OR_RETURN(Statement stmt,
@@ -196,7 +196,7 @@ Result<std::string> SqliteMetadataStore::GetTableBucketPolicy(const std::string&
   return *policy;
 }
 
-Status SqliteMetadataStore::DeleteTableBucketPolicy(const std::string& bucket_arn) {
+Status SqlMetadataStore::DeleteTableBucketPolicy(const std::string& bucket_arn) {
   ConnectionLock lock(*this);
   ST_TRY(LoadBucket(bucket_arn));
   ST_ASSIGN_OR_RETURN(Statement stmt,
@@ -205,8 +205,8 @@ Status SqliteMetadataStore::DeleteTableBucketPolicy(const std::string& bucket_ar
   return CheckBucketRowChanged();
 }
 
-Status SqliteMetadataStore::PutTableBucketEncryption(const std::string& bucket_arn,
-                                                     const EncryptionConfig& config) {
+Status SqlMetadataStore::PutTableBucketEncryption(const std::string& bucket_arn,
+                                                  const EncryptionConfig& config) {
   ST_TRY(ValidateEncryption(config));
   ConnectionLock lock(*this);
   ST_TRY(LoadBucket(bucket_arn));
@@ -218,13 +218,13 @@ Status SqliteMetadataStore::PutTableBucketEncryption(const std::string& bucket_a
   return CheckBucketRowChanged();
 }
 
-Status SqliteMetadataStore::DeleteTableBucketEncryption(const std::string& bucket_arn) {
+Status SqlMetadataStore::DeleteTableBucketEncryption(const std::string& bucket_arn) {
   return PutTableBucketEncryption(bucket_arn, EncryptionConfig{});
 }
 
-Status SqliteMetadataStore::PutTableBucketMaintenance(const std::string& bucket_arn,
-                                                      const std::string& type,
-                                                      const std::string& value_json) {
+Status SqlMetadataStore::PutTableBucketMaintenance(const std::string& bucket_arn,
+                                                   const std::string& type,
+                                                   const std::string& value_json) {
   ST_TRY(ValidateMaintenance(type, value_json));
   ConnectionLock lock(*this);
   Transaction txn(*db_);
@@ -238,7 +238,7 @@ Status SqliteMetadataStore::PutTableBucketMaintenance(const std::string& bucket_
   return txn.Commit();
 }
 
-Result<MaintenanceConfigs> SqliteMetadataStore::GetTableBucketMaintenance(
+Result<MaintenanceConfigs> SqlMetadataStore::GetTableBucketMaintenance(
     const std::string& bucket_arn) {
   ConnectionLock lock(*this);
   ST_TRY(LoadBucket(bucket_arn));
@@ -253,8 +253,8 @@ Result<MaintenanceConfigs> SqliteMetadataStore::GetTableBucketMaintenance(
 
 // ---- Namespaces ----
 
-Result<Namespace> SqliteMetadataStore::LoadNamespace(const std::string& bucket_arn,
-                                                     const std::string& name) {
+Result<Namespace> SqlMetadataStore::LoadNamespace(const std::string& bucket_arn,
+                                                  const std::string& name) {
   ST_TRY(LoadBucket(bucket_arn));
   ST_ASSIGN_OR_RETURN(Statement stmt,
                       db_->Prepare(std::string("SELECT ") + kNamespaceColumns +
@@ -265,9 +265,9 @@ Result<Namespace> SqliteMetadataStore::LoadNamespace(const std::string& bucket_a
   return ReadNamespace(stmt);
 }
 
-Result<Namespace> SqliteMetadataStore::CreateNamespace(const std::string& bucket_arn,
-                                                       const std::string& name,
-                                                       const std::string& created_by) {
+Result<Namespace> SqlMetadataStore::CreateNamespace(const std::string& bucket_arn,
+                                                    const std::string& name,
+                                                    const std::string& created_by) {
   ST_TRY(ValidateNamespaceName(name));
   ST_TRY(ValidateAccountId(created_by));
   ConnectionLock lock(*this);
@@ -301,14 +301,14 @@ Result<Namespace> SqliteMetadataStore::CreateNamespace(const std::string& bucket
   return out;
 }
 
-Result<Namespace> SqliteMetadataStore::GetNamespace(const std::string& bucket_arn,
-                                                    const std::string& name) {
+Result<Namespace> SqlMetadataStore::GetNamespace(const std::string& bucket_arn,
+                                                 const std::string& name) {
   ConnectionLock lock(*this);
   return LoadNamespace(bucket_arn, name);
 }
 
-Result<Page<Namespace>> SqliteMetadataStore::ListNamespaces(const std::string& bucket_arn,
-                                                            const PageRequest& page) {
+Result<Page<Namespace>> SqlMetadataStore::ListNamespaces(const std::string& bucket_arn,
+                                                         const PageRequest& page) {
   ST_TRY(ValidatePageLimit(page.limit));
   ST_ASSIGN_OR_RETURN(std::vector<std::string> after,
                       DecodePageToken(page.continuation_token, "namespaces", page.prefix));
@@ -331,8 +331,7 @@ Result<Page<Namespace>> SqliteMetadataStore::ListNamespaces(const std::string& b
   });
 }
 
-Status SqliteMetadataStore::DeleteNamespace(const std::string& bucket_arn,
-                                            const std::string& name) {
+Status SqlMetadataStore::DeleteNamespace(const std::string& bucket_arn, const std::string& name) {
   ConnectionLock lock(*this);
   Transaction txn(*db_);
   ST_TRY(txn.status());
@@ -350,4 +349,4 @@ Status SqliteMetadataStore::DeleteNamespace(const std::string& bucket_arn,
   return txn.Commit();
 }
 
-}  // namespace st::catalog::sqlite
+}  // namespace st::catalog::sqlstore

@@ -1,0 +1,37 @@
+// The MetadataStore on a PostgreSQL database: the same store as the SQLite
+// one (one implementation over sql::Connection, sql_*.cc), on a libpq
+// connection. Every write is one SERIALIZABLE transaction, so several
+// server processes on one database order their commits through PostgreSQL
+// (a serialization failure is Unavailable and changes nothing; the delivery
+// commit retries it, catalog/unit_of_work.h). Within one store a single
+// connection is guarded by a mutex, as with SQLite. The schema is the
+// SQLite migrations translated by sql::Dialect, recorded in
+// schema_migrations and migrated on open (under an advisory lock).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "catalog/metadata_store.h"
+#include "common/clock.h"
+#include "common/random.h"
+
+namespace st::auth {
+class SecretSealer;
+}
+
+namespace st::catalog {
+
+struct PostgresStoreOptions {
+  // postgresql://user[:password]@host:port/dbname (any libpq URI).
+  std::string url;
+  // As SqliteStoreOptions::secret_sealer.
+  const auth::SecretSealer* secret_sealer = nullptr;
+};
+
+// Errors: Unavailable (cannot connect), FailedPrecondition (schema newer
+// than this binary, or sealed secrets under another master key), Io.
+Result<std::unique_ptr<MetadataStore>> OpenPostgresMetadataStore(
+    const PostgresStoreOptions& options, const Clock& clock, Random& random);
+
+}  // namespace st::catalog
