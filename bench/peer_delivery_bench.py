@@ -240,8 +240,35 @@ def spark_child(args) -> None:
     query.awaitTermination()
 
 
-class Spark(System):
+class PeerProcess(System):
+    """A peer run as its own process group, writing a Hadoop-catalog table
+    db.<table> under the shared local warehouse."""
+
+    table = ""
+
+    def launch(self, argv, log_name: str) -> int:
+        self.log = self.work / log_name
+        self.proc = subprocess.Popen(argv, stdout=open(self.log, "w"), stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        return self.proc.pid
+
+    def snapshots(self):
+        if self.proc.poll() is not None:
+            raise RuntimeError(f"{self.name} exited; see {self.log}")
+        return hadoop_snapshots(self.warehouse / "db" / self.table)
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+
+
+class Spark(PeerProcess):
     name = "spark"
+    table = "spark_events"
 
     def __init__(self, work, broker, freshness, warehouse):
         self.work, self.broker, self.freshness = work, broker, freshness
@@ -258,26 +285,12 @@ class Spark(System):
                        stdout=open(self.work / "create.log", "w"), stderr=subprocess.STDOUT)
 
     def start(self) -> int:
-        self.proc = subprocess.Popen(self._argv(), stdout=open(self.work / "spark.log", "w"),
-                                     stderr=subprocess.STDOUT, start_new_session=True)
-        return self.proc.pid
-
-    def snapshots(self):
-        if self.proc.poll() is not None:
-            raise RuntimeError(f"the Spark job exited; see {self.work / 'spark.log'}")
-        return hadoop_snapshots(self.warehouse / "db" / "spark_events")
-
-    def stop(self):
-        if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
+        return self.launch(self._argv(), "spark.log")
 
 
-class Connect(System):
+class Connect(PeerProcess):
     name = "connect"
+    table = "connect_events"
 
     def __init__(self, work, broker, freshness, warehouse):
         self.work, self.broker, self.freshness = work, broker, freshness
@@ -331,22 +344,7 @@ class Connect(System):
                 "-cp", ":".join(str(j) for j in jars),
                 "org.apache.kafka.connect.cli.ConnectStandalone",
                 str(self.work / "worker.properties"), str(self.work / "sink.properties")]
-        self.proc = subprocess.Popen(argv, stdout=open(self.work / "connect.log", "w"),
-                                     stderr=subprocess.STDOUT, start_new_session=True)
-        return self.proc.pid
-
-    def snapshots(self):
-        if self.proc.poll() is not None:
-            raise RuntimeError(f"the Connect worker exited; see {self.work / 'connect.log'}")
-        return hadoop_snapshots(self.warehouse / "db" / "connect_events")
-
-    def stop(self):
-        if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
+        return self.launch(argv, "connect.log")
 
 
 # ------------------------------------------------------------------ the run
