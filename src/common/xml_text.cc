@@ -1,6 +1,6 @@
 #include "common/xml_text.h"
 
-#include <cstdlib>
+#include <cstdint>
 
 #include "common/utf8.h"
 
@@ -54,14 +54,22 @@ std::optional<std::string> XmlUnescape(std::string_view text) {
       out += '\'';
     } else if (entity.size() > 1 && entity[0] == '#') {
       // S3 escapes control characters in keys this way.
+      // Digits only (no sign or space, which strtoul would take), at most 8
+      // of them, and a code point XML allows: not NUL, not a surrogate.
       bool hex = entity[1] == 'x' || entity[1] == 'X';
-      std::string digits(entity.substr(hex ? 2 : 1));
-      char* end = nullptr;
-      unsigned long code = std::strtoul(digits.c_str(), &end, hex ? 16 : 10);
-      if (digits.empty() || *end != '\0' || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
-        return std::nullopt;
+      std::string_view digits = entity.substr(hex ? 2 : 1);
+      if (digits.empty() || digits.size() > 8) return std::nullopt;
+      uint32_t code = 0;
+      for (char c : digits) {
+        int v = -1;
+        if (c >= '0' && c <= '9') v = c - '0';
+        if (hex && c >= 'a' && c <= 'f') v = c - 'a' + 10;
+        if (hex && c >= 'A' && c <= 'F') v = c - 'A' + 10;
+        if (v < 0) return std::nullopt;
+        code = code * (hex ? 16 : 10) + static_cast<uint32_t>(v);
       }
-      AppendUtf8(out, static_cast<uint32_t>(code));
+      if (code == 0 || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return std::nullopt;
+      AppendUtf8(out, code);
     } else {
       return std::nullopt;
     }
