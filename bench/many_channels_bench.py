@@ -20,6 +20,7 @@ peak of streamtables_delivery_buffered_bytes sampled from /metrics every
 """
 
 import argparse
+import os
 import pathlib
 import re
 import statistics
@@ -39,7 +40,8 @@ from harness.kafka import KafkaBroker  # noqa: E402
 from harness.server import StreamtablesServer  # noqa: E402
 
 PARTITIONS = 4
-EXTRA_ARGS = [a for a in __import__("os").environ.get("ST_BENCH_SERVER_ARGS", "").split() if a]
+# More server flags for a diagnostic run, e.g. ST_BENCH_SERVER_ARGS="--delivery-buffer-mb 8".
+EXTRA_ARGS = os.environ.get("ST_BENCH_SERVER_ARGS", "").split()
 
 
 def buffered_bytes(server) -> int:
