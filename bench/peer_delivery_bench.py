@@ -54,7 +54,6 @@ import os
 import pathlib
 import shutil
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
