@@ -29,7 +29,8 @@
 #
 # Environment: ST_JOBS (ninja -j, default 2), ST_BUILD_DIR / ST_ASAN_BUILD_DIR
 # / ST_TSAN_BUILD_DIR / ST_FUZZ_BUILD_DIR (default <repo>/build, build-asan,
-# build-tsan and build-fuzz), ST_VENV_DIR (default <repo>/.venv), ST_FUZZ_RUNS
+# build-tsan and build-fuzz), ST_RELEASE_DEBUG (debug-info flag of build/,
+# default -g1, line tables; -g for full), ST_VENV_DIR (default <repo>/.venv), ST_FUZZ_RUNS
 # (executions per fuzz target, default that of tests/fuzz/run.sh),
 # ST_LINT_BACKGROUND (0: lint in the foreground), ST_LINT_FAIL_ON (Perl regex
 # of the paths whose clang-tidy findings fail the lint stage; default '.',
@@ -168,7 +169,9 @@ if ((RUN_LAYERING)); then
 fi
 
 # Lint runs beside the later stages at the lowest CPU priority when any of
-# them run: clang-tidy is ~7 minutes of CPU on 2 cores, and the integration
+# them run: clang-tidy is ~15 minutes of CPU (3.5 CPU-s a source, half of it
+# parsing; a PCH makes clang-tidy 14 twice as slow, bench/RESULTS.md "CI
+# time"), and the integration
 # tests leave most of the CPU idle (they wait on Kafka, freshness and JVMs),
 # so it fits into their idle time instead of adding its own minutes. nice 19
 # keeps the tests' share of the CPU (weight 1024 against 15), so their timing
@@ -200,7 +203,13 @@ if ((RUN_LINT)); then
 fi
 
 if ((DO_BUILD)); then
-  ((RUN_INTEGRATION)) && configure_and_build "$BUILD" RelWithDebInfo
+  # Line tables only (-g1, ST_RELEASE_DEBUG, default -g1) instead of full -g:
+  # nothing in the integration harness symbolizes or attaches a debugger, and
+  # a crash backtrace still gets functions and file:line. A cold st_common +
+  # st_http: 111 -> 94 CPU-s, objects 185 -> 77 MB (bench/RESULTS.md "CI time").
+  ((RUN_INTEGRATION)) && configure_and_build "$BUILD" RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 ${ST_RELEASE_DEBUG:--g1} -DNDEBUG" \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 ${ST_RELEASE_DEBUG:--g1} -DNDEBUG"
   # Debug: -O0 compiles much faster on 2 cores, keeps asserts on, and the unit
   # tests are small enough that the sanitizer slowdown does not matter.
   # The asan tree precompiles the common headers (ST_PCH, cmake/modules.cmake):
