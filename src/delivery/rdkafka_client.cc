@@ -9,6 +9,7 @@
 #include "catalog/kafka_client_properties.h"
 #include "common/mutex.h"
 #include "delivery/kafka_client.h"
+#include "delivery/prefetch_sizes.h"
 
 namespace st::delivery {
 
@@ -331,13 +332,11 @@ class RdKafkaClientFactory final : public KafkaClientFactory {
     ST_TRY(ConfSet(*conf, "auto.offset.reset", "earliest"));
     ST_TRY(ConfSet(*conf, "session.timeout.ms", "10000"));
     ST_TRY(ConfSet(*conf, "max.poll.interval.ms", "600000"));
-    int64_t kbytes = std::max<int64_t>(1024, spec.max_prefetch_bytes / 1024);
-    ST_TRY(ConfSet(*conf, "queued.max.messages.kbytes", std::to_string(kbytes)));
-    // Bigger fetches: one round trip per few MB instead of per 1 MB partition
-    // slice keeps the decoder fed (the queue bound above still caps memory).
-    ST_TRY(ConfSet(*conf, "max.partition.fetch.bytes", std::to_string(4 << 20)));
-    ST_TRY(ConfSet(*conf, "fetch.max.bytes",
-                   std::to_string(std::max<int64_t>(8 << 20, kbytes * 1024))));
+    PrefetchSizes sizes = PrefetchSizesFor(spec.max_prefetch_bytes);
+    ST_TRY(ConfSet(*conf, "queued.max.messages.kbytes", std::to_string(sizes.queue_kbytes)));
+    ST_TRY(ConfSet(*conf, "fetch.max.bytes", std::to_string(sizes.fetch_max_bytes)));
+    ST_TRY(
+        ConfSet(*conf, "max.partition.fetch.bytes", std::to_string(sizes.partition_fetch_bytes)));
     auto consumer = std::make_unique<RdKafkaConsumer>(std::move(spec));
     ST_TRY(consumer->Open(*conf));
     return std::unique_ptr<KafkaConsumer>(std::move(consumer));

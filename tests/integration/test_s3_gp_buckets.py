@@ -300,3 +300,37 @@ def test_aws_cli_cp_and_ls(server, tmp_path):
     assert back.read_text() == src.read_text()
     run("rm", f"s3://{bucket}/dlq/rec.jsonl")
     run("rb", f"s3://{bucket}")
+
+
+def _threads(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/task"))
+
+
+def test_many_large_gets_at_once_use_a_bounded_number_of_threads(server):
+    """Each large GET of an encrypted object may get a read-ahead thread, but
+    only a bounded number at once (8): a client opening many slow GETs must not
+    grow the server by a thread each. Every body is still served in full."""
+    from botocore.config import Config
+
+    s3 = server.boto3_client("s3", config=Config(signature_version="s3v4",
+                                                   s3={"addressing_style": "path"},
+                                                   max_pool_connections=64,
+                                                   retries={"max_attempts": 1}))
+    bucket = _name("readahead")
+    s3.create_bucket(Bucket=bucket)
+    payload = os.urandom(12 * MIB)  # Above the 8 MiB read-ahead threshold.
+    s3.put_object(Bucket=bucket, Key="big", Body=payload)
+    pid = server.proc.pid
+    before = _threads(pid)
+    bodies = []
+    for _ in range(24):
+        got = s3.get_object(Bucket=bucket, Key="big")
+        assert got["ServerSideEncryption"] == "AES256"
+        first = got["Body"].read(64 * 1024)  # Then stall: the reader stays open.
+        bodies.append((got["Body"], first))
+    during = _threads(pid)
+    assert during - before <= 8, (before, during)
+    want = hashlib.sha256(payload).hexdigest()
+    for body, first in bodies:
+        assert hashlib.sha256(first + body.read()).hexdigest() == want
+    assert server.running

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <thread>
 
@@ -52,12 +53,23 @@ class ReadAheadBodySource final : public http::BodySource {
   static constexpr size_t kChunkBytes = 1024 * 1024;
   // Bodies at least this long get the extra thread.
   static constexpr int64_t kMinBytes = 8 * 1024 * 1024;
+  // At most this many bodies have a read-ahead thread at once, server-wide;
+  // the others are served on the I/O thread alone (slower, never refused).
+  // Without the bound every large GET a client opens would be one more
+  // thread and 2 MiB of buffers: a cheap way to exhaust the host.
+  static constexpr int kMaxConcurrent = 8;
 
-  ReadAheadBodySource(std::unique_ptr<storage::ObjectReader> reader, int64_t first, int64_t length)
-      : source_(std::move(reader), first, length) {
-    for (Slot& slot : slots_) slot.bytes.resize(kChunkBytes);
-    worker_ = std::thread([this] { Fill(); });
+  // The read-ahead source, or the plain one when kMaxConcurrent are busy.
+  static std::unique_ptr<http::BodySource> Make(std::unique_ptr<storage::ObjectReader> reader,
+                                                int64_t first, int64_t length) {
+    if (active_.fetch_add(1, std::memory_order_acq_rel) >= kMaxConcurrent) {
+      active_.fetch_sub(1, std::memory_order_acq_rel);
+      return std::make_unique<ObjectBodySource>(std::move(reader), first, length);
+    }
+    return std::unique_ptr<http::BodySource>(
+        new ReadAheadBodySource(std::move(reader), first, length));
   }
+
   ~ReadAheadBodySource() override {
     {
       common::MutexLock lock(mu_);
@@ -65,8 +77,18 @@ class ReadAheadBodySource final : public http::BodySource {
     }
     changed_.NotifyAll();
     worker_.join();
+    active_.fetch_sub(1, std::memory_order_acq_rel);
   }
 
+ private:
+  // Only through Make, which counts it.
+  ReadAheadBodySource(std::unique_ptr<storage::ObjectReader> reader, int64_t first, int64_t length)
+      : source_(std::move(reader), first, length) {
+    for (Slot& slot : slots_) slot.bytes.resize(kChunkBytes);
+    worker_ = std::thread([this] { Fill(); });
+  }
+
+ public:
   Result<size_t> Read(char* buffer, size_t capacity) override {
     common::MutexLock lock(mu_);
     Slot& slot = slots_[reading_];
@@ -132,6 +154,7 @@ class ReadAheadBodySource final : public http::BodySource {
   bool stop_ GUARDED_BY(mu_) = false;
   int reading_ = 0;  // The slot Read takes from; Read's thread only.
   std::thread worker_;
+  static inline std::atomic<int> active_{0};
 };
 
 // The object's own file, opened for sendfile, when it is still exactly the
@@ -310,8 +333,8 @@ Result<http::Response> ServeObject(const S3State& state, http::RouteContext& con
     response.stream = LocalFileBody(state, store_key, info, selected.first, selected.length);
     if (response.stream == nullptr) {
       if (selected.length >= ReadAheadBodySource::kMinBytes) {
-        response.stream = std::make_unique<ReadAheadBodySource>(std::move(reader), selected.first,
-                                                                selected.length);
+        response.stream =
+            ReadAheadBodySource::Make(std::move(reader), selected.first, selected.length);
       } else {
         response.stream =
             std::make_unique<ObjectBodySource>(std::move(reader), selected.first, selected.length);
