@@ -5,7 +5,7 @@ preloaded topic and one machine, one after the other.
 
   ST_BENCH_JARS=1 tools/install.sh --no-apt     # the Connect and spark-kafka jar sets
   .venv/bin/python bench/peer_delivery_bench.py --build-dir build [--size-mb 2048]
-      [--freshness 10] [--probe-seconds 30] [--systems streamtables,connect,spark]
+      [--freshness 10] [--probe-seconds 30] [--systems references,streamtables,connect,spark]
 
 One real Kafka 4.1 broker; one 8-partition topic preloaded once with --size-mb
 of the ~1 KB JSON clickstream records of bench/delivery_bench.py. Then each
@@ -46,6 +46,14 @@ summary). Then a probe stream at 2 records/s for --probe-seconds into
 partition 0 gives produce → visible latency p50/p99 (visible = the first
 snapshot whose total-records covers the probe; its timestamp-ms, same clock).
 A row per system and the ratios against streamtables.
+
+Physical references on the same topic and bytes, before the systems run
+(`references` in --systems), each on one core, printed beside our figure:
+raw librdkafka consume configured as our channel's consumer
+(build/bench/rdkafka_consume_reference), simdjson alone on the records with
+the runtime-dispatched kernel and with the On-Demand kernel our decoder is
+compiled for (build/bench/json_parse_reference, on the first 256 MB), and
+`zstd -1 -T1` of the raw record bytes (the codec floor of writing them).
 """
 
 import argparse
@@ -88,6 +96,67 @@ appender.console.name = console
 appender.console.layout.type = PatternLayout
 appender.console.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n
 """
+
+
+# ------------------------------------------------------------------ references
+
+REFERENCE_SAMPLE_BYTES = 256 << 20
+
+
+def _child_cpu(argv: list[str], stdout=subprocess.DEVNULL, stdin=None) -> tuple[float, float, str]:
+    """Runs argv; returns (wall s, CPU s of the child, its stdout if captured)."""
+    before = os.times()
+    t0 = time.monotonic()
+    out = subprocess.run(argv, stdout=stdout, stdin=stdin, stderr=subprocess.PIPE, check=False)
+    wall = time.monotonic() - t0
+    after = os.times()
+    if out.returncode != 0:
+        raise RuntimeError(f"{argv[0]} failed ({out.returncode}): {out.stderr.decode()[-2000:]}")
+    cpu = (after.children_user - before.children_user) + (after.children_system -
+                                                          before.children_system)
+    text = out.stdout.decode() if isinstance(out.stdout, bytes) else ""
+    return wall, cpu, text
+
+
+def run_references(broker, build_dir: pathlib.Path, work: pathlib.Path, records: int,
+                   total: int) -> list[dict]:
+    bench = build_dir / "bench"
+    rows = []
+    _, _, text = _child_cpu([str(bench / "rdkafka_consume_reference"), broker.bootstrap, TOPIC,
+                             str(records)], stdout=subprocess.PIPE)
+    line = text.strip().splitlines()[-1]
+    print(line, flush=True)
+    mb_s = float(line.split(" MB/s")[0].rsplit(" ", 1)[1])
+    cpu_gb = float(line.split(" CPU-s/GB")[0].rsplit(" ", 1)[1])
+    rows.append({"reference": "librdkafka consume (as our channel's consumer)", "mb_s": mb_s,
+                 "cpu_s_per_gb": cpu_gb})
+    # The raw record bytes, regenerated as the preload made them.
+    raw = work / "records.jsonl"
+    sample = work / "sample.jsonl"
+    with raw.open("wb") as f, sample.open("wb") as g:
+        written = 0
+        for n in range(records):
+            value = record(n)
+            f.write(value + b"\n")
+            if written < REFERENCE_SAMPLE_BYTES:
+                g.write(value + b"\n")
+                written += len(value)
+    _, _, text = _child_cpu([str(bench / "json_parse_reference"), str(sample)],
+                            stdout=subprocess.PIPE)
+    for line in text.strip().splitlines():
+        print(line, flush=True)
+        what = line.split(": ")[0]
+        rows.append({"reference": what, "mb_s": float(line.split(" MB/s")[0].rsplit(" ", 1)[1]),
+                     "cpu_s_per_gb": float(line.split(" CPU-s/GB")[0].rsplit(" ", 1)[1])})
+    wall, cpu, _ = _child_cpu(["zstd", "-1", "-T1", "-q", "-c", str(raw)])
+    size = raw.stat().st_size
+    print(f"zstd -1 -T1: {size / 1e6 / wall:.1f} MB/s, {cpu / (size / 1e9):.3f} CPU-s/GB",
+          flush=True)
+    rows.append({"reference": "zstd -1 -T1 of the raw records", "mb_s": size / 1e6 / wall,
+                 "cpu_s_per_gb": cpu / (size / 1e9)})
+    raw.unlink()
+    sample.unlink()
+    return rows
 
 
 # ------------------------------------------------------------------ /proc
@@ -418,7 +487,7 @@ def main() -> None:
     parser.add_argument("--size-mb", type=int, default=2048)
     parser.add_argument("--freshness", type=int, default=10)
     parser.add_argument("--probe-seconds", type=float, default=30)
-    parser.add_argument("--systems", default="streamtables,connect,spark")
+    parser.add_argument("--systems", default="references,streamtables,connect,spark")
     parser.add_argument("--timeout", type=float, default=3600)
     parser.add_argument("--json-out", default="")
     # The Spark job's own process (internal).
@@ -439,6 +508,7 @@ def main() -> None:
     broker = KafkaBroker(work / "kafka", name="kafka", heap="1g").start()
     systems: list[System] = []
     results = []
+    references: list[dict] = []
     try:
         broker.create_topic(TOPIC, partitions=PARTITIONS)
         # Everything is set up before the preload; each system then starts
@@ -460,6 +530,9 @@ def main() -> None:
         records, total = preload(broker, TOPIC, args.size_mb << 20)
         print(f"preloaded {records} records, {total / 1e6:.0f} MB in "
               f"{time.monotonic() - t0:.0f} s", flush=True)
+        if "references" in wanted:
+            references = run_references(broker, pathlib.Path(args.build_dir), work, records,
+                                        total)
         # Probes of one system are records the next one delivers too.
         expected, next_record = records, records
         for system in systems:
@@ -489,8 +562,15 @@ def main() -> None:
         ratio = f"{ours['mb_s'] / r['mb_s']:.2f}" if ours else "-"
         cpu = f"{r['cpu_s_per_gb'] / ours['cpu_s_per_gb']:.2f}" if ours else "-"
         print("| " + " | ".join(cells) + f" | {ratio} | {cpu} |")
+    if references:
+        print("\n| physical reference (one core) | MB/s | CPU-s/GB | ours / it (CPU/GB) |")
+        print("|---|---|---|---|")
+        for r in references:
+            mine = f"{ours['cpu_s_per_gb'] / r['cpu_s_per_gb']:.1f}" if ours else "-"
+            print(f"| {r['reference']} | {r['mb_s']:.1f} | {r['cpu_s_per_gb']:.3f} | {mine} |")
     if args.json_out:
-        pathlib.Path(args.json_out).write_text(json.dumps(results, indent=2))
+        pathlib.Path(args.json_out).write_text(
+            json.dumps({"systems": results, "references": references}, indent=2))
     shutil.rmtree(work, ignore_errors=True)
 
 
