@@ -76,6 +76,11 @@ bool PushDecimalText(const ShredNode& node, std::string_view token, int16_t rep,
   if (!ParseDecimalText(token, node.type->precision(), node.type->scale(), &unscaled)) {
     return false;
   }
+  PushDecimalUnscaled(node, unscaled, rep, c);
+  return true;
+}
+
+void PushDecimalUnscaled(const ShredNode& node, Int128 unscaled, int16_t rep, ColumnBuffer& c) {
   c.PushLevels(node.def_level, rep);
   if (c.physical == parquet::PhysicalType::kInt32) {
     c.i32.push_back(static_cast<int32_t>(unscaled));
@@ -85,7 +90,6 @@ bool PushDecimalText(const ShredNode& node, std::string_view token, int16_t rep,
     AppendBigEndian(unscaled, parquet::DecimalFixedLength(node.type->precision()), &c.arena);
     c.EndBytes();
   }
-  return true;
 }
 
 Value LastValue(const ShredNode& node, const ColumnBuffer& c) {

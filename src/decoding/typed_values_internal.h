@@ -21,6 +21,10 @@ bool PushTextValue(const ShredNode& node, std::string_view text, int16_t rep, Co
 // when it is not a number or does not fit the precision and scale.
 bool PushDecimalText(const ShredNode& node, std::string_view token, int16_t rep, ColumnBuffer& c);
 
+// An unscaled decimal that fits the node's precision, in the column's
+// physical form (int32, int64 or big-endian fixed bytes).
+void PushDecimalUnscaled(const ShredNode& node, Int128 unscaled, int16_t rep, ColumnBuffer& c);
+
 // The value just pushed to `c` (the node's column), as an st::Value.
 Value LastValue(const ShredNode& node, const ColumnBuffer& c);
 
