@@ -92,6 +92,22 @@ void PushDecimalUnscaled(const ShredNode& node, Int128 unscaled, int16_t rep, Co
   }
 }
 
+void PushNulls(const ShredNode& node, int16_t def, int16_t rep, ColumnBuffers& out) {
+  for (int c = node.first_column; c < node.end_column; ++c) out.column(c).PushNull(def, rep);
+}
+
+bool PushMissing(const ShredNode& node, int16_t rep, ColumnBuffers& out, RecordError* error) {
+  if (node.partition_slot >= 0 || node.required) {
+    error->code =
+        std::string(node.partition_slot >= 0 ? kMissingPartitionValue : kMissingRequiredField);
+    error->message = (node.partition_slot >= 0 ? "partition source field " : "required field ") +
+                     node.path + " is missing or null";
+    return false;
+  }
+  PushNulls(node, static_cast<int16_t>(node.def_level - 1), rep, out);
+  return true;
+}
+
 Value LastValue(const ShredNode& node, const ColumnBuffer& c) {
   switch (c.physical) {
     case parquet::PhysicalType::kInt32:
