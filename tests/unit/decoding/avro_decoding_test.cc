@@ -207,5 +207,57 @@ TEST_F(AvroWriterTest, HostileDepthAndCounts) {
   EXPECT_EQ(e2->code, kMalformedAvro);
 }
 
+class OneSchemaGsr : public GsrSchemaLookup {
+ public:
+  Result<std::string> Definition(const std::string& id) override {
+    if (id != "00000000-0000-0000-0000-000000000001") return Err(NotFound(id));
+    return std::string(kWriterV1);
+  }
+};
+
+TEST_F(AvroWriterTest, GlueFramedAvro) {
+  OneSchemaGsr gsr;
+  iceberg::Schema table =
+      MustSchema({{1, "id", true, Type::Long(), ""},
+                  {2, "props", false, Type::Map(3, Type::String(), 4, false, Type::Long()), ""}});
+  auto options = Options(ValueFormat::kAvroGsr, table);
+  options.gsr = &gsr;
+  auto writer = MustWriter(std::move(options));
+  std::string header("\x03\x00", 2);
+  std::string id(16, '\0');
+  id[15] = 1;
+  EXPECT_EQ(AddValue(*writer, header + id + EncodeV1(5, "a", 1)), std::nullopt);
+  id[15] = 2;
+  auto missing = AddValue(*writer, header + id + EncodeV1(5, "a", 1));
+  ASSERT_TRUE(missing.has_value());
+  EXPECT_EQ(missing->code, kSchemaNotFound);
+  EXPECT_EQ(missing->schema_version_id, "00000000-0000-0000-0000-000000000002");
+  auto short_header = AddValue(*writer, std::string("\x03", 1));
+  ASSERT_TRUE(short_header.has_value());
+  EXPECT_EQ(short_header->code, kMissingGsrHeader);
+  auto files = writer->Finish();
+  ASSERT_TRUE(files.has_value());
+  EXPECT_EQ((*files)[0].record_count, 1);
+}
+
+TEST(AvroEvolution, NestedMembersInListsAndMaps) {
+  auto table = AvroToIcebergSchema(MustAvro(R"({"type":"record","name":"R","fields":[
+    {"name":"l","type":{"type":"array","items":{"type":"record","name":"I","fields":[
+      {"name":"a","type":"int"}]}}},
+    {"name":"m","type":{"type":"map","values":{"type":"record","name":"V","fields":[
+      {"name":"b","type":"float"}]}}}]})"));
+  ASSERT_TRUE(table.has_value());
+  auto evolved = EvolveForAvro(*table, MustAvro(R"({"type":"record","name":"R","fields":[
+    {"name":"l","type":{"type":"array","items":{"type":"record","name":"I","fields":[
+      {"name":"a","type":"int"},{"name":"a2","type":"string"}]}}},
+    {"name":"m","type":{"type":"map","values":{"type":"record","name":"V","fields":[
+      {"name":"b","type":"double"},{"name":"c","type":{"type":"bytes","logicalType":"decimal",
+       "precision":10,"scale":2}}]}}}]})"));
+  ASSERT_TRUE(evolved.has_value()) << evolved.error().ToString();
+  EXPECT_NE(evolved->schema.FindFieldByName("l.element.a2"), nullptr);
+  EXPECT_EQ(evolved->schema.FindFieldByName("m.value.b")->type->id(), iceberg::TypeId::kDouble);
+  EXPECT_FALSE(evolved->schema.FindFieldByName("m.value.c")->required);
+}
+
 }  // namespace
 }  // namespace st::decoding
