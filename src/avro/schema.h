@@ -150,6 +150,10 @@ NodePtr MakeDecimal(NodePtr bytes_or_fixed, int32_t precision, int32_t scale);
 NodePtr MakeLogicalMap(std::string record_name, NodePtr key, int32_t key_id, NodePtr value,
                        int32_t value_id);
 
+// The names in a field's "aliases" attribute (an array of strings; anything
+// else yields none), as written (possibly namespace-qualified).
+std::vector<std::string> FieldAliases(const Field& field);
+
 // A required field, with `field-id` when given.
 Field MakeField(std::string name, NodePtr type, std::optional<int32_t> field_id = std::nullopt);
 // An optional field: type ["null", type], "default": null, `field-id` when given.

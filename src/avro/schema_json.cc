@@ -286,6 +286,18 @@ bool IsValidJson(std::string_view json) {
 
 }  // namespace internal
 
+std::vector<std::string> FieldAliases(const Field& field) {
+  std::vector<std::string> out;
+  const std::string* json = field.attributes.FindJson("aliases");
+  if (json == nullptr) return out;
+  Json value = Json::parse(*json, nullptr, false);
+  if (!value.is_array()) return out;
+  for (const Json& alias : value) {
+    if (alias.is_string()) out.push_back(alias.get<std::string>());
+  }
+  return out;
+}
+
 Result<Schema> Schema::Parse(std::string_view json) {
   ST_TRY(CheckJsonNesting(json, "avro schema"));
   Json parsed = Json::parse(json, nullptr, false);

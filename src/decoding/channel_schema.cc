@@ -6,7 +6,9 @@ namespace st::decoding {
 namespace {
 
 bool IsJsonFormat(ValueFormat format) {
-  return format == ValueFormat::kJson || format == ValueFormat::kJsonSchemaGsr;
+  // Formats whose records carry their own value schema (JSON or Avro).
+  return format == ValueFormat::kJson || format == ValueFormat::kJsonSchemaGsr ||
+         format == ValueFormat::kAvroConfluent || format == ValueFormat::kAvroGsr;
 }
 
 iceberg::NestedField KafkaMetadataField(int32_t first_id) {
@@ -44,7 +46,7 @@ Result<iceberg::Schema> ChannelTableSchema(ValueFormat format,
   int32_t highest_id = 0;
   if (IsJsonFormat(format)) {
     if (!value_schema) {
-      return Err(InvalidArgument("a JSON or JSON_SCHEMA_GSR channel needs the value schema"));
+      return Err(InvalidArgument("a JSON, JSON_SCHEMA_GSR or Avro channel needs the value schema"));
     }
     fields = value_schema->fields();
     highest_id = value_schema->HighestFieldId();

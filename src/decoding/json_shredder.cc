@@ -184,20 +184,10 @@ class JsonShredder::Walker {
   }
 
   void EmitNulls(const ShredNode& node, int16_t def, int16_t rep) {
-    for (int c = node.first_column; c < node.end_column; ++c) out_.column(c).PushNull(def, rep);
+    PushNulls(node, def, rep, out_);
   }
 
-  bool Missing(const ShredNode& node, int16_t rep) {
-    if (node.partition_slot >= 0) {
-      return Fail(kMissingPartitionValue,
-                  "partition source field " + node.path + " is missing or null");
-    }
-    if (node.required) {
-      return Fail(kMissingRequiredField, "required field " + node.path + " is missing or null");
-    }
-    EmitNulls(node, static_cast<int16_t>(node.def_level - 1), rep);
-    return true;
-  }
+  bool Missing(const ShredNode& node, int16_t rep) { return PushMissing(node, rep, out_, error_); }
 
   bool Object(const ShredNode& node, od::object& object, int16_t rep, int depth) {
     std::fill(node.seen.begin(), node.seen.end(), 0);

@@ -6,8 +6,11 @@
 #include <utility>
 
 #include "common/utc_time.h"
+#include "decoding/avro_plan_cache_internal.h"
+#include "decoding/avro_shredder_internal.h"
 #include "decoding/channel_schema.h"
 #include "decoding/column_buffers_internal.h"
+#include "decoding/confluent_framing_internal.h"
 #include "decoding/gsr_framing_internal.h"
 #include "decoding/json_shredder_internal.h"
 #include "decoding/kafka_metadata_internal.h"
@@ -86,8 +89,13 @@ class PartitionedFileWriter::Impl {
             "of binary/string type (ChannelTableSchema)");
       }
     }
-    if (options_.format == ValueFormat::kJsonSchemaGsr && options_.gsr == nullptr) {
-      return InvalidArgument("a JSON_SCHEMA_GSR writer needs a GsrSchemaLookup");
+    if ((options_.format == ValueFormat::kJsonSchemaGsr ||
+         options_.format == ValueFormat::kAvroGsr) &&
+        options_.gsr == nullptr) {
+      return InvalidArgument("a GSR-framed writer needs a GsrSchemaLookup");
+    }
+    if (options_.format == ValueFormat::kAvroConfluent && !options_.writer_schemas) {
+      return InvalidArgument("an Avro (Confluent framing) writer needs a WriterSchemaLookup");
     }
     int slots = 0;
     for (const auto& field : options_.spec.fields()) {
@@ -129,6 +137,7 @@ class PartitionedFileWriter::Impl {
       sources_.push_back(std::move(source));
     }
     shredder_ = std::make_unique<JsonShredder>(*plan_, slots);
+    avro_shredder_ = std::make_unique<AvroShredder>(*plan_, slots);
     scratch_ = std::make_unique<ColumnBuffers>(*parquet_schema_);
     return Status::OK();
   }
@@ -229,6 +238,12 @@ class PartitionedFileWriter::Impl {
         if (!shredder_->Shred(payload, out, &error)) return error;
         break;
       }
+      case ValueFormat::kAvroConfluent:
+      case ValueFormat::kAvroGsr: {
+        ST_ASSIGN_OR_RETURN(std::optional<RecordError> rejected, DecodeAvro(value, out));
+        if (rejected) return rejected;
+        break;
+      }
       case ValueFormat::kByteArray:
       case ValueFormat::kString:
         if (!WriteRawValue(plan_->root.children[0], value, options_.format == ValueFormat::kString,
@@ -244,6 +259,53 @@ class PartitionedFileWriter::Impl {
     return std::optional<RecordError>();
   }
 
+  // An Avro value's framing, writer schema and payload into `out`.
+  Result<std::optional<RecordError>> DecodeAvro(std::string_view value, ColumnBuffers& out) {
+    RecordError error;
+    std::string_view payload;
+    AvroPlanCache::Fetch fetch;
+    if (options_.format == ValueFormat::kAvroConfluent) {
+      ConfluentFrame frame;
+      if (!ParseConfluentFrame(value, false, &frame, &error)) return error;
+      error.schema_version_id = std::to_string(frame.schema_id);
+      payload = frame.payload;
+      const int32_t id = frame.schema_id;
+      fetch = [this, id] { return options_.writer_schemas(id); };
+    } else {
+      GsrFrame frame;
+      if (!ParseGsrFrame(value, &frame, &error)) return error;
+      error.schema_version_id = frame.schema_version_id;
+      payload = frame.payload;
+      if (frame.zlib) {
+        if (!InflateGsrPayload(payload, options_.max_record_bytes, &inflated_, &error)) {
+          if (error.code == kMalformedJson) error.code = std::string(kMalformedAvro);
+          return error;
+        }
+        payload = inflated_;
+      }
+      fetch = [this, &error]() -> Result<WriterSchema> {
+        ST_ASSIGN_OR_RETURN(std::string definition,
+                            options_.gsr->Definition(error.schema_version_id));
+        return WriterSchema{WriterSchemaType::kAvro, std::move(definition)};
+      };
+    }
+    ST_ASSIGN_OR_RETURN(
+        const AvroWriterVersion* version,
+        avro_plans_.Get(error.schema_version_id, options_.schema.schema_id(), *plan_, fetch));
+    if (version == nullptr) {
+      error.code = std::string(kSchemaNotFound);
+      error.message = "writer schema " + error.schema_version_id + " is not in the schema registry";
+      return error;
+    }
+    if (version->plan == nullptr) {
+      error.code = version->code;
+      error.message = version->message;
+      return error;
+    }
+    if (!avro_shredder_->Shred(*version->plan, payload, out, &error)) return error;
+    return std::optional<RecordError>();
+  }
+
   // The partition tuple of the record just decoded, into partition_values_;
   // a RecordError when it has none.
   std::optional<RecordError> PartitionOf(const KafkaRecord& record) {
@@ -251,7 +313,8 @@ class PartitionedFileWriter::Impl {
     for (const auto& source : sources_) {
       Value v;
       if (source.slot >= 0) {
-        v = shredder_->partition_values()[source.slot];
+        v = IsAvro() ? avro_shredder_->partition_values()[source.slot]
+                     : shredder_->partition_values()[source.slot];
       } else if (options_.include_metadata && record.timestamp_ms >= 0) {
         v = Value::Int64(record.timestamp_ms * 1000);
       }
@@ -279,6 +342,11 @@ class PartitionedFileWriter::Impl {
   }
 
   int64_t BufferedBytes() const { return held_bytes_; }
+
+  bool IsAvro() const {
+    return options_.format == ValueFormat::kAvroConfluent ||
+           options_.format == ValueFormat::kAvroGsr;
+  }
 
   void SetExpirationHorizon(std::optional<int64_t> horizon_micros) {
     horizon_micros_ = horizon_micros;
@@ -378,6 +446,8 @@ class PartitionedFileWriter::Impl {
   std::unique_ptr<KafkaMetadataWriter> kafka_writer_;
   std::vector<PartitionSource> sources_;
   std::unique_ptr<JsonShredder> shredder_;
+  std::unique_ptr<AvroShredder> avro_shredder_;
+  AvroPlanCache avro_plans_;
   std::unique_ptr<ColumnBuffers> scratch_;
   std::vector<Value> partition_values_;
   std::vector<ColumnMark> marks_;

@@ -19,6 +19,16 @@
 // timestamptz takes RFC 3339 date-times with `Z` or an offset; binary takes
 // base64 text; uuid the canonical text form.
 //
+// Avro (kAvroConfluent, kAvroGsr): the framing is checked (WRONG_MAGIC_BYTE,
+// TRUNCATED_PAYLOAD; MISSING_GSR_HEADER), the writer schema looked up by its
+// id (SCHEMA_NOT_FOUND; SCHEMA_MISMATCH when it is not an Avro schema) and
+// resolved onto the table schema by Avro's rules (SCHEMA_INCOMPATIBLE when
+// it cannot be: the message names the field and both types), then the
+// payload is decoded straight into the column buffers (MALFORMED_AVRO,
+// TRUNCATED_PAYLOAD, NESTING_TOO_DEEP beyond 64 levels, and the JSON codes
+// for required, partition and range problems). Parsed schemas and resolution
+// plans are cached per (writer schema id, table schema id).
+//
 // Not thread-safe: one writer per channel worker.
 #pragma once
 
@@ -32,6 +42,7 @@
 #include "common/random.h"
 #include "common/status.h"
 #include "decoding/record.h"
+#include "decoding/writer_schema.h"
 #include "iceberg/data_file.h"
 #include "iceberg/file_io.h"
 #include "iceberg/partition_spec.h"
@@ -62,8 +73,11 @@ struct WriterOptions {
   int64_t target_file_bytes = 128LL << 20;
   // "zstd", "snappy", "gzip" or "uncompressed".
   std::string codec = "zstd";
-  // Required for kJsonSchemaGsr; not owned, must outlive the writer.
+  // Required for kJsonSchemaGsr and kAvroGsr (whose definitions are Avro
+  // schema JSON); not owned, must outlive the writer.
   GsrSchemaLookup* gsr = nullptr;
+  // Required for kAvroConfluent: the writer schema of a Confluent schema id.
+  WriterSchemaLookup writer_schemas;
   // kJsonSchemaGsr: whether a schema version (its definition) maps to this
   // table's value columns. false → SCHEMA_MISMATCH; an error → SCHEMA_MISMATCH
   // with the error's message. Unset: every resolvable version matches.
@@ -89,7 +103,8 @@ class PartitionedFileWriter {
   // Errors: InvalidArgument when the spec does not fit the schema or is not
   // sourced as above (or sourced from `_kafka.timestamp` with
   // include_metadata=false), the codec is unknown, data_location is empty,
-  // or kJsonSchemaGsr has no `gsr`.
+  // or kJsonSchemaGsr / kAvroGsr has no `gsr`, or kAvroConfluent no
+  // `writer_schemas`.
   static Result<std::unique_ptr<PartitionedFileWriter>> Make(WriterOptions options,
                                                              iceberg::FileIO& io, Random& random);
   ~PartitionedFileWriter();

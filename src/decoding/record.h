@@ -17,6 +17,11 @@ enum class ValueFormat {
   kJsonSchemaGsr,  // Glue Schema Registry framing (§13) around a JSON object.
   kByteArray,      // The raw bytes, one binary `value` column.
   kString,         // UTF-8 text, one string `value` column.
+  // Avro binary behind the Confluent wire framing (magic byte 0, 4-byte
+  // big-endian schema id), decoded per the writer schema the id names.
+  kAvroConfluent,
+  // Avro binary behind the Glue Schema Registry framing (§13, data format AVRO).
+  kAvroGsr,
 };
 
 struct KafkaHeader {
@@ -51,13 +56,29 @@ inline constexpr std::string_view kNullValue = "NULL_VALUE";
 // is older than the table's record expiration horizon (now − days): record
 // expiration would remove it at once, so it is not written.
 inline constexpr std::string_view kRecordExpired = "RECORD_EXPIRED";
+// Confluent framing: the first byte is not the magic byte 0.
+inline constexpr std::string_view kWrongMagicByte = "WRONG_MAGIC_BYTE";
+// The value ends before its framing header (or Protobuf message indexes), or
+// the Avro payload ends inside a value.
+inline constexpr std::string_view kTruncatedPayload = "TRUNCATED_PAYLOAD";
+// The Avro payload does not match its writer schema: a bad varint, union
+// branch or enum index, a negative length or one past the end, a string that
+// is not UTF-8, a boolean byte other than 0/1, bytes after the value.
+inline constexpr std::string_view kMalformedAvro = "MALFORMED_AVRO";
+// Confluent Protobuf framing: the message indexes are malformed.
+inline constexpr std::string_view kMalformedProtobuf = "MALFORMED_PROTOBUF";
+// The record's writer schema cannot be resolved onto (or evolve) the table's
+// schema; the message names the field and both types.
+inline constexpr std::string_view kSchemaIncompatible = "SCHEMA_INCOMPATIBLE";
 
 // Why one record was rejected. `message` names the field path (dotted, list
 // elements as "element", map values as "value") and what was expected.
 struct RecordError {
   std::string code;  // One of the k* codes above.
   std::string message;
-  std::string schema_version_id;  // JSON_SCHEMA_GSR: the embedded id, when it was readable.
+  // The embedded writer schema id, when it was readable: JSON_SCHEMA_GSR and
+  // Avro-GSR the version UUID, Avro-Confluent the decimal schema id.
+  std::string schema_version_id;
 
   friend bool operator==(const RecordError&, const RecordError&) = default;
 };

@@ -76,6 +76,11 @@ bool PushDecimalText(const ShredNode& node, std::string_view token, int16_t rep,
   if (!ParseDecimalText(token, node.type->precision(), node.type->scale(), &unscaled)) {
     return false;
   }
+  PushDecimalUnscaled(node, unscaled, rep, c);
+  return true;
+}
+
+void PushDecimalUnscaled(const ShredNode& node, Int128 unscaled, int16_t rep, ColumnBuffer& c) {
   c.PushLevels(node.def_level, rep);
   if (c.physical == parquet::PhysicalType::kInt32) {
     c.i32.push_back(static_cast<int32_t>(unscaled));
@@ -85,6 +90,21 @@ bool PushDecimalText(const ShredNode& node, std::string_view token, int16_t rep,
     AppendBigEndian(unscaled, parquet::DecimalFixedLength(node.type->precision()), &c.arena);
     c.EndBytes();
   }
+}
+
+void PushNulls(const ShredNode& node, int16_t def, int16_t rep, ColumnBuffers& out) {
+  for (int c = node.first_column; c < node.end_column; ++c) out.column(c).PushNull(def, rep);
+}
+
+bool PushMissing(const ShredNode& node, int16_t rep, ColumnBuffers& out, RecordError* error) {
+  if (node.partition_slot >= 0 || node.required) {
+    error->code =
+        std::string(node.partition_slot >= 0 ? kMissingPartitionValue : kMissingRequiredField);
+    error->message = (node.partition_slot >= 0 ? "partition source field " : "required field ") +
+                     node.path + " is missing or null";
+    return false;
+  }
+  PushNulls(node, static_cast<int16_t>(node.def_level - 1), rep, out);
   return true;
 }
 

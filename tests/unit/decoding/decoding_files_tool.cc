@@ -3,7 +3,8 @@
 // local object store, so pyarrow can read the files back.
 //
 // Usage: decoding_files_tool <store_dir> <config.json>
-//   config: {"format": "JSON"|"BYTE_ARRAY"|"STRING", "value_schema": <Iceberg schema JSON>,
+//   config: {"format": "JSON"|"BYTE_ARRAY"|"STRING"|"AVRO_CONFLUENT", "avro_table_schema": str,
+//            "writer_schemas": {"<id>": str}, "value_schema": <Iceberg schema JSON>,
 //            "include_metadata": bool, "partition_source": str|null, "daily": bool,
 //            "target_file_bytes": int (optional)}
 //   stdin, one record per line: {"partition": int, "offset": int, "timestamp_ms": int,
@@ -15,7 +16,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "avro/schema.h"
 #include "common/random.h"
+#include "decoding/avro_schema_mapping.h"
 #include "decoding/channel_schema.h"
 #include "decoding/partitioned_file_writer.h"
 #include "decoding/text_scalars_internal.h"
@@ -63,11 +66,20 @@ int Run(int argc, char** argv) {
   decoding::ValueFormat format = decoding::ValueFormat::kJson;
   if (format_name == "BYTE_ARRAY") format = decoding::ValueFormat::kByteArray;
   if (format_name == "STRING") format = decoding::ValueFormat::kString;
+  if (format_name == "AVRO_CONFLUENT") format = decoding::ValueFormat::kAvroConfluent;
   std::optional<iceberg::Schema> value_schema;
   if (config.contains("value_schema") && !config["value_schema"].is_null()) {
     auto parsed = iceberg::SchemaFromJson(config["value_schema"]);
     if (!parsed) return Die(parsed.error().ToString());
     value_schema = *parsed;
+  }
+  // "avro_table_schema": Avro schema text mapped by AvroToIcebergSchema.
+  if (config.contains("avro_table_schema")) {
+    auto avro_schema = avro::Schema::Parse(config["avro_table_schema"].get<std::string>());
+    if (!avro_schema) return Die(avro_schema.error().ToString());
+    auto mapped = decoding::AvroToIcebergSchema(*avro_schema);
+    if (!mapped) return Die(mapped.error().ToString());
+    value_schema = *mapped;
   }
   std::optional<std::string> source;
   if (config.contains("partition_source") && !config["partition_source"].is_null()) {
@@ -92,6 +104,14 @@ int Run(int argc, char** argv) {
                                   .spec = *spec,
                                   .include_metadata = include_metadata,
                                   .data_location = "s3://bucket/table/data"};
+  // AVRO_CONFLUENT: "writer_schemas": {"<id>": "<Avro schema JSON text>"}.
+  const auto writer_schemas = config.value("writer_schemas", nlohmann::json::object());
+  options.writer_schemas = [writer_schemas](int32_t id) -> Result<decoding::WriterSchema> {
+    const std::string key = std::to_string(id);
+    if (!writer_schemas.contains(key)) return Err(NotFound("no writer schema " + key));
+    return decoding::WriterSchema{decoding::WriterSchemaType::kAvro,
+                                  writer_schemas[key].get<std::string>()};
+  };
   options.target_file_bytes = config.value("target_file_bytes", int64_t{options.target_file_bytes});
   auto writer = decoding::PartitionedFileWriter::Make(options, io, random);
   if (!writer) return Die(writer.error().ToString());
