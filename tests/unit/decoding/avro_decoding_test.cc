@@ -120,13 +120,17 @@ TEST(ConfluentFraming, MagicLengthAndProtobufIndexes) {
   EXPECT_EQ(error.code, kWrongMagicByte);
   EXPECT_FALSE(ParseConfluentFrame(std::string("\0\0\0", 3), false, &frame, &error));
   EXPECT_EQ(error.code, kTruncatedPayload);
-  ASSERT_TRUE(ParseConfluentFrame(std::string("\0\0\0\1\x02\x00X", 7), false, &frame, &error));
+  // frame.payload points into the value, so each value outlives its checks.
+  const std::string plain("\0\0\0\1\x02\x00X", 7);
+  ASSERT_TRUE(ParseConfluentFrame(plain, false, &frame, &error));
   EXPECT_EQ(frame.schema_id, 258);
   EXPECT_EQ(frame.payload, std::string("\x00X", 2));
-  ASSERT_TRUE(ParseConfluentFrame(std::string("\0\0\0\0\1\x04\x02\x06Y", 9), true, &frame, &error));
+  const std::string indexed("\0\0\0\0\1\x04\x02\x06Y", 9);
+  ASSERT_TRUE(ParseConfluentFrame(indexed, true, &frame, &error));
   EXPECT_EQ(frame.message_indexes, (std::vector<int32_t>{1, 3}));
   EXPECT_EQ(frame.payload, "Y");
-  ASSERT_TRUE(ParseConfluentFrame(std::string("\0\0\0\0\1\0Z", 7), true, &frame, &error));
+  const std::string first_message("\0\0\0\0\1\0Z", 7);
+  ASSERT_TRUE(ParseConfluentFrame(first_message, true, &frame, &error));
   EXPECT_EQ(frame.message_indexes, (std::vector<int32_t>{0}));
 }
 
