@@ -62,8 +62,8 @@ class ReadAheadBodySource final : public http::BodySource {
   // The read-ahead source, or the plain one when kMaxConcurrent are busy.
   static std::unique_ptr<http::BodySource> Make(std::unique_ptr<storage::ObjectReader> reader,
                                                 int64_t first, int64_t length) {
-    if (active_.fetch_add(1, std::memory_order_acq_rel) >= kMaxConcurrent) {
-      active_.fetch_sub(1, std::memory_order_acq_rel);
+    if (active_count.fetch_add(1, std::memory_order_acq_rel) >= kMaxConcurrent) {
+      active_count.fetch_sub(1, std::memory_order_acq_rel);
       return std::make_unique<ObjectBodySource>(std::move(reader), first, length);
     }
     return std::unique_ptr<http::BodySource>(
@@ -77,7 +77,7 @@ class ReadAheadBodySource final : public http::BodySource {
     }
     changed_.NotifyAll();
     worker_.join();
-    active_.fetch_sub(1, std::memory_order_acq_rel);
+    active_count.fetch_sub(1, std::memory_order_acq_rel);
   }
 
  private:
@@ -154,7 +154,7 @@ class ReadAheadBodySource final : public http::BodySource {
   bool stop_ GUARDED_BY(mu_) = false;
   int reading_ = 0;  // The slot Read takes from; Read's thread only.
   std::thread worker_;
-  static inline std::atomic<int> active_{0};
+  static inline std::atomic<int> active_count{0};
 };
 
 // The object's own file, opened for sendfile, when it is still exactly the
