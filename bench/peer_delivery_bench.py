@@ -118,8 +118,8 @@ def _child_cpu(argv: list[str], stdout=subprocess.DEVNULL, stdin=None) -> tuple[
     return wall, cpu, text
 
 
-def run_references(broker, build_dir: pathlib.Path, work: pathlib.Path, records: int,
-                   total: int) -> list[dict]:
+def run_references(broker, build_dir: pathlib.Path, work: pathlib.Path,
+                   records: int) -> list[dict]:
     bench = build_dir / "bench"
     rows = []
     _, _, text = _child_cpu([str(bench / "rdkafka_consume_reference"), broker.bootstrap, TOPIC,
@@ -531,8 +531,7 @@ def main() -> None:
         print(f"preloaded {records} records, {total / 1e6:.0f} MB in "
               f"{time.monotonic() - t0:.0f} s", flush=True)
         if "references" in wanted:
-            references = run_references(broker, pathlib.Path(args.build_dir), work, records,
-                                        total)
+            references = run_references(broker, pathlib.Path(args.build_dir), work, records)
         # Probes of one system are records the next one delivers too.
         expected, next_record = records, records
         for system in systems:
