@@ -9,8 +9,9 @@
 #   ./test.sh --layering           only tools/check_layering.py (includes
 #                                  follow the CMake module graph)
 #   ./test.sh --lint               only clang-tidy (tools/run_clang_tidy.sh)
-#                                  over src/, with build-tsan/'s compile
-#                                  commands (configured, not built); with
+#                                  over src/, with build-lint/'s compile
+#                                  commands (tsan flags, configured, not
+#                                  built, file by file); with
 #                                  later stages it runs beside them at
 #                                  nice 19 and reports at the end
 #   ./test.sh --unit               only build-asan/ (Debug, ASan+UBSan) + ctest
@@ -28,8 +29,9 @@
 #   --no-build                     skip cmake/ninja (test what is built)
 #
 # Environment: ST_JOBS (ninja -j, default 2), ST_BUILD_DIR / ST_ASAN_BUILD_DIR
-# / ST_TSAN_BUILD_DIR / ST_FUZZ_BUILD_DIR (default <repo>/build, build-asan,
-# build-tsan and build-fuzz), ST_RELEASE_DEBUG (debug-info flag of build/,
+# / ST_TSAN_BUILD_DIR / ST_FUZZ_BUILD_DIR / ST_LINT_BUILD_DIR (default
+# <repo>/build, build-asan, build-tsan, build-fuzz and build-lint), ST_UNITY
+# (OFF: the asan, tsan and fuzz trees file by file; default ON), ST_RELEASE_DEBUG (debug-info flag of build/,
 # default -g1, line tables; -g for full), ST_VENV_DIR (default <repo>/.venv), ST_FUZZ_RUNS
 # (executions per fuzz target, default that of tests/fuzz/run.sh),
 # ST_LINT_BACKGROUND (0: lint in the foreground), ST_LINT_FAIL_ON (Perl regex
@@ -41,6 +43,9 @@ REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 BUILD="${ST_BUILD_DIR:-$REPO/build}"
 BUILD_ASAN="${ST_ASAN_BUILD_DIR:-$REPO/build-asan}"
 BUILD_TSAN="${ST_TSAN_BUILD_DIR:-$REPO/build-tsan}"
+# Configured only (compile commands for clang-tidy), file by file: the built
+# trees are unity builds, whose compile commands name the batches.
+BUILD_LINT="${ST_LINT_BUILD_DIR:-$REPO/build-lint}"
 VENV="${ST_VENV_DIR:-$REPO/.venv}"
 JOBS="${ST_JOBS:-2}"
 # Every clang-tidy finding under src/ fails the stage (ST_LINT_FAIL_ON
@@ -120,6 +125,7 @@ finish() {
 }
 
 TSAN_CMAKE_ARGS=(-DST_TSAN=ON -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang)
+SANITIZER_TREE_ARGS=(-DST_UNITY="${ST_UNITY:-ON}" -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_C_FLAGS_DEBUG=-g1)
 
 configure() {  # dir, build type, extra cmake args...
   local dir="$1" build_type="$2"; shift 2
@@ -177,25 +183,21 @@ fi
 # keeps the tests' share of the CPU (weight 1024 against 15), so their timing
 # is what it is without lint. ST_LINT_BACKGROUND=0 runs it in the foreground.
 if ((RUN_LINT)); then
-  banner "lint (tools/run_clang_tidy.sh -p $BUILD_TSAN)"
+  banner "lint (tools/run_clang_tidy.sh -p $BUILD_LINT)"
   stage_start
-  # clang-tidy needs the compile commands of a clang build, not its objects.
-  if ((DO_BUILD)) && ! configure "$BUILD_TSAN" Debug "${TSAN_CMAKE_ARGS[@]}" >/dev/null; then
-    record "lint (clang-tidy)" "FAILED (cmake configure of $BUILD_TSAN)"
+  # clang-tidy needs the compile commands of a clang build, not its objects:
+  # the tsan configuration, file by file (never a unity build).
+  if ((DO_BUILD)) && ! configure "$BUILD_LINT" Debug "${TSAN_CMAKE_ARGS[@]}" -DST_UNITY=OFF >/dev/null; then
+    record "lint (clang-tidy)" "FAILED (cmake configure of $BUILD_LINT)"
   elif [[ "${ST_LINT_BACKGROUND:-1}" != 0 ]] \
        && ((RUN_UNIT || RUN_TSAN || RUN_FUZZ || RUN_INTEGRATION)); then
-    # Its own copy of the compile commands: the tsan build re-runs cmake in
-    # $BUILD_TSAN, which rewrites compile_commands.json while clang-tidy reads it.
-    LINT_DB="$BUILD_TSAN/lint-db"
-    mkdir -p "$LINT_DB"
-    cp "$BUILD_TSAN/compile_commands.json" "$LINT_DB/compile_commands.json"
-    LINT_LOG="$BUILD_TSAN/lint.log"
+    LINT_LOG="$BUILD_LINT/lint.log"
     LINT_T0=$STAGE_T0
-    nice -n 19 "$REPO/tools/run_clang_tidy.sh" -p "$LINT_DB" -j "$JOBS" --fail-on "$LINT_FAIL_ON" \
+    nice -n 19 "$REPO/tools/run_clang_tidy.sh" -p "$BUILD_LINT" -j "$JOBS" --fail-on "$LINT_FAIL_ON" \
       >"$LINT_LOG" 2>&1 &
     LINT_PID=$!
     echo "lint: started in the background at nice 19 (pid $LINT_PID, log $LINT_LOG)"
-  elif "$REPO/tools/run_clang_tidy.sh" -p "$BUILD_TSAN" -j "$JOBS" --fail-on "$LINT_FAIL_ON"; then
+  elif "$REPO/tools/run_clang_tidy.sh" -p "$BUILD_LINT" -j "$JOBS" --fail-on "$LINT_FAIL_ON"; then
     record "lint (clang-tidy)" passed
   else
     record "lint (clang-tidy)" FAILED
@@ -207,7 +209,9 @@ if ((DO_BUILD)); then
   # nothing in the integration harness symbolizes or attaches a debugger, and
   # a crash backtrace still gets functions and file:line. A cold st_common +
   # st_http: 111 -> 94 CPU-s, objects 185 -> 77 MB (bench/RESULTS.md "CI time").
-  ((RUN_INTEGRATION)) && configure_and_build "$BUILD" RelWithDebInfo \
+  # Only what pytest runs (st_integration: the server, the CLI, the tools and
+  # fixtures); the unit tests are built and run in the asan tree.
+  ((RUN_INTEGRATION)) && configure_and_build "$BUILD" RelWithDebInfo --targets st_integration \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 ${ST_RELEASE_DEBUG:--g1} -DNDEBUG" \
     -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 ${ST_RELEASE_DEBUG:--g1} -DNDEBUG"
   # Debug: -O0 compiles much faster on 2 cores, keeps asserts on, and the unit
@@ -217,10 +221,20 @@ if ((DO_BUILD)); then
   # here: at -O2 GCC 12 reports bogus -Warray-bounds inside std::string over
   # the precompiled header, and the other trees (release, tsan, fuzz, lint)
   # keep checking that every file includes what it uses.
-  ((RUN_UNIT)) && configure_and_build "$BUILD_ASAN" Debug -DST_SANITIZE=ON -DST_PCH=ON
+  #
+  # The sanitizer trees are unity builds (ST_UNITY, 8 sources per translation
+  # unit: the heavy headers are parsed once a batch; a cold st_common_test
+  # 70.6 -> 41.7 CPU-s) with line tables only (-g1: a sanitizer report still
+  # names file:line). Whether each source of src/ includes what it uses is
+  # still checked: build/ compiles them file by file, and clang-tidy parses
+  # each alone.
+  # ST_UNITY=OFF in the environment builds them file by file.
+  ((RUN_UNIT)) && configure_and_build "$BUILD_ASAN" Debug -DST_SANITIZE=ON -DST_PCH=ON \
+    "${SANITIZER_TREE_ARGS[@]}"
   # Only the test binaries the tsan stage runs (and what they link).
   ((RUN_TSAN)) && configure_and_build "$BUILD_TSAN" Debug \
-    --targets "$(printf 'st_%s_test ' "${TSAN_TESTS[@]}")" "${TSAN_CMAKE_ARGS[@]}"
+    --targets "$(printf 'st_%s_test ' "${TSAN_TESTS[@]}")" "${TSAN_CMAKE_ARGS[@]}" \
+    "${SANITIZER_TREE_ARGS[@]}"
 fi
 
 if ((RUN_UNIT)); then

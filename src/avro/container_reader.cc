@@ -1,13 +1,9 @@
 #include "avro/binary_reader_internal.h"
 #include "avro/container.h"
+#include "avro/container_format_internal.h"
 #include "avro/deflate_internal.h"
 
 namespace st::avro {
-
-namespace {
-constexpr std::string_view kMagic("Obj\x01", 4);
-constexpr size_t kSyncSize = 16;
-}  // namespace
 
 Result<std::unique_ptr<ContainerReader>> ContainerReader::Open(std::string_view file,
                                                                ContainerReaderOptions options) {
@@ -29,12 +25,14 @@ std::optional<std::string_view> ContainerReader::FindMetadata(std::string_view k
 }
 
 Status ContainerReader::ReadHeader() {
-  if (file_.size() < kMagic.size() || file_.substr(0, kMagic.size()) != kMagic) {
+  if (file_.size() < internal::kContainerMagic.size() ||
+      file_.substr(0, internal::kContainerMagic.size()) != internal::kContainerMagic) {
     return Corruption(
         "avro file: bad magic; an Avro object container file starts with 'Obj\\x01' (" +
         std::to_string(file_.size()) + " bytes given)");
   }
-  internal::BinaryReader reader(file_.substr(kMagic.size()), kMagic.size());
+  internal::BinaryReader reader(file_.substr(internal::kContainerMagic.size()),
+                                internal::kContainerMagic.size());
   while (true) {
     ST_ASSIGN_OR_RETURN(int64_t count, reader.ReadLong("header metadata block count"));
     if (count == 0) break;
@@ -55,9 +53,10 @@ Status ContainerReader::ReadHeader() {
       metadata_.emplace_back(std::string(key), std::string(value));
     }
   }
-  ST_ASSIGN_OR_RETURN(std::string_view sync, reader.ReadFixed(kSyncSize, "header sync marker"));
+  ST_ASSIGN_OR_RETURN(std::string_view sync,
+                      reader.ReadFixed(internal::kContainerSyncSize, "header sync marker"));
   sync_ = std::string(sync);
-  pos_ = kMagic.size() + reader.position();
+  pos_ = internal::kContainerMagic.size() + reader.position();
 
   std::optional<std::string_view> schema_json = FindMetadata("avro.schema");
   if (!schema_json.has_value()) {
@@ -97,7 +96,8 @@ Result<bool> ContainerReader::LoadBlock() {
     int64_t data_offset = reader.file_offset();
     ST_ASSIGN_OR_RETURN(std::string_view data,
                         reader.ReadFixed(static_cast<size_t>(size), "block"));
-    ST_ASSIGN_OR_RETURN(std::string_view sync, reader.ReadFixed(kSyncSize, "block sync marker"));
+    ST_ASSIGN_OR_RETURN(std::string_view sync,
+                        reader.ReadFixed(internal::kContainerSyncSize, "block sync marker"));
     if (sync != sync_) {
       return Err(Corruption("avro file: sync marker mismatch after the block at byte offset " +
                             std::to_string(data_offset) + "; the file is corrupt or truncated"));

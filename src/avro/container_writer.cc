@@ -1,13 +1,9 @@
 #include "avro/binary_reader_internal.h"
 #include "avro/container.h"
+#include "avro/container_format_internal.h"
 #include "avro/deflate_internal.h"
 
 namespace st::avro {
-
-namespace {
-constexpr char kMagic[4] = {'O', 'b', 'j', 1};
-constexpr size_t kSyncSize = 16;
-}  // namespace
 
 std::string_view CodecName(Codec codec) {
   switch (codec) {
@@ -50,11 +46,11 @@ Status ContainerWriter::Fail(Status status) {
 Status ContainerWriter::WriteHeader() {
   Random* random = options_.random != nullptr ? options_.random : &DefaultRandom::Default();
   sync_.clear();
-  for (size_t i = 0; i < kSyncSize / 8; ++i) {
+  for (size_t i = 0; i < internal::kContainerSyncSize / 8; ++i) {
     uint64_t r = random->Next64();
     for (int b = 0; b < 8; ++b) sync_.push_back(static_cast<char>((r >> (8 * b)) & 0xFF));
   }
-  std::string header(kMagic, sizeof(kMagic));
+  std::string header(internal::kContainerMagic);
   Metadata entries;
   entries.emplace_back("avro.schema", schema_.ToJson());
   entries.emplace_back("avro.codec", std::string(CodecName(options_.codec)));

@@ -82,10 +82,6 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 bool EqualsAnyCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -125,8 +121,8 @@ std::string WhyRefused(std::string_view key) {
   }
   if (StartsWith(key, "ssl.engine") || StartsWith(key, "ssl_engine") ||
       StartsWith(key, "ssl.providers") || StartsWith(key, "plugin.") ||
-      EndsWith(key, ".location") || EndsWith(key, ".path") || EndsWith(key, ".paths") ||
-      EndsWith(key, ".cmd")) {
+      key.ends_with(".location") || key.ends_with(".path") || key.ends_with(".paths") ||
+      key.ends_with(".cmd")) {
     return "it makes the server load a file, a library or run a program";
   }
   return "a registration may set only " + SupportedKafkaClientProperties();

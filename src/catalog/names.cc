@@ -13,10 +13,6 @@ namespace {
 bool IsLowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
 
 bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool EndsWith(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
-}
-
 Status BadName(std::string_view what, std::string_view name, std::string_view rule) {
   return InvalidArgument("The specified " + std::string(what) + " name '" + std::string(name) +
                          "' is not valid: " + std::string(rule) + ".");
@@ -63,7 +59,7 @@ Status ValidateTableBucketName(std::string_view name) {
   constexpr std::array<std::string_view, 4> kReservedSuffixes = {"-s3alias", "--ol-s3", "--x-s3",
                                                                  "--table-s3"};
   for (std::string_view suffix : kReservedSuffixes) {
-    if (EndsWith(name, suffix)) {
+    if (name.ends_with(suffix)) {
       return BadName(kWhat, name, "the suffix '" + std::string(suffix) + "' is reserved");
     }
   }
@@ -282,7 +278,7 @@ Status ValidateGeneralPurposeBucketName(std::string_view name) {
   constexpr std::array<std::string_view, 5> kReservedSuffixes = {"-s3alias", "--ol-s3", ".mrap",
                                                                  "--x-s3", "--table-s3"};
   for (std::string_view suffix : kReservedSuffixes) {
-    if (EndsWith(name, suffix)) {
+    if (name.ends_with(suffix)) {
       return BadName(kWhat, name, "the suffix '" + std::string(suffix) + "' is reserved");
     }
   }

@@ -11,10 +11,6 @@ namespace st::catalog {
 
 namespace {
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 std::string WithoutTrailingSlash(std::string s) {
   while (!s.empty() && s.back() == '/') s.pop_back();
   return s;
@@ -208,7 +204,7 @@ Result<Table> TableCommits::UpdateTableMetadataLocation(const std::string& table
   ST_ASSIGN_OR_RETURN(Table table, tables_.GetTableById(table_id));
   ST_TRY(CheckTableWritable(table, writer.acting_channel, "update the metadata location of"));
   ST_TRY(iceberg::CheckLocationUnder(location, table.warehouse_location, "The metadata location"));
-  if (!(EndsWith(location, ".metadata.json") || EndsWith(location, ".metadata.json.gz"))) {
+  if (!(location.ends_with(".metadata.json") || location.ends_with(".metadata.json.gz"))) {
     return Err(InvalidArgument("The metadata location '" + location +
                                "' is not valid: it must be " +
                                "under the table's warehouse location " + table.warehouse_location +

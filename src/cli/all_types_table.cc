@@ -11,7 +11,6 @@ namespace {
 using iceberg::NestedField;
 using iceberg::Type;
 
-constexpr int64_t kMicrosPerDay = 86'400'000'000LL;
 constexpr int64_t kTs2020 = 1'577'836'800'000'000LL;  // 2020-01-01T00:00:00Z
 
 Int128 Pow10(int n) {

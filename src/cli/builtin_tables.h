@@ -28,6 +28,9 @@
 
 namespace st::cli {
 
+// Microseconds in a day (the tables' timestamp generators).
+inline constexpr int64_t kMicrosPerDay = 86'400'000'000LL;
+
 struct BuiltinTable {
   iceberg::Schema schema;
   // Row number `index` (0-based over the whole table); draws only from `random`.

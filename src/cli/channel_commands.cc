@@ -12,11 +12,6 @@ namespace {
 
 using nlohmann::json;
 
-QueryList AccountQuery(const std::string& account_id) {
-  if (account_id.empty()) return {};
-  return {{"accountId", account_id}};
-}
-
 void AddClusterCommands(CLI::App& app, ServiceCommands& s) {
   CLI::App* group = AddGroup(app, s, "cluster", "Kafka clusters channels consume from (admin API)");
   const bool& json_out = s.options.json;

@@ -10,7 +10,6 @@ namespace {
 using iceberg::NestedField;
 using iceberg::Type;
 
-constexpr int64_t kMicrosPerDay = 86'400'000'000LL;
 constexpr int64_t kTs20250301 = 1'740'787'200'000'000LL;  // 2025-03-01T00:00:00Z
 constexpr int kDays = 10;
 

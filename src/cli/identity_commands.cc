@@ -9,11 +9,6 @@ namespace {
 
 using nlohmann::json;
 
-QueryList AccountQuery(const std::string& account_id) {
-  if (account_id.empty()) return {};
-  return {{"accountId", account_id}};
-}
-
 // users|roles: create, list, delete, attach-policy, detach-policy.
 void AddIdentityGroup(CLI::App& app, ServiceCommands& s, const std::string& group_name,
                       const std::string& plural) {

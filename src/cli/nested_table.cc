@@ -7,7 +7,6 @@ namespace {
 using iceberg::NestedField;
 using iceberg::Type;
 
-constexpr int64_t kMicrosPerDay = 86'400'000'000LL;
 constexpr int64_t kTs2024 = 1'704'067'200'000'000LL;  // 2024-01-01T00:00:00Z
 
 // Null 1/8, empty 1/8, else `make(count)` with 1..4 elements.

@@ -62,7 +62,7 @@ class MappedFile {
   size_t size_ = 0;
 };
 
-Json FloatingJson(double v) {
+Json FloatingValueJson(double v) {
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
   return v;
@@ -101,9 +101,9 @@ Json ValueJson(const Node& node, const Value& v) {
     case Value::Kind::kInt64:
       return v.int64_value();
     case Value::Kind::kFloat:
-      return FloatingJson(v.float_value());
+      return FloatingValueJson(v.float_value());
     case Value::Kind::kDouble:
-      return FloatingJson(v.double_value());
+      return FloatingValueJson(v.double_value());
     case Value::Kind::kDecimal:
       return DecimalToString(v.decimal_value(), node.logical_type().scale);
     case Value::Kind::kString:

@@ -82,6 +82,11 @@ Result<nlohmann::json> ListAll(const ServiceClient& client, const std::string& p
   return all;
 }
 
+QueryList AccountQuery(const std::string& account_id) {
+  if (account_id.empty()) return {};
+  return {{"accountId", account_id}};
+}
+
 Result<std::string> ReadTextFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Err(IoError("cannot read '" + path + "'"));

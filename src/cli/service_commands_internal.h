@@ -50,6 +50,8 @@ void PrintRows(std::ostream& out, const nlohmann::json& items,
 // none; returns every element of each page's `member` array. Errors: Call's.
 Result<nlohmann::json> ListAll(const ServiceClient& client, const std::string& path,
                                const QueryList& query, const std::string& member);
+// ?accountId=<id> (an admin acting on another account), or nothing when empty.
+QueryList AccountQuery(const std::string& account_id);
 // The file's contents. Errors: kIo naming the path.
 Result<std::string> ReadTextFile(const std::string& path);
 

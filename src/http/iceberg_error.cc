@@ -8,7 +8,7 @@ namespace st::http {
 
 namespace {
 
-constexpr StatusCodeRow kByCode[] = {
+constexpr StatusCodeRow kIcebergByCode[] = {
     {StatusCode::kInvalidArgument, 400, "BadRequestException"},
     {StatusCode::kFailedPrecondition, 400, "BadRequestException"},
     {StatusCode::kNotFound, 404, "NotFoundException"},
@@ -21,7 +21,7 @@ constexpr StatusCodeRow kByCode[] = {
     {StatusCode::kUnavailable, 503, "ServiceUnavailableException"},
 };
 
-constexpr HttpStatusRow kByHttpStatus[] = {
+constexpr HttpStatusRow kIcebergByHttpStatus[] = {
     {400, "BadRequestException"},
     {401, "NotAuthorizedException"},
     {403, "ForbiddenException"},
@@ -36,12 +36,13 @@ constexpr HttpStatusRow kByHttpStatus[] = {
     {503, "SlowDownException"},
 };
 
-constexpr ErrorTable kTable{kByCode, kByHttpStatus, "BadRequestException", "InternalServerError"};
+constexpr ErrorTable kIcebergTable{kIcebergByCode, kIcebergByHttpStatus, "BadRequestException",
+                                   "InternalServerError"};
 
 }  // namespace
 
 Response IcebergErrorWriter::Write(const Request& /*request*/, const HttpError& error) const {
-  WireError wire = ResolveWireError(kTable, error);
+  WireError wire = ResolveWireError(kIcebergTable, error);
   nlohmann::json body = {
       {"error",
        {{"message", error.status.message()}, {"type", wire.name}, {"code", wire.http_status}}}};

@@ -7,7 +7,7 @@ namespace st::http {
 
 namespace {
 
-constexpr StatusCodeRow kByCode[] = {
+constexpr StatusCodeRow kS3ByCode[] = {
     {StatusCode::kInvalidArgument, 400, "InvalidArgument"},
     {StatusCode::kNotFound, 404, "NoSuchKey"},
     // For objects, "already exists" only arises from If-None-Match: *.
@@ -20,7 +20,7 @@ constexpr StatusCodeRow kByCode[] = {
     {StatusCode::kUnavailable, 503, "SlowDown"},
 };
 
-constexpr HttpStatusRow kByHttpStatus[] = {
+constexpr HttpStatusRow kS3ByHttpStatus[] = {
     {400, "InvalidRequest"},     {401, "AccessDenied"},
     {403, "AccessDenied"},       {404, "NoSuchKey"},
     {405, "MethodNotAllowed"},   {411, "MissingContentLength"},
@@ -29,7 +29,7 @@ constexpr HttpStatusRow kByHttpStatus[] = {
     {501, "NotImplemented"},     {503, "SlowDown"},
 };
 
-constexpr ErrorTable kTable{kByCode, kByHttpStatus, "InvalidRequest", "InternalError"};
+constexpr ErrorTable kS3Table{kS3ByCode, kS3ByHttpStatus, "InvalidRequest", "InternalError"};
 
 void AppendElement(std::string& out, std::string_view name, std::string_view value) {
   out += '<';
@@ -44,7 +44,7 @@ void AppendElement(std::string& out, std::string_view name, std::string_view val
 }  // namespace
 
 Response S3ErrorWriter::Write(const Request& request, const HttpError& error) const {
-  WireError wire = ResolveWireError(kTable, error);
+  WireError wire = ResolveWireError(kS3Table, error);
 
   Response response;
   response.status = wire.http_status;

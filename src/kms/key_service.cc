@@ -23,7 +23,9 @@ std::string WrapContext(const std::string& key_id, uint32_t version) {
   return key_id + "/" + std::to_string(version);
 }
 
-KmsError Internal(const Status& status) { return {KmsErrorCode::kInternal, status.message()}; }
+KmsError InternalKmsError(const Status& status) {
+  return {KmsErrorCode::kInternal, status.message()};
+}
 
 KmsResult<bool> ValidatePolicy(const std::string& policy) {
   if (policy.empty() || policy.size() > kMaxPolicyBytes) {
@@ -134,12 +136,12 @@ KmsResult<KmsKey> KeyService::Lookup(const std::string& key_id, const KmsError& 
   Result<KmsKey> key = deps_.store.GetKey(key_id);
   if (!key.has_value()) {
     if (key.error().code() == StatusCode::kNotFound) return tl::unexpected<KmsError>(not_found);
-    return tl::unexpected<KmsError>(Internal(key.error()));
+    return tl::unexpected<KmsError>(InternalKmsError(key.error()));
   }
   if (key->state == KeyState::kPendingDeletion && deps_.clock.NowMillis() >= key->deletion_ms) {
     Status deleted = deps_.store.DeleteKey(key_id);
     if (!deleted.ok() && deleted.code() != StatusCode::kNotFound) {
-      return tl::unexpected<KmsError>(Internal(deleted));
+      return tl::unexpected<KmsError>(InternalKmsError(deleted));
     }
     return tl::unexpected<KmsError>(not_found);
   }
@@ -163,7 +165,7 @@ KmsResult<KmsKey> KeyService::ResolveKey(const std::string& account_id,
         return KmsErr(KmsErrorCode::kNotFound,
                       "Alias " + AliasArn(account_id, key_ref) + " is not found.");
       }
-      return tl::unexpected<KmsError>(Internal(alias.error()));
+      return tl::unexpected<KmsError>(InternalKmsError(alias.error()));
     }
     key_id = alias->key_id;
   } else if (key_ref.rfind("arn:", 0) == 0) {
@@ -220,10 +222,10 @@ KmsResult<KmsKey> KeyService::KeyOfBlob(const std::string& account_id,
 
 KmsResult<KeyVersion> KeyService::NewVersion(const std::string& key_id, uint32_t version) const {
   Result<std::string> material = auth::SecureRandomBytes(kKeyMaterialBytes);
-  if (!material.has_value()) return tl::unexpected<KmsError>(Internal(material.error()));
+  if (!material.has_value()) return tl::unexpected<KmsError>(InternalKmsError(material.error()));
   Result<std::string> wrapped = deps_.master.Seal(*material, WrapContext(key_id, version));
   Wipe(*material);
-  if (!wrapped.has_value()) return tl::unexpected<KmsError>(Internal(wrapped.error()));
+  if (!wrapped.has_value()) return tl::unexpected<KmsError>(InternalKmsError(wrapped.error()));
   return KeyVersion{key_id, version, *wrapped, deps_.clock.NowMillis()};
 }
 
@@ -254,7 +256,7 @@ KmsResult<KmsKey> KeyService::CreateKey(const std::string& account_id,
 
 KmsResult<std::vector<KmsKey>> KeyService::ListKeys(const std::string& account_id) const {
   Result<std::vector<KmsKey>> keys = deps_.store.ListKeys(account_id);
-  if (!keys.has_value()) return tl::unexpected<KmsError>(Internal(keys.error()));
+  if (!keys.has_value()) return tl::unexpected<KmsError>(InternalKmsError(keys.error()));
   return *keys;
 }
 
@@ -277,7 +279,7 @@ KmsResult<std::string> KeyService::Material(const KmsKey& key, uint32_t version)
       return KmsErr(KmsErrorCode::kInvalidCiphertext,
                     "the ciphertext refers to a key version that does not exist");
     }
-    return tl::unexpected<KmsError>(Internal(stored.error()));
+    return tl::unexpected<KmsError>(InternalKmsError(stored.error()));
   }
   Result<std::string> material =
       deps_.master.Unseal(stored->wrapped_material, WrapContext(key.key_id, version));
@@ -312,11 +314,11 @@ KmsResult<std::string> KeyService::Encrypt(const KmsKey& key_in, const std::stri
   KmsResult<std::string> material = Material(*key, key->current_version);
   if (!material.has_value()) return tl::unexpected<KmsError>(material.error());
   Result<std::string> iv = auth::SecureRandomBytes(kIvBytes);
-  if (!iv.has_value()) return tl::unexpected<KmsError>(Internal(iv.error()));
+  if (!iv.has_value()) return tl::unexpected<KmsError>(InternalKmsError(iv.error()));
   Result<std::string> blob =
       SealBlob(*material, BlobHeader{key->key_id, key->current_version, *iv}, plaintext, context);
   Wipe(*material);
-  if (!blob.has_value()) return tl::unexpected<KmsError>(Internal(blob.error()));
+  if (!blob.has_value()) return tl::unexpected<KmsError>(InternalKmsError(blob.error()));
   return *blob;
 }
 
@@ -354,7 +356,7 @@ KmsResult<DataKey> KeyService::GenerateDataKey(const KmsKey& key, size_t bytes,
     return KmsErr(KmsErrorCode::kValidation, "NumberOfBytes must be 1 to 1024");
   }
   Result<std::string> data_key = auth::SecureRandomBytes(bytes);
-  if (!data_key.has_value()) return tl::unexpected<KmsError>(Internal(data_key.error()));
+  if (!data_key.has_value()) return tl::unexpected<KmsError>(InternalKmsError(data_key.error()));
   KmsResult<std::string> blob = Encrypt(key, *data_key, context);
   if (!blob.has_value()) {
     Wipe(*data_key);
@@ -542,7 +544,7 @@ KmsResult<bool> KeyService::DeleteAlias(const std::string& account_id,
 
 KmsResult<std::vector<KmsAlias>> KeyService::ListAliases(const std::string& account_id) const {
   Result<std::vector<KmsAlias>> aliases = deps_.store.ListAliases(account_id);
-  if (!aliases.has_value()) return tl::unexpected<KmsError>(Internal(aliases.error()));
+  if (!aliases.has_value()) return tl::unexpected<KmsError>(InternalKmsError(aliases.error()));
   return *aliases;
 }
 

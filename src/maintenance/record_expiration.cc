@@ -17,7 +17,7 @@ namespace st::maintenance {
 namespace {
 
 constexpr int64_t kMicrosPerHour = 3'600'000'000LL;
-constexpr int kMaxReplans = 5;
+constexpr int kMaxExpirationReplans = 5;
 
 // The partition field (position in the tuple) and source of the expiration
 // column in `spec`.
@@ -346,7 +346,7 @@ Result<RecordExpirationOutcome> ExpireRecords(const RecordExpirationContext& ctx
     // Only a refused compare-and-swap proves the new files unreferenced; an
     // unknown commit state may have committed them.
     if (committed.error().code() == StatusCode::kConflict) DeleteUncommitted(io, added);
-    if (committed.error().code() != StatusCode::kConflict || attempt >= kMaxReplans) {
+    if (committed.error().code() != StatusCode::kConflict || attempt >= kMaxExpirationReplans) {
       return Err(committed.error());
     }
     // A delivery commit landed first: re-plan on it.

@@ -1,5 +1,6 @@
 #include <charconv>
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 
 #include "api/admin/admin_operations_internal.h"
@@ -15,6 +16,13 @@ bool IsTwelveDigits(std::string_view s) {
   return s.size() == 12 && s.find_first_not_of("0123456789") == std::string_view::npos;
 }
 
+// One message for a member that is missing, not a string or empty.
+std::string AdminWording(const json_fields::FieldProblem& problem, std::string_view) {
+  return "The member '" + problem.member + "' is required and must be a non-empty string.";
+}
+
+}  // namespace
+
 std::string Iso8601(catalog::TimePoint t) {
   auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
   std::time_t secs = static_cast<std::time_t>(millis / 1000);
@@ -25,13 +33,6 @@ std::string Iso8601(catalog::TimePoint t) {
   std::snprintf(buffer + n, sizeof(buffer) - n, ".%03dZ", static_cast<int>(millis % 1000));
   return buffer;
 }
-
-// One message for a member that is missing, not a string or empty.
-std::string AdminWording(const json_fields::FieldProblem& problem, std::string_view) {
-  return "The member '" + problem.member + "' is required and must be a non-empty string.";
-}
-
-}  // namespace
 
 std::string KindWord(catalog::IdentityKind kind) {
   return kind == catalog::IdentityKind::kUser ? "User" : "Role";

@@ -16,6 +16,8 @@ using DepsPtr = std::shared_ptr<const AdminDeps>;
 using Reply = Result<http::Response>;
 
 std::string KindWord(catalog::IdentityKind kind);  // "User" / "Role"
+// "2026-12-03T17:04:05.123Z" (UTC, milliseconds), the admin API's timestamps.
+std::string Iso8601(catalog::TimePoint t);
 
 // ?accountId, default the operator account. Errors: InvalidArgument unless 12 digits.
 Result<std::string> TargetAccount(const http::Request& request, const AdminDeps& deps);

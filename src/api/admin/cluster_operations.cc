@@ -1,8 +1,4 @@
 // Registered Kafka clusters: the brokers delivery channels consume from.
-#include <chrono>
-#include <cstdio>
-#include <ctime>
-
 #include "api/admin/admin_operations_internal.h"
 #include "catalog/arns.h"
 #include "catalog/kafka_client_properties.h"
@@ -10,17 +6,6 @@
 namespace st::api::admin {
 
 namespace {
-
-std::string Iso8601(catalog::TimePoint t) {
-  auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
-  std::time_t secs = static_cast<std::time_t>(millis / 1000);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buffer[40];
-  size_t n = std::strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%S", &tm);
-  std::snprintf(buffer + n, sizeof(buffer) - n, ".%03dZ", static_cast<int>(millis % 1000));
-  return buffer;
-}
 
 nlohmann::json ClusterJson(const catalog::KafkaCluster& cluster) {
   nlohmann::json properties = nlohmann::json::object();

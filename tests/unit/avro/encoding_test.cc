@@ -32,11 +32,7 @@ Value MustDecodeAll(const Schema& schema, std::string_view bytes) {
   return value.has_value() ? *value : Value();
 }
 
-std::string Bytes(std::initializer_list<int> bytes) {
-  std::string out;
-  for (int b : bytes) out.push_back(static_cast<char>(b));
-  return out;
-}
+using testing::Bytes;
 
 TEST(EncodingTest, ZigZagVarintVectors) {
   Schema schema = MustParse(R"("long")");

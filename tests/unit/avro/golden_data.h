@@ -2,6 +2,7 @@
 // uses every Avro type with Iceberg-style attributes, and values for it.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,13 @@
 #include "common/value.h"
 
 namespace st::avro::testing {
+
+// A byte string written out octet by octet (hand-made encodings).
+inline std::string Bytes(std::initializer_list<int> bytes) {
+  std::string out;
+  for (int b : bytes) out.push_back(static_cast<char>(b));
+  return out;
+}
 
 // JSON text of the "everything" schema.
 const std::string& EverythingSchemaJson();

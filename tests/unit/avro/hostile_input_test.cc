@@ -13,11 +13,7 @@
 namespace st::avro {
 namespace {
 
-std::string Bytes(std::initializer_list<int> bytes) {
-  std::string out;
-  for (int b : bytes) out.push_back(static_cast<char>(b));
-  return out;
-}
+using testing::Bytes;
 
 std::string ValidFile(Codec codec, int generated) {
   auto schema = Schema::Parse(testing::EverythingSchemaJson());

@@ -15,7 +15,7 @@ namespace {
 
 namespace ice = st::iceberg;
 
-constexpr const char* kChannel = "arn:aws:kafka:us-east-1:111122223333:channel/clicks";
+constexpr const char* kChannelArn = "arn:aws:kafka:us-east-1:111122223333:channel/clicks";
 
 ice::Schema TestSchema() {
   auto schema = ice::Schema::Make(
@@ -204,14 +204,14 @@ TEST_F(TableCommitsTest, UpdateTableMetadataLocationSharesTheSwap) {
 }
 
 TEST_F(TableCommitsTest, StreamingTableOnlyAcceptsItsChannel) {
-  auto created = engine_->CreateTable(Spec("clicks", std::string(kChannel)), TestMetadata());
+  auto created = engine_->CreateTable(Spec("clicks", std::string(kChannelArn)), TestMetadata());
   ASSERT_TRUE(created.has_value()) << created.error().ToString();
   const Table& table = created->table;
 
   auto refused = engine_->CommitTable(table.table_id, {}, SetProperty("k", "v"), {kAccount});
   ASSERT_FALSE(refused.has_value());
   EXPECT_EQ(refused.error().code(), StatusCode::kAccessDenied);
-  EXPECT_NE(refused.error().message().find(kChannel), std::string::npos);
+  EXPECT_NE(refused.error().message().find(kChannelArn), std::string::npos);
   auto update = engine_->UpdateTableMetadataLocation(
       table.table_id, table.version_token, *table.metadata_location, {kAccount, std::nullopt});
   EXPECT_EQ(update.error().code(), StatusCode::kAccessDenied);
@@ -221,15 +221,15 @@ TEST_F(TableCommitsTest, StreamingTableOnlyAcceptsItsChannel) {
   EXPECT_EQ(MetadataFileCount(table), 1u);
 
   // The channel commits with offsets; a zombie with a stale range is fenced and not retried.
-  ASSERT_TRUE(store_->InitChannelOffsets(kChannel, {{0, 10}}, 0).ok());
-  CommitOptions channel{kAccount, std::string(kChannel), {{0, {10, 20}}}};
+  ASSERT_TRUE(store_->InitChannelOffsets(kChannelArn, {{0, 10}}, 0).ok());
+  CommitOptions channel{kAccount, std::string(kChannelArn), {{0, {10, 20}}}};
   auto delivered = engine_->CommitTable(table.table_id, {}, SetProperty("batch", "1"), channel);
   ASSERT_TRUE(delivered.has_value()) << delivered.error().ToString();
-  EXPECT_EQ(*store_->GetChannelOffset(kChannel, 0), 20);
+  EXPECT_EQ(*store_->GetChannelOffset(kChannelArn, 0), 20);
   auto zombie = engine_->CommitTable(table.table_id, {}, SetProperty("batch", "zombie"), channel);
   ASSERT_FALSE(zombie.has_value());
   EXPECT_EQ(zombie.error().code(), StatusCode::kConflict);
-  EXPECT_EQ(*store_->GetChannelOffset(kChannel, 0), 20);
+  EXPECT_EQ(*store_->GetChannelOffset(kChannelArn, 0), 20);
   EXPECT_EQ(store_->GetTableById(table.table_id)->metadata_location,
             delivered->table.metadata_location);
   EXPECT_EQ(MetadataFileCount(table), 2u);  // The zombie's file was removed again.
@@ -316,7 +316,7 @@ TEST_F(TableCommitsTest, InitializeTableGivesARowWithoutMetadataItsFirstVersion)
             initialized->table.metadata_location);
 
   // A streaming table's row refuses anyone but its channel.
-  auto streaming = engine_->CreateTable(Spec("s", kChannel), std::nullopt);
+  auto streaming = engine_->CreateTable(Spec("s", kChannelArn), std::nullopt);
   ASSERT_TRUE(streaming.has_value()) << streaming.error().ToString();
   auto refused = engine_->InitializeTable(streaming->table, TestMetadata(), {kAccount, {}});
   ASSERT_FALSE(refused.has_value());

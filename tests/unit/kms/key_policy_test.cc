@@ -14,7 +14,7 @@ namespace st::kms {
 namespace {
 
 constexpr char kOwner[] = "111122223333";
-constexpr char kOther[] = "444455556666";
+constexpr char kOtherAccount[] = "444455556666";
 constexpr char kKeyArn[] =
     "arn:aws:kms:us-east-1:111122223333:key/0b8f9a2e-3c1d-4e5f-8a9b-0c1d2e3f4a5b";
 
@@ -90,15 +90,15 @@ TEST(KeyPolicyTest, ExplicitDenyWins) {
 }
 
 TEST(KeyPolicyTest, CrossAccountNeedsBoth) {
-  auth::Principal bob = User(kOther, "bob");
+  auth::Principal bob = User(kOtherAccount, "bob");
   std::string grant_other = R"({"Version":"2012-10-17","Statement":[{"Effect":"Allow",
     "Principal":{"AWS":"444455556666"},"Action":"kms:Decrypt","Resource":"*"}]})";
   EXPECT_EQ(Decide(bob, "kms:Decrypt", Allow("kms:Decrypt"), DefaultKeyPolicy(kOwner)),
             auth::Decision::kImplicitDeny);
   EXPECT_EQ(Decide(bob, "kms:Decrypt", std::nullopt, grant_other), auth::Decision::kImplicitDeny);
   EXPECT_EQ(Decide(bob, "kms:Decrypt", Allow("kms:Decrypt"), grant_other), auth::Decision::kAllow);
-  EXPECT_TRUE(PolicyMentionsAccount(grant_other, kOther));
-  EXPECT_FALSE(PolicyMentionsAccount(DefaultKeyPolicy(kOwner), kOther));
+  EXPECT_TRUE(PolicyMentionsAccount(grant_other, kOtherAccount));
+  EXPECT_FALSE(PolicyMentionsAccount(DefaultKeyPolicy(kOwner), kOtherAccount));
 }
 
 TEST(KeyPolicyTest, EncryptionContextAndViaServiceConditions) {

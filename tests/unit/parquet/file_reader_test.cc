@@ -56,7 +56,7 @@ Schema AllTypesSchema() {
   });
 }
 
-Value Maybe(bool present, Value v) { return present ? std::move(v) : Value::Null(); }
+Value OrNull(bool present, Value v) { return present ? std::move(v) : Value::Null(); }
 
 Value AllTypesRow(int i) {
   Value::List tags;
@@ -79,36 +79,36 @@ Value AllTypesRow(int i) {
     Value::Map m;
     for (int j = 0; j < k; ++j) m.emplace_back(Value::Int32(j), Value::Bool((i + j) % 2 == 0));
     structs.push_back(i % 9 == 0 ? Value::Null()
-                                 : Value::MakeStruct({Maybe(i % 5 != 0, Value::Double(i * 0.5)),
-                                                      Maybe(k != 0, Value::MakeMap(m))}));
+                                 : Value::MakeStruct({OrNull(i % 5 != 0, Value::Double(i * 0.5)),
+                                                      OrNull(k != 0, Value::MakeMap(m))}));
   }
   const std::string uuid(16, static_cast<char>(i % 251));
   std::string bin;
   for (int k = 0; k < i % 6; ++k) bin.push_back(static_cast<char>((i + k) * 37));
   const Int128 big = static_cast<Int128>(i - 500) * static_cast<Int128>(1000000000000LL) * 1000000;
   return Value::MakeStruct({
-      Maybe(i % 3 != 0, Value::Bool(i % 2 == 0)),
+      OrNull(i % 3 != 0, Value::Bool(i % 2 == 0)),
       Value::Int32(i * 3 - 1000),
-      Maybe(i % 4 != 1, Value::Int64(static_cast<int64_t>(i) * 1234567891011LL)),
-      Maybe(i % 5 != 2, Value::Float(static_cast<float>(i) / 8)),
-      Maybe(i % 6 != 3, Value::Double(i * -1.25)),
-      Maybe(i % 7 != 0, Value::Decimal(i * 13 - 9999)),
-      Maybe(i % 7 != 1, Value::Decimal(static_cast<Int128>(i) * 987654321987LL)),
-      Maybe(i % 7 != 2, Value::Decimal(big)),
-      Maybe(i % 8 != 0, Value::Int32(19000 + i)),
-      Maybe(i % 8 != 1, Value::Int64(static_cast<int64_t>(i) * 1000000)),
-      Maybe(i % 8 != 2, Value::Int64(1700000000000000LL + i)),
+      OrNull(i % 4 != 1, Value::Int64(static_cast<int64_t>(i) * 1234567891011LL)),
+      OrNull(i % 5 != 2, Value::Float(static_cast<float>(i) / 8)),
+      OrNull(i % 6 != 3, Value::Double(i * -1.25)),
+      OrNull(i % 7 != 0, Value::Decimal(i * 13 - 9999)),
+      OrNull(i % 7 != 1, Value::Decimal(static_cast<Int128>(i) * 987654321987LL)),
+      OrNull(i % 7 != 2, Value::Decimal(big)),
+      OrNull(i % 8 != 0, Value::Int32(19000 + i)),
+      OrNull(i % 8 != 1, Value::Int64(static_cast<int64_t>(i) * 1000000)),
+      OrNull(i % 8 != 2, Value::Int64(1700000000000000LL + i)),
       Value::Int64(1700000000000000LL + i * 1000LL),
-      Maybe(i % 10 != 0, Value::String("str-" + std::to_string(i % 37))),
-      Maybe(i % 11 != 0, Value::Binary(uuid)),
-      Maybe(i % 12 != 0, Value::Binary(std::string(3, static_cast<char>(i)))),
-      Maybe(i % 13 != 0, Value::Binary(bin)),
-      Maybe(i % 14 != 0,
-            Value::MakeStruct(
-                {Value::Int64(i), Maybe(i % 3 != 1, Value::String("y" + std::to_string(i)))})),
-      Maybe(i % 15 != 0, Value::MakeList(std::move(tags))),
-      Maybe(i % 16 != 0, Value::MakeMap(std::move(attrs))),
-      Maybe(i % 17 != 0, Value::MakeList(std::move(nested))),
+      OrNull(i % 10 != 0, Value::String("str-" + std::to_string(i % 37))),
+      OrNull(i % 11 != 0, Value::Binary(uuid)),
+      OrNull(i % 12 != 0, Value::Binary(std::string(3, static_cast<char>(i)))),
+      OrNull(i % 13 != 0, Value::Binary(bin)),
+      OrNull(i % 14 != 0,
+             Value::MakeStruct(
+                 {Value::Int64(i), OrNull(i % 3 != 1, Value::String("y" + std::to_string(i)))})),
+      OrNull(i % 15 != 0, Value::MakeList(std::move(tags))),
+      OrNull(i % 16 != 0, Value::MakeMap(std::move(attrs))),
+      OrNull(i % 17 != 0, Value::MakeList(std::move(nested))),
       Value::MakeList(std::move(structs)),
   });
 }

@@ -7,10 +7,6 @@
 namespace st::api::s3 {
 namespace {
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 using GpBucketTest = S3SurfaceTest;
 
 TEST_F(GpBucketTest, LifecycleObjectsAndActions) {

@@ -21,6 +21,11 @@
 
 namespace st::api::s3 {
 
+// Whether a response body mentions `part` (error codes, keys).
+inline bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
 class AdminAuthenticator final : public http::Authenticator {
  public:
   tl::expected<auth::Principal, http::HttpError> Authenticate(const http::Request&) const override {

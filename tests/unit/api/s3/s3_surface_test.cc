@@ -6,10 +6,6 @@
 namespace st::api::s3 {
 namespace {
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 TEST_F(S3SurfaceTest, GetObjectRangesAndHead) {
   ASSERT_TRUE(objects_->Put(StoreKey(bucket_, "data/f.parquet"), "0123456789").ok());
   std::string path = "/" + bucket_ + "/data/f.parquet";
