@@ -1,6 +1,9 @@
 #include "registry/confluent_avro_compatibility.h"
 
 #include <map>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 namespace st::registry::confluent {
@@ -23,8 +26,8 @@ std::vector<std::string> StringArray(const avro::Attributes& attributes, std::st
   std::vector<std::string> out;
   const std::string* json = attributes.FindJson(key);
   if (json == nullptr) return out;
-  // Aliases are an array of plain names; parse the simple JSON form by hand
-  // is not worth it: Field aliases have a helper, named-type aliases reuse it.
+  // Named types keep "aliases" as a raw attribute; reuse the field helper
+  // that reads the same JSON shape.
   avro::Field probe;
   probe.attributes.SetJson("aliases", *json);
   return avro::FieldAliases(probe);
@@ -145,9 +148,12 @@ class Checker {
     if (!NamesMatch(writer, reader)) {
       return Fail(path, "record name " + reader.full_name + " differs from " + writer.full_name);
     }
+    // Indexed so that wide records cost O(fields), not O(fields^2).
+    std::unordered_map<std::string_view, const avro::Field*> by_name;
+    for (const avro::Field& field : writer.fields) by_name.emplace(field.name, &field);
     bool ok = true;
     for (const avro::Field& field : reader.fields) {
-      const avro::Field* source = FindWriterField(writer, field);
+      const avro::Field* source = FindWriterField(by_name, field);
       std::string field_path = path + "/" + field.name;
       if (source == nullptr) {
         if (!field.default_json.has_value()) {
@@ -162,14 +168,14 @@ class Checker {
     return ok;
   }
 
-  static const avro::Field* FindWriterField(const Node& writer, const avro::Field& reader_field) {
-    for (const avro::Field& field : writer.fields) {
-      if (field.name == reader_field.name) return &field;
-    }
+  static const avro::Field* FindWriterField(
+      const std::unordered_map<std::string_view, const avro::Field*>& writer_fields,
+      const avro::Field& reader_field) {
+    auto found = writer_fields.find(reader_field.name);
+    if (found != writer_fields.end()) return found->second;
     for (const std::string& alias : avro::FieldAliases(reader_field)) {
-      for (const avro::Field& field : writer.fields) {
-        if (field.name == alias) return &field;
-      }
+      found = writer_fields.find(alias);
+      if (found != writer_fields.end()) return found->second;
     }
     return nullptr;
   }
@@ -179,10 +185,9 @@ class Checker {
       return Fail(path, "enum name " + reader.full_name + " differs from " + writer.full_name);
     }
     if (reader.enum_default.has_value()) return true;
+    std::unordered_set<std::string_view> known(reader.symbols.begin(), reader.symbols.end());
     for (const std::string& symbol : writer.symbols) {
-      bool known = false;
-      for (const std::string& candidate : reader.symbols) known = known || candidate == symbol;
-      if (!known) {
+      if (!known.contains(symbol)) {
         return Fail(path, "reader enum " + reader.full_name + " lacks writer's symbol '" +
                               symbol + "' and has no default");
       }

@@ -344,9 +344,9 @@ class SqlConfluentRegistry final : public ConfluentRegistry {
     common::MutexLock lock(mu_);
     Transaction txn(*db_);
     CR_TRY(txn.status());
-    // Permanent deletion addresses soft-deleted versions; "latest" means the
-    // latest live one as Confluent resolves it.
-    auto row = FindVersion(account, subject, version, permanent && version.has_value());
+    // A numbered version is found even when soft-deleted (to hard-delete it,
+    // or to say it already was); "latest" means the latest live one.
+    auto row = FindVersion(account, subject, version, version.has_value());
     if (!row) return tl::unexpected(row.error());
     std::string name = "Subject '" + subject + "' Version " + std::to_string(row->version);
     if (permanent) {

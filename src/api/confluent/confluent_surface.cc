@@ -525,8 +525,10 @@ http::Response Serve(const ConfluentDeps& deps, const Operation& operation,
   }
   if (!decision->allowed) {
     return ErrorResponse(403, 40301,
-                         "User is denied operation " + access.action + " on " + access.resource +
-                             (decision->message.empty() ? "" : ": " + decision->message));
+                         decision->message.empty()
+                             ? "User is denied operation " + access.action + " on " +
+                                   access.resource
+                             : decision->message);
   }
   return operation.handler(Call{deps, context, std::move(account)});
 }

@@ -109,7 +109,7 @@ TEST(ConfluentAvroCompatibility, HostileSchemas) {
   std::string name(100000, 'x');
   std::string fields;
   std::string writer_fields;
-  for (int i = 0; i < 200; ++i) {
+  for (int i = 0; i < 5000; ++i) {
     if (i) {
       fields += ",";
       writer_fields += ",";
