@@ -117,8 +117,8 @@ class Checker {
     }
     if (writer.type != reader.type) {
       if (Promotes(writer.type, reader.type)) return true;
-      return Fail(path, "reader's " + Describe(reader) + " cannot read writer's " +
-                            Describe(writer));
+      return Fail(path,
+                  "reader's " + Describe(reader) + " cannot read writer's " + Describe(writer));
     }
     switch (writer.type) {
       case Type::kRecord:
@@ -188,8 +188,8 @@ class Checker {
     std::unordered_set<std::string_view> known(reader.symbols.begin(), reader.symbols.end());
     for (const std::string& symbol : writer.symbols) {
       if (!known.contains(symbol)) {
-        return Fail(path, "reader enum " + reader.full_name + " lacks writer's symbol '" +
-                              symbol + "' and has no default");
+        return Fail(path, "reader enum " + reader.full_name + " lacks writer's symbol '" + symbol +
+                              "' and has no default");
       }
     }
     return true;

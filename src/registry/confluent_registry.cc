@@ -60,15 +60,15 @@ constexpr std::string_view kDefaultLevel = "BACKWARD";
 
 Error StoreError(const Status& status) { return Error{kStoreError, status.message()}; }
 
-#define CR_TRY(expr)                                                  \
-  do {                                                                \
-    Status cr_status_ = (expr);                                       \
+#define CR_TRY(expr)                                                     \
+  do {                                                                   \
+    Status cr_status_ = (expr);                                          \
     if (!cr_status_.ok()) return tl::unexpected(StoreError(cr_status_)); \
   } while (0)
 
-#define CR_ASSIGN(lhs, expr)                                              \
-  auto CR_CONCAT(cr_r_, __LINE__) = (expr);                               \
-  if (!CR_CONCAT(cr_r_, __LINE__).has_value())                            \
+#define CR_ASSIGN(lhs, expr)                                               \
+  auto CR_CONCAT(cr_r_, __LINE__) = (expr);                                \
+  if (!CR_CONCAT(cr_r_, __LINE__).has_value())                             \
     return tl::unexpected(StoreError(CR_CONCAT(cr_r_, __LINE__).error())); \
   lhs = std::move(*CR_CONCAT(cr_r_, __LINE__))
 #define CR_CONCAT_INNER(a, b) a##b
@@ -82,9 +82,9 @@ tl::unexpected<Error> SubjectNotFound(const std::string& subject) {
   return Fail(kSubjectNotFound, "Subject '" + subject + "' not found.");
 }
 tl::unexpected<Error> VersionNotFound(std::optional<int64_t> version) {
-  return Fail(kVersionNotFound,
-              "Version " + (version ? std::to_string(*version) : std::string("latest")) +
-                  " not found.");
+  return Fail(
+      kVersionNotFound,
+      "Version " + (version ? std::to_string(*version) : std::string("latest")) + " not found.");
 }
 
 std::string ReferencesJson(const std::vector<Reference>& references) {
@@ -128,14 +128,15 @@ Outcome<Canonical> Canonicalize(const SchemaText& input) {
                                     std::to_string(kMaxSchemaBytes) + " bytes long");
   }
   if (input.references.size() > kMaxReferences) {
-    return Fail(kInvalidSchema, "Invalid schema: more than " + std::to_string(kMaxReferences) +
-                                    " references");
+    return Fail(kInvalidSchema,
+                "Invalid schema: more than " + std::to_string(kMaxReferences) + " references");
   }
   for (const Reference& ref : input.references) {
     if (ref.name.empty() || ref.subject.empty() || ref.name.size() > kMaxSchemaBytes ||
         ref.subject.size() > kMaxSubjectBytes || ref.version < -1) {
-      return Fail(kInvalidSchema, "Invalid schema: a reference needs a name, a subject and a "
-                                  "version");
+      return Fail(kInvalidSchema,
+                  "Invalid schema: a reference needs a name, a subject and a "
+                  "version");
     }
   }
   if (type == "AVRO" || type == "JSON") {
@@ -154,8 +155,9 @@ Outcome<Canonical> Canonicalize(const SchemaText& input) {
     // does not resolve: checked as JSON only.
     nlohmann::json document = nlohmann::json::parse(input.schema, nullptr, false);
     if (document.is_discarded()) {
-      return Fail(kInvalidSchema, "Invalid schema: the " + type + " schema is not one JSON "
-                                  "document");
+      return Fail(kInvalidSchema, "Invalid schema: the " + type +
+                                      " schema is not one JSON "
+                                      "document");
     }
     out.text.schema = document.dump();
   }
@@ -223,8 +225,10 @@ class SqlConfluentRegistry final : public ConfluentRegistry {
     }
     std::vector<std::string> problems = Incompatibilities(*level, *canonical, existing);
     if (!problems.empty()) {
-      std::string message = "Schema being registered is incompatible with an earlier schema for "
-                            "subject \"" + subject + "\", details: [";
+      std::string message =
+          "Schema being registered is incompatible with an earlier schema for "
+          "subject \"" +
+          subject + "\", details: [";
       for (size_t i = 0; i < problems.size(); ++i) message += (i ? ", " : "") + problems[i];
       return Fail(kIncompatible, message + "]");
     }
@@ -238,8 +242,11 @@ class SqlConfluentRegistry final : public ConfluentRegistry {
     int64_t version = row ? next.Int64(0) + 1 : 1;
     CR_ASSIGN(Statement insert,
               db_->Prepare("INSERT INTO registry_confluent_versions VALUES (?, ?, ?, ?, 0, ?)"));
-    insert.Bind(1, account).Bind(2, subject).Bind(3, version).Bind(4, *id).Bind(5,
-                                                                             clock_.NowMillis());
+    insert.Bind(1, account)
+        .Bind(2, subject)
+        .Bind(3, version)
+        .Bind(4, *id)
+        .Bind(5, clock_.NowMillis());
     CR_TRY(insert.Run());
     CR_TRY(txn.Commit());
     return *id;
@@ -295,8 +302,7 @@ class SqlConfluentRegistry final : public ConfluentRegistry {
   }
 
   Outcome<std::vector<int64_t>> DeleteSubject(const std::string& account,
-                                              const std::string& subject,
-                                              bool permanent) override {
+                                              const std::string& subject, bool permanent) override {
     common::MutexLock lock(mu_);
     Transaction txn(*db_);
     CR_TRY(txn.status());
@@ -308,9 +314,9 @@ class SqlConfluentRegistry final : public ConfluentRegistry {
     for (const VersionRow& row : *all) any_live = any_live || !row.deleted;
     if (permanent) {
       if (any_live) {
-        return Fail(kSubjectNotSoftDeleted,
-                    "Subject '" + subject +
-                        "' was not deleted first before being permanently deleted");
+        return Fail(
+            kSubjectNotSoftDeleted,
+            "Subject '" + subject + "' was not deleted first before being permanently deleted");
       }
       for (const VersionRow& row : *all) out.push_back(row.version);
       CR_ASSIGN(Statement erase, db_->Prepare("DELETE FROM registry_confluent_versions WHERE "
@@ -363,8 +369,9 @@ class SqlConfluentRegistry final : public ConfluentRegistry {
         return Fail(kVersionSoftDeleted,
                     name + " was soft deleted.Set permanent=true to delete permanently");
       }
-      CR_ASSIGN(Statement soft, db_->Prepare("UPDATE registry_confluent_versions SET deleted = 1 "
-                                             "WHERE account_id = ? AND subject = ? AND version = ?"));
+      CR_ASSIGN(Statement soft,
+                db_->Prepare("UPDATE registry_confluent_versions SET deleted = 1 "
+                             "WHERE account_id = ? AND subject = ? AND version = ?"));
       soft.Bind(1, account).Bind(2, subject).Bind(3, row->version);
       CR_TRY(soft.Run());
     }
@@ -384,11 +391,11 @@ class SqlConfluentRegistry final : public ConfluentRegistry {
     common::MutexLock lock(mu_);
     auto stored = LoadSchema(account, id);
     if (!stored) return tl::unexpected(stored.error());
-    CR_ASSIGN(Statement query,
-              db_->Prepare(std::string("SELECT subject, version FROM registry_confluent_versions "
-                                       "WHERE account_id = ? AND schema_id = ?") +
-                           (include_deleted ? "" : " AND deleted = 0") +
-                           " ORDER BY subject, version"));
+    CR_ASSIGN(
+        Statement query,
+        db_->Prepare(std::string("SELECT subject, version FROM registry_confluent_versions "
+                                 "WHERE account_id = ? AND schema_id = ?") +
+                     (include_deleted ? "" : " AND deleted = 0") + " ORDER BY subject, version"));
     query.Bind(1, account).Bind(2, id);
     CR_ASSIGN(std::vector<SubjectVersionRef> out, query.ReadRows([](const Statement& row) {
       return SubjectVersionRef{row.Text(0), row.Int64(1)};

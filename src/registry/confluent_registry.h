@@ -22,12 +22,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tl/expected.hpp>
 #include <vector>
 
 #include "common/clock.h"
 #include "common/status.h"
 #include "sql/connection.h"
-#include <tl/expected.hpp>
 
 namespace st::registry::confluent {
 
@@ -113,8 +113,7 @@ class ConfluentRegistry {
                                                      const std::string& subject,
                                                      bool include_deleted) = 0;
   // 40401, 40402.
-  virtual Outcome<SubjectVersion> GetVersion(const std::string& account,
-                                             const std::string& subject,
+  virtual Outcome<SubjectVersion> GetVersion(const std::string& account, const std::string& subject,
                                              std::optional<int64_t> version,
                                              bool include_deleted) = 0;
   // The version of `subject` holding `schema`. 40401, 40403, 42201.

@@ -222,7 +222,9 @@ int RunServer(int argc, char** argv) {
                 .and_then([&](std::unique_ptr<postgres::Connection> db) {
                   return registry::confluent::OpenConfluentRegistry(std::move(db), clock);
                 });
-  if (!confluent_or.has_value()) return fail(confluent_or.error().WithContext("confluent registry"));
+  if (!confluent_or.has_value()) {
+    return fail(confluent_or.error().WithContext("confluent registry"));
+  }
 
   // ---- Auth: SigV4 over the catalog's keys, IAM policies from the catalog.
   catalog::StoreSecretLookup secrets(identities);
@@ -313,8 +315,8 @@ int RunServer(int argc, char** argv) {
     mounted = api_router.Mount(api::glue::MakeGlueSurface({schemas, config.region, clock}));
   }
   if (mounted.ok()) {
-    mounted = api_router.Mount(api::confluent::MakeConfluentSurface(
-        {**confluent_or, secrets, authorizer, config.region}));
+    mounted = api_router.Mount(
+        api::confluent::MakeConfluentSurface({**confluent_or, secrets, authorizer, config.region}));
   }
   if (mounted.ok()) mounted = api_router.Mount(kms::MakeKmsSurface({kms_keys, authorizer}));
   if (!mounted.ok()) return fail(mounted);

@@ -246,8 +246,7 @@ std::optional<std::optional<int64_t>> VersionOf(const std::string& text, http::R
   if (text == "latest" || text == "-1") return std::optional<int64_t>();
   int64_t value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec == std::errc() && end == text.data() + text.size() && value >= 1 &&
-      value <= 2147483647) {
+  if (ec == std::errc() && end == text.data() + text.size() && value >= 1 && value <= 2147483647) {
     return std::optional<int64_t>(value);
   }
   error = ErrorResponse(422, registry::confluent::kInvalidVersion,
@@ -292,7 +291,9 @@ http::Response Register(const Call& call) {
   std::optional<SchemaText> schema = SchemaOfBody(call, error);
   if (!schema) return error;
   return Reply(call.deps.registry.Register(call.account, call.Param("subject"), *schema),
-               [](int64_t id) { return nlohmann::json{{"id", id}}; });
+               [](int64_t id) {
+                 return nlohmann::json{{"id", id}};
+               });
 }
 
 http::Response ListSubjects(const Call& call) {
@@ -338,15 +339,15 @@ http::Response LookupSchema(const Call& call) {
   http::Response error;
   std::optional<SchemaText> schema = SchemaOfBody(call, error);
   if (!schema) return error;
-  return Reply(call.deps.registry.Lookup(call.account, call.Param("subject"), *schema,
-                                         call.Flag("deleted")),
-               VersionJson);
+  return Reply(
+      call.deps.registry.Lookup(call.account, call.Param("subject"), *schema, call.Flag("deleted")),
+      VersionJson);
 }
 
 http::Response DeleteSubject(const Call& call) {
-  return Reply(call.deps.registry.DeleteSubject(call.account, call.Param("subject"),
-                                                call.Flag("permanent")),
-               [](const std::vector<int64_t>& versions) { return nlohmann::json(versions); });
+  return Reply(
+      call.deps.registry.DeleteSubject(call.account, call.Param("subject"), call.Flag("permanent")),
+      [](const std::vector<int64_t>& versions) { return nlohmann::json(versions); });
 }
 
 http::Response DeleteVersion(const Call& call) {
@@ -424,9 +425,11 @@ http::Response SchemaTypes(const Call&) {
 
 http::Response GetConfig(const Call& call) {
   std::string subject = call.context.params.Get("subject");
-  return Reply(call.deps.registry.GetCompatibility(call.account, subject,
-                                                   call.Flag("defaultToGlobal")),
-               [](const std::string& level) { return nlohmann::json{{"compatibilityLevel", level}}; });
+  return Reply(
+      call.deps.registry.GetCompatibility(call.account, subject, call.Flag("defaultToGlobal")),
+      [](const std::string& level) {
+        return nlohmann::json{{"compatibilityLevel", level}};
+      });
 }
 
 http::Response PutConfig(const Call& call) {
@@ -439,7 +442,9 @@ http::Response PutConfig(const Call& call) {
   }
   return Reply(
       call.deps.registry.SetCompatibility(call.account, call.context.params.Get("subject"), level),
-      [](const std::string& stored) { return nlohmann::json{{"compatibility", stored}}; });
+      [](const std::string& stored) {
+        return nlohmann::json{{"compatibility", stored}};
+      });
 }
 
 http::Response TestCompatibility(const Call& call) {
@@ -454,8 +459,8 @@ http::Response TestCompatibility(const Call& call) {
     version = *parsed;
     // "latest" checks against the latest version only, even when transitive.
     if (!version.has_value()) {
-      auto latest = call.deps.registry.GetVersion(call.account, call.Param("subject"),
-                                                  std::nullopt, false);
+      auto latest =
+          call.deps.registry.GetVersion(call.account, call.Param("subject"), std::nullopt, false);
       if (!latest) return FromError(latest.error());
       version = latest->version;
     }
@@ -525,10 +530,9 @@ http::Response Serve(const ConfluentDeps& deps, const Operation& operation,
   }
   if (!decision->allowed) {
     return ErrorResponse(403, 40301,
-                         decision->message.empty()
-                             ? "User is denied operation " + access.action + " on " +
-                                   access.resource
-                             : decision->message);
+                         decision->message.empty() ? "User is denied operation " + access.action +
+                                                         " on " + access.resource
+                                                   : decision->message);
   }
   return operation.handler(Call{deps, context, std::move(account)});
 }
@@ -542,8 +546,11 @@ http::Surface MakeConfluentSurface(const ConfluentDeps& deps_in) {
     const Operation* op = &operation;
     // Public to the router (which would answer in SigV4's shape); Serve
     // authenticates with Basic credentials and authorizes before any handler.
-    routes.push_back(http::Route{std::string(op->method), std::string(op->path), {},
-                                 std::string(op->name), http::Public(),
+    routes.push_back(http::Route{std::string(op->method),
+                                 std::string(op->path),
+                                 {},
+                                 std::string(op->name),
+                                 http::Public(),
                                  [deps, op](http::RouteContext& context) -> Result<http::Response> {
                                    return Serve(*deps, *op, context);
                                  }});

@@ -40,12 +40,12 @@ TEST(ConfluentAvroCompatibility, PrimitivesAndPromotions) {
 
 TEST(ConfluentAvroCompatibility, RecordFieldsAndDefaults) {
   std::string v1 = Record(R"({"name":"a","type":"int"})");
-  std::string with_default = Record(R"({"name":"a","type":"int"},{"name":"b","type":"string","default":"x"})");
+  std::string with_default =
+      Record(R"({"name":"a","type":"int"},{"name":"b","type":"string","default":"x"})");
   std::string without_default = Record(R"({"name":"a","type":"int"},{"name":"b","type":"string"})");
   EXPECT_TRUE(Reads(with_default, v1));  // Added field with default: backward.
   EXPECT_TRUE(Reads(v1, with_default));  // Writer's extra field is skipped.
-  std::vector<std::string> messages =
-      AvroReadIncompatibilities(Parse(without_default), Parse(v1));
+  std::vector<std::string> messages = AvroReadIncompatibilities(Parse(without_default), Parse(v1));
   ASSERT_EQ(messages.size(), 1u);
   EXPECT_NE(messages[0].find("'b' has no default"), std::string::npos) << messages[0];
   EXPECT_NE(messages[0].find("/b"), std::string::npos) << messages[0];
@@ -68,8 +68,10 @@ TEST(ConfluentAvroCompatibility, UnionsEnumsFixedCollections) {
   EXPECT_TRUE(Reads(e3, e2));
   EXPECT_FALSE(Reads(e2, e3));
   EXPECT_TRUE(Reads(e2d, e3));
-  EXPECT_TRUE(Reads(R"({"type":"fixed","name":"f","size":4})", R"({"type":"fixed","name":"f","size":4})"));
-  EXPECT_FALSE(Reads(R"({"type":"fixed","name":"f","size":8})", R"({"type":"fixed","name":"f","size":4})"));
+  EXPECT_TRUE(
+      Reads(R"({"type":"fixed","name":"f","size":4})", R"({"type":"fixed","name":"f","size":4})"));
+  EXPECT_FALSE(
+      Reads(R"({"type":"fixed","name":"f","size":8})", R"({"type":"fixed","name":"f","size":4})"));
   EXPECT_TRUE(Reads(R"({"type":"array","items":"long"})", R"({"type":"array","items":"int"})"));
   EXPECT_FALSE(Reads(R"({"type":"map","values":"int"})", R"({"type":"map","values":"long"})"));
 }
