@@ -369,55 +369,56 @@ std::optional<int64_t> IdOf(const Call& call, http::Response& error) {
   return std::nullopt;
 }
 
-http::Response GetSchemaById(const Call& call) {
+// Runs `serve` with the request's schema id, or answers 40403 for one that is
+// not a positive integer.
+template <typename Serve>
+http::Response WithId(const Call& call, Serve&& serve) {
   http::Response error;
   std::optional<int64_t> id = IdOf(call, error);
   if (!id) return error;
-  return Reply(call.deps.registry.GetSchemaById(call.account, *id), [](const SchemaText& schema) {
-    nlohmann::json out = nlohmann::json::object();
-    AddSchema(out, schema);
-    return out;
+  return serve(*id);
+}
+
+http::Response GetSchemaById(const Call& call) {
+  return WithId(call, [&](int64_t id) {
+    return Reply(call.deps.registry.GetSchemaById(call.account, id), [](const SchemaText& schema) {
+      nlohmann::json out = nlohmann::json::object();
+      AddSchema(out, schema);
+      return out;
+    });
   });
 }
 
 http::Response GetSchemaTextById(const Call& call) {
-  http::Response error;
-  std::optional<int64_t> id = IdOf(call, error);
-  if (!id) return error;
-  auto found = call.deps.registry.GetSchemaById(call.account, *id);
-  if (!found) return FromError(found.error());
-  http::Response response = http::Response::Json(200, found->schema);
-  response.headers.Set("Content-Type", std::string(kContentType));
-  return response;
+  return WithId(call, [&](int64_t id) {
+    auto found = call.deps.registry.GetSchemaById(call.account, id);
+    if (!found) return FromError(found.error());
+    http::Response response = http::Response::Json(200, found->schema);
+    response.headers.Set("Content-Type", std::string(kContentType));
+    return response;
+  });
 }
 
-http::Response SubjectsOfId(const Call& call) {
-  http::Response error;
-  std::optional<int64_t> id = IdOf(call, error);
-  if (!id) return error;
-  return Reply(call.deps.registry.VersionsOfId(call.account, *id, call.Flag("deleted")),
-               [](const std::vector<registry::confluent::SubjectVersionRef>& refs) {
-                 nlohmann::json out = nlohmann::json::array();
-                 for (const auto& ref : refs) {
-                   if (out.empty() || out.back() != ref.subject) out.push_back(ref.subject);
-                 }
-                 return out;
-               });
+// /subjects (names, each once) or /versions ({subject, version}) of an id.
+http::Response RefsOfId(const Call& call, bool subjects_only) {
+  return WithId(call, [&](int64_t id) {
+    return Reply(call.deps.registry.VersionsOfId(call.account, id, call.Flag("deleted")),
+                 [subjects_only](const std::vector<registry::confluent::SubjectVersionRef>& refs) {
+                   nlohmann::json out = nlohmann::json::array();
+                   for (const auto& ref : refs) {
+                     if (!subjects_only) {
+                       out.push_back({{"subject", ref.subject}, {"version", ref.version}});
+                     } else if (out.empty() || out.back() != ref.subject) {
+                       out.push_back(ref.subject);
+                     }
+                   }
+                   return out;
+                 });
+  });
 }
 
-http::Response VersionsOfId(const Call& call) {
-  http::Response error;
-  std::optional<int64_t> id = IdOf(call, error);
-  if (!id) return error;
-  return Reply(call.deps.registry.VersionsOfId(call.account, *id, call.Flag("deleted")),
-               [](const std::vector<registry::confluent::SubjectVersionRef>& refs) {
-                 nlohmann::json out = nlohmann::json::array();
-                 for (const auto& ref : refs) {
-                   out.push_back({{"subject", ref.subject}, {"version", ref.version}});
-                 }
-                 return out;
-               });
-}
+http::Response SubjectsOfId(const Call& call) { return RefsOfId(call, true); }
+http::Response VersionsOfId(const Call& call) { return RefsOfId(call, false); }
 
 http::Response SchemaTypes(const Call&) {
   return JsonResponse(200, nlohmann::json::array({"JSON", "PROTOBUF", "AVRO"}));
