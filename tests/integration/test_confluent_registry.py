@@ -307,3 +307,29 @@ def test_avro_serializer_and_deserializer(server):
     # A fresh client (no cache) reads it back through the registry.
     assert AvroDeserializer(client_for(server))(payload, context) == record
     assert deserializer(payload, context) == record
+
+
+def _round_trip_survives_restart(server):
+    sr = client_for(server)
+    subject = unique("durable")
+    schema_id = sr.register_schema(subject, avro(V1))
+    assert sr_error(lambda: sr.register_schema(subject, avro(V3_BAD)))[:2] == (409, 409)
+    server.restart()
+    sr = client_for(server)
+    assert json.loads(sr.get_schema(schema_id).schema_str) == V1
+    assert sr.get_latest_version(subject).schema_id == schema_id
+    assert sr.register_schema(subject, avro(V2)) == schema_id + 1
+    return schema_id
+
+
+def test_stored_in_the_sqlite_catalog(fresh_server):
+    _round_trip_survives_restart(fresh_server())
+
+
+def test_stored_in_the_postgresql_catalog(postgres, fresh_server):
+    url = postgres.create_database(f"catalog_{uuid.uuid4().hex[:8]}")
+    server = fresh_server(extra_args=["--catalog", url])
+    schema_id = _round_trip_survives_restart(server)
+    rows = postgres.psql(f"SELECT schema_type FROM registry_confluent_schemas "
+                         f"WHERE schema_id = {schema_id}", url)
+    assert "AVRO" in str(rows)
