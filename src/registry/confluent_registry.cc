@@ -170,19 +170,19 @@ Outcome<Canonical> Canonicalize(const SchemaText& input) {
 std::vector<std::string> Incompatibilities(const std::string& level, const Canonical& candidate,
                                            const std::vector<Canonical>& existing) {
   std::vector<std::string> out;
-  if (level == "NONE" || existing.empty() || !candidate.avro.has_value()) return out;
+  if (level == "NONE" || existing.empty()) return out;
   bool transitive = level.ends_with("_TRANSITIVE");
   std::string base = transitive ? level.substr(0, level.size() - 11) : level;
   size_t first = transitive ? 0 : existing.size() - 1;
   for (size_t i = first; i < existing.size(); ++i) {
     const Canonical& old = existing[i];
-    if (old.text.schema_type != candidate.text.schema_type || !old.avro.has_value()) {
-      if (old.text.schema_type != candidate.text.schema_type) {
-        out.push_back("the schema type " + candidate.text.schema_type +
-                      " differs from the existing " + old.text.schema_type);
-      }
+    if (old.text.schema_type != candidate.text.schema_type) {
+      out.push_back("the schema type " + candidate.text.schema_type +
+                    " differs from the existing " + old.text.schema_type);
       continue;
     }
+    // JSON, PROTOBUF and AVRO with references are not compared.
+    if (!candidate.avro.has_value() || !old.avro.has_value()) continue;
     for (std::string& message : AvroLevelIncompatibilities(base, *candidate.avro, *old.avro)) {
       out.push_back(std::move(message));
     }

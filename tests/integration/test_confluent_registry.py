@@ -118,6 +118,11 @@ def test_json_and_protobuf_types_and_references(server):
     nid = sr.register_schema(unique("proto-ref"), with_ref)
     refs = sr.get_schema(nid).references
     assert [(r.name, r.subject, r.version) for r in refs] == [("m.proto", proto_subject, 1)]
+    # JSON schemas are not compared: any second JSON version is accepted, but a
+    # schema of another type in the same subject is incompatible.
+    other_doc = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+    assert sr.register_schema(json_subject, Schema(json.dumps(other_doc), "JSON")) != jid
+    assert sr_error(lambda: sr.register_schema(json_subject, avro(V1)))[:2] == (409, 409)
     # JSON that does not parse is an invalid schema.
     assert sr_error(lambda: sr.register_schema(json_subject, Schema("{nope", "JSON")))[:2] == (
         422, 42201)
