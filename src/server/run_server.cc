@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "api/admin/admin_surface.h"
+#include "api/confluent/confluent_surface.h"
 #include "api/glue/glue_surface.h"
 #include "api/iceberg_rest/iceberg_rest_surface.h"
 #include "api/kafka/kafka_surface.h"
@@ -35,6 +36,7 @@
 #include "kms/kms_surface.h"
 #include "maintenance/maintenance_service.h"
 #include "postgres/connection.h"
+#include "registry/confluent_registry.h"
 #include "registry/schema_registry.h"
 #include "server/admin_key_file.h"
 #include "server/builtin_routes.h"
@@ -213,6 +215,16 @@ int RunServer(int argc, char** argv) {
                 });
   if (!registry_or.has_value()) return fail(registry_or.error().WithContext("schema registry"));
   registry::SchemaRegistry& schemas = **registry_or;
+  Result<std::unique_ptr<registry::confluent::ConfluentRegistry>> confluent_or =
+      config.catalog_url.empty()
+          ? registry::confluent::OpenSqliteConfluentRegistry(layout->catalog_db_path, clock)
+          : OpenPostgresConnection(config, "confluent schema registry database")
+                .and_then([&](std::unique_ptr<postgres::Connection> db) {
+                  return registry::confluent::OpenConfluentRegistry(std::move(db), clock);
+                });
+  if (!confluent_or.has_value()) {
+    return fail(confluent_or.error().WithContext("confluent registry"));
+  }
 
   // ---- Auth: SigV4 over the catalog's keys, IAM policies from the catalog.
   catalog::StoreSecretLookup secrets(identities);
@@ -301,6 +313,10 @@ int RunServer(int argc, char** argv) {
   if (mounted.ok()) mounted = api_router.Mount(api::kafka::MakeKafkaOperationsSurface(kafka_deps));
   if (mounted.ok()) {
     mounted = api_router.Mount(api::glue::MakeGlueSurface({schemas, config.region, clock}));
+  }
+  if (mounted.ok()) {
+    mounted = api_router.Mount(
+        api::confluent::MakeConfluentSurface({**confluent_or, secrets, authorizer, config.region}));
   }
   if (mounted.ok()) mounted = api_router.Mount(kms::MakeKmsSurface({kms_keys, authorizer}));
   if (!mounted.ok()) return fail(mounted);
