@@ -2,9 +2,17 @@
 // registry. A JSON channel's table follows the latest version of its gsrArn
 // schema; a JSON_SCHEMA_GSR channel's table follows the schema version its
 // first record names, and later records must name versions that map to the
-// same columns (else SCHEMA_MISMATCH, decided by the writer).
+// same columns (else SCHEMA_MISMATCH, decided by the writer). An Avro channel
+// (AVRO_GSR, AVRO_CONFLUENT) creates its table from the writer schema of its
+// first record and evolves it (EvolveForAvro) when a later record names a
+// version the table has not seen: see AvroBatchWriter.
+#include <map>
 #include <mutex>
+#include <set>
+#include <variant>
 
+#include "avro/schema.h"
+#include "decoding/avro_schema_mapping.h"
 #include "decoding/channel_schema.h"
 #include "decoding/partitioned_file_writer.h"
 #include "delivery/record_format.h"
@@ -31,12 +39,27 @@ decoding::ValueFormat ToValueFormat(ValueConverter converter) {
       return decoding::ValueFormat::kByteArray;
     case ValueConverter::kString:
       return decoding::ValueFormat::kString;
+    case ValueConverter::kAvroGsr:
+      return decoding::ValueFormat::kAvroGsr;
+    case ValueConverter::kAvroConfluent:
+      return decoding::ValueFormat::kAvroConfluent;
   }
   return decoding::ValueFormat::kJson;
 }
 
+bool IsAvro(ValueConverter converter) {
+  return converter == ValueConverter::kAvroGsr || converter == ValueConverter::kAvroConfluent;
+}
+
 bool UsesSchema(ValueConverter converter) {
-  return converter == ValueConverter::kJson || converter == ValueConverter::kJsonSchemaGsr;
+  return converter == ValueConverter::kJson || converter == ValueConverter::kJsonSchemaGsr ||
+         IsAvro(converter);
+}
+
+constexpr size_t kConfluentHeaderBytes = 5;
+
+RecordFailure Failure(std::string_view code, std::string message, std::string version) {
+  return RecordFailure{std::string(code), std::move(message), std::move(version)};
 }
 
 // The schema version id a GSR-framed value names, or nullopt when the
@@ -118,9 +141,166 @@ class DecodingBatchWriter final : public BatchWriter {
   std::unique_ptr<decoding::PartitionedFileWriter> writer_;
 };
 
+
+// The schema version of an Avro record, read from its framing without
+// decoding it: `key` is the raw id bytes (cheap to compare per record), `id`
+// its text form. nullopt when the framing is wrong (the decoder reports it).
+struct AvroVersionRef {
+  std::string_view key;
+  std::string id;
+};
+
+std::optional<AvroVersionRef> AvroVersionOf(ValueConverter converter,
+                                            const std::optional<std::string>& value) {
+  if (converter == ValueConverter::kAvroGsr) {
+    std::optional<std::string> id = GsrVersionId(value);
+    if (!id) return std::nullopt;
+    return AvroVersionRef{std::string_view(*value).substr(2, kGsrHeaderBytes - 2), *id};
+  }
+  if (!value || value->size() < kConfluentHeaderBytes || (*value)[0] != 0) return std::nullopt;
+  uint32_t id = 0;
+  for (size_t i = 1; i < kConfluentHeaderBytes; ++i) {
+    id = (id << 8) | static_cast<unsigned char>((*value)[i]);
+  }
+  return AvroVersionRef{std::string_view(*value).substr(1, 4),
+                        std::to_string(static_cast<int32_t>(id))};
+}
+
+// The writer schema of a version: NotFound when the registry has none.
+using AvroSchemaSource = std::function<Result<decoding::WriterSchema>(const AvroVersionRef&)>;
+
+// An Avro channel's writer. Each writer schema version is checked against
+// the table schema the first time it is seen: unchanged → decoded as is;
+// compatible change → the open files are closed, a new decoder is made for
+// the evolved schema (its files carry the new field ids) and the schema is
+// reported by SchemaChanges() for the commit; incompatible → its records are
+// SCHEMA_INCOMPATIBLE (the message names the field and both types) while
+// every other version keeps flowing. Versions the registry does not have, or
+// whose definition is not Avro, go to the decoder, which reports them.
+class AvroBatchWriter final : public BatchWriter {
+ public:
+  AvroBatchWriter(decoding::WriterOptions options, ValueConverter converter, AvroSchemaSource source,
+                  std::set<int32_t> partition_sources, registry::SchemaRegistry& registry,
+                  iceberg::FileIO& io, Random& random)
+      : registry_(registry),
+        options_(std::move(options)),
+        converter_(converter),
+        source_(std::move(source)),
+        partition_sources_(std::move(partition_sources)),
+        io_(io),
+        random_(random) {}
+
+  Status Open() { return Reopen(options_.schema); }
+
+  Result<std::optional<RecordFailure>> Add(const ConsumedRecord& record) override {
+    if (std::optional<AvroVersionRef> version = AvroVersionOf(converter_, record.value)) {
+      auto it = decisions_.find(version->key);
+      if (it == decisions_.end()) {
+        ST_ASSIGN_OR_RETURN(std::optional<Decision> decided, Decide(*version));
+        // Not registered (yet): the decoder says SCHEMA_NOT_FOUND; nothing
+        // is remembered, the version may be registered later.
+        if (decided) {
+          // Bounded: once full, unseen versions are decided again per record.
+          if (decisions_.size() < kMaxVersions) {
+            it = decisions_.emplace(std::string(version->key), *std::move(decided)).first;
+          } else if (decided->incompatible) {
+            return std::optional<RecordFailure>(Failure(
+                decoding::kSchemaIncompatible, std::move(decided->message), version->id));
+          }
+        }
+      }
+      if (it != decisions_.end() && it->second.incompatible) {
+        return std::optional<RecordFailure>(
+            Failure(decoding::kSchemaIncompatible, it->second.message, version->id));
+      }
+    }
+    return writer_->Add(record);
+  }
+  int64_t buffered_bytes() const override { return writer_->buffered_bytes(); }
+  Result<std::vector<iceberg::DataFile>> Finish() override {
+    ST_ASSIGN_OR_RETURN(std::vector<iceberg::DataFile> files, writer_->Finish());
+    std::vector<iceberg::DataFile> out = std::move(closed_);
+    closed_.clear();
+    for (iceberg::DataFile& f : files) out.push_back(std::move(f));
+    return out;
+  }
+  void Abort() override {
+    writer_->Abort();
+    for (const iceberg::DataFile& f : closed_) (void)io_.Delete(f.file_path);
+    closed_.clear();
+  }
+  void SetExpirationHorizon(std::optional<int64_t> horizon_micros) override {
+    horizon_ = horizon_micros;
+    writer_->SetExpirationHorizon(horizon_micros);
+  }
+  std::vector<iceberg::Schema> SchemaChanges() const override { return changes_; }
+  void SchemaChangesCommitted() override { changes_.clear(); }
+
+ private:
+  static constexpr size_t kMaxVersions = 4096;
+
+  struct Decision {
+    bool incompatible = false;
+    std::string message;
+  };
+
+  Result<std::optional<Decision>> Decide(const AvroVersionRef& version) {
+    Result<decoding::WriterSchema> schema = source_(version);
+    if (!schema.has_value()) {
+      if (schema.error().code() == StatusCode::kNotFound) return std::optional<Decision>();
+      return Err(schema.error());
+    }
+    if (schema->type != decoding::WriterSchemaType::kAvro) return Decision{};
+    Result<avro::Schema> parsed = avro::Schema::Parse(schema->text);
+    if (!parsed.has_value()) return Decision{};  // The decoder says SCHEMA_MISMATCH.
+    Result<decoding::AvroEvolution> evolved =
+        decoding::EvolveForAvro(options_.schema, *parsed, partition_sources_);
+    if (!evolved.has_value()) {
+      if (evolved.error().code() != StatusCode::kFailedPrecondition) return Decision{};
+      return Decision{true, "The writer schema version " + version.id +
+                                " cannot evolve the table: " + evolved.error().message()};
+    }
+    if (evolved->changed) {
+      // The files so far hold the old schema's columns; they are committed
+      // with the new one (Iceberg reads them by field id, new columns null).
+      ST_ASSIGN_OR_RETURN(std::vector<iceberg::DataFile> files, writer_->Finish());
+      for (iceberg::DataFile& f : files) closed_.push_back(std::move(f));
+      ST_TRY(Reopen(evolved->schema));
+      changes_.push_back(evolved->schema);
+    }
+    return Decision{};
+  }
+
+  Status Reopen(const iceberg::Schema& schema) {
+    decoding::WriterOptions options = options_;
+    options.schema = schema;
+    auto writer =
+        std::make_unique<DecodingBatchWriter>(std::make_unique<RegistryLookup>(registry_));
+    ST_TRY(writer->Open(std::move(options), io_, random_));
+    writer->SetExpirationHorizon(horizon_);
+    writer_ = std::move(writer);
+    options_.schema = schema;
+    return Status::OK();
+  }
+
+  registry::SchemaRegistry& registry_;
+  decoding::WriterOptions options_;
+  ValueConverter converter_;
+  AvroSchemaSource source_;
+  std::set<int32_t> partition_sources_;
+  iceberg::FileIO& io_;
+  Random& random_;
+  std::unique_ptr<DecodingBatchWriter> writer_;
+  std::vector<iceberg::DataFile> closed_;  // Closed before a schema change.
+  std::vector<iceberg::Schema> changes_;
+  std::optional<int64_t> horizon_;
+  std::map<std::string, Decision, std::less<>> decisions_;
+};
+
 class DecodingRecordFormat final : public RecordFormat {
  public:
-  explicit DecodingRecordFormat(registry::SchemaRegistry& registry) : registry_(registry) {}
+  DecodingRecordFormat(registry::SchemaRegistry& registry, ConfluentSchemaLookup confluent)
+      : registry_(registry), confluent_(std::move(confluent)) {}
 
   Status Validate(const ChannelConfig& config) override {
     if (config.value_converter != ValueConverter::kJson) return Status::OK();
@@ -164,6 +344,13 @@ class DecodingRecordFormat final : public RecordFormat {
                                                          *id}};
       }
       value_schema = std::move(*mapped);
+    } else if (IsAvro(config.value_converter)) {
+      ST_ASSIGN_OR_RETURN(std::variant<iceberg::Schema, RecordFailure> mapped,
+                          AvroValueSchema(config, first.value));
+      if (auto* failure = std::get_if<RecordFailure>(&mapped)) {
+        return LayoutOutcome{std::nullopt, std::move(*failure)};
+      }
+      value_schema = std::get<iceberg::Schema>(std::move(mapped));
     }
     ST_ASSIGN_OR_RETURN(TableLayout layout, LayoutFor(config, value_schema));
     return LayoutOutcome{std::move(layout), std::nullopt};
@@ -196,6 +383,23 @@ class DecodingRecordFormat final : public RecordFormat {
         return expected.fields() == table_schema.fields();
       };
     }
+    if (IsAvro(config.value_converter)) {
+      const std::string account = config.table_bucket.account_id;
+      if (config.value_converter == ValueConverter::kAvroConfluent) {
+        options.writer_schemas = [this, account](int32_t id) { return Confluent(account, id); };
+      }
+      std::set<int32_t> sources;
+      for (const iceberg::PartitionField& f : spec->fields()) sources.insert(f.source_id);
+      const ValueConverter converter = config.value_converter;
+      AvroSchemaSource source = [this, converter, account](const AvroVersionRef& version) {
+        return WriterSchemaOf(converter, account, version.id);
+      };
+      auto writer = std::make_unique<AvroBatchWriter>(std::move(options), converter,
+                                                      std::move(source), std::move(sources),
+                                                      registry_, io, random);
+      ST_TRY(writer->Open());
+      return std::unique_ptr<BatchWriter>(std::move(writer));
+    }
     auto writer =
         std::make_unique<DecodingBatchWriter>(std::make_unique<RegistryLookup>(registry_));
     ST_TRY(writer->Open(std::move(options), io, random));
@@ -203,6 +407,80 @@ class DecodingRecordFormat final : public RecordFormat {
   }
 
  private:
+  Result<decoding::WriterSchema> Confluent(const std::string& account, int32_t id) const {
+    if (!confluent_) {
+      return Err(NotFound("no Confluent-compatible schema registry is connected to delivery"));
+    }
+    return confluent_(account, id);
+  }
+
+  // The writer schema a version id names (GSR: the UUID text; Confluent: the
+  // decimal id). NotFound when the registry has none.
+  Result<decoding::WriterSchema> WriterSchemaOf(ValueConverter converter,
+                                                const std::string& account,
+                                                const std::string& id) const {
+    if (converter == ValueConverter::kAvroConfluent) {
+      return Confluent(account, static_cast<int32_t>(std::stoll(id)));
+    }
+    Result<registry::SchemaVersion> version = registry_.GetSchemaVersionById(id);
+    if (!version.has_value()) {
+      if (version.error().code() == StatusCode::kInvalidArgument) {
+        return Err(NotFound(version.error().message()));
+      }
+      return Err(version.error());
+    }
+    return decoding::WriterSchema{version->data_format == "AVRO"
+                                      ? decoding::WriterSchemaType::kAvro
+                                      : decoding::WriterSchemaType::kJson,
+                                  std::move(version->definition)};
+  }
+
+  // The value schema an Avro channel's table is created with: that of its
+  // first record's writer schema, or why that record cannot define it.
+  Result<std::variant<iceberg::Schema, RecordFailure>> AvroValueSchema(
+      const ChannelConfig& config, const std::optional<std::string>& value) const {
+    std::optional<AvroVersionRef> version = AvroVersionOf(config.value_converter, value);
+    if (!version) {
+      if (config.value_converter == ValueConverter::kAvroGsr) {
+        return Failure(decoding::kMissingGsrHeader,
+                       "The record value does not start with a Glue Schema Registry header "
+                       "(0x03, compression 0x00 or 0x05, 16-byte schema version id).",
+                       "");
+      }
+      if (value && !value->empty() && (*value)[0] != 0) {
+        return Failure(decoding::kWrongMagicByte,
+                       "The record value does not start with the Confluent magic byte 0.", "");
+      }
+      return Failure(decoding::kTruncatedPayload,
+                     "The record value ends before its Confluent header (magic byte 0, 4-byte "
+                     "schema id).",
+                     "");
+    }
+    Result<decoding::WriterSchema> schema =
+        WriterSchemaOf(config.value_converter, config.table_bucket.account_id, version->id);
+    if (!schema.has_value()) {
+      if (schema.error().code() != StatusCode::kNotFound) return Err(schema.error());
+      return Failure(decoding::kSchemaNotFound,
+                     "The writer schema " + version->id + " is not in the schema registry.",
+                     version->id);
+    }
+    if (schema->type != decoding::WriterSchemaType::kAvro) {
+      return Failure(decoding::kSchemaMismatch,
+                     "The writer schema " + version->id + " is not an Avro schema.", version->id);
+    }
+    Result<avro::Schema> parsed = avro::Schema::Parse(schema->text);
+    Result<iceberg::Schema> mapped = parsed.has_value()
+                                         ? decoding::AvroToIcebergSchema(*parsed)
+                                         : Result<iceberg::Schema>(Err(parsed.error()));
+    if (!mapped.has_value()) {
+      return Failure(decoding::kSchemaMismatch,
+                     "The writer schema " + version->id +
+                         " cannot be mapped to Iceberg: " + mapped.error().message(),
+                     version->id);
+    }
+    return *std::move(mapped);
+  }
+
   Result<iceberg::Schema> ValueSchemaOfArn(const std::string& gsr_arn) {
     Result<registry::SchemaVersion> version = registry_.GetLatestSchemaVersion(gsr_arn);
     if (!version.has_value()) {
@@ -237,12 +515,14 @@ class DecodingRecordFormat final : public RecordFormat {
   }
 
   registry::SchemaRegistry& registry_;
+  ConfluentSchemaLookup confluent_;
 };
 
 }  // namespace
 
-std::unique_ptr<RecordFormat> NewDecodingRecordFormat(registry::SchemaRegistry& registry) {
-  return std::make_unique<DecodingRecordFormat>(registry);
+std::unique_ptr<RecordFormat> NewDecodingRecordFormat(registry::SchemaRegistry& registry,
+                                                      ConfluentSchemaLookup confluent) {
+  return std::make_unique<DecodingRecordFormat>(registry, std::move(confluent));
 }
 
 }  // namespace st::delivery
