@@ -273,9 +273,9 @@ void ChannelWorker::Flush() {
     metrics_->commit_ms += took.count();
     if (writer_ && !batch_schemas_.empty()) {
       writer_->SchemaChangesCommitted();
-      ctx_.logger.Log(LogLevel::kInfo, "table_schema_evolved",
-                      {{"channel", channel_.arn},
-                       {"schemas", static_cast<int64_t>(batch_schemas_.size())}});
+      ctx_.logger.Log(
+          LogLevel::kInfo, "table_schema_evolved",
+          {{"channel", channel_.arn}, {"schemas", static_cast<int64_t>(batch_schemas_.size())}});
     }
     batch_schemas_.clear();
     NoteQuarantined();

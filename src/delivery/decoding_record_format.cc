@@ -6,6 +6,7 @@
 // (AVRO_GSR, AVRO_CONFLUENT) creates its table from the writer schema of its
 // first record and evolves it (EvolveForAvro) when a later record names a
 // version the table has not seen: see AvroBatchWriter.
+#include <charconv>
 #include <map>
 #include <mutex>
 #include <set>
@@ -141,30 +142,46 @@ class DecodingBatchWriter final : public BatchWriter {
   std::unique_ptr<decoding::PartitionedFileWriter> writer_;
 };
 
+// The schema version bytes an Avro record's framing names (GSR: the 16 UUID
+// bytes; Confluent: the 4 id bytes), read without decoding it: cheap enough
+// per record. nullopt when the framing is wrong (the decoder reports it).
+std::optional<std::string_view> AvroVersionKey(ValueConverter converter,
+                                               const std::optional<std::string>& value) {
+  if (!value) return std::nullopt;
+  const std::string_view v = *value;
+  if (converter == ValueConverter::kAvroGsr) {
+    if (v.size() < kGsrHeaderBytes || v[0] != 0x03 || (v[1] != 0x00 && v[1] != 0x05)) {
+      return std::nullopt;
+    }
+    return v.substr(2, kGsrHeaderBytes - 2);
+  }
+  if (v.size() < kConfluentHeaderBytes || v[0] != 0) return std::nullopt;
+  return v.substr(1, kConfluentHeaderBytes - 1);
+}
 
-// The schema version of an Avro record, read from its framing without
-// decoding it: `key` is the raw id bytes (cheap to compare per record), `id`
-// its text form. nullopt when the framing is wrong (the decoder reports it).
+// The text form of a version key: the lower-case UUID (GSR) or the decimal
+// schema id (Confluent), as RecordError::schema_version_id has it.
+std::string AvroVersionText(ValueConverter converter, std::string_view key) {
+  if (converter == ValueConverter::kAvroGsr) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string id;
+    for (size_t i = 0; i < key.size(); ++i) {
+      if (i == 4 || i == 6 || i == 8 || i == 10) id += '-';
+      const auto byte = static_cast<unsigned char>(key[i]);
+      id += kHex[byte >> 4];
+      id += kHex[byte & 15];
+    }
+    return id;
+  }
+  uint32_t id = 0;
+  for (char c : key) id = (id << 8) | static_cast<unsigned char>(c);
+  return std::to_string(static_cast<int32_t>(id));
+}
+
 struct AvroVersionRef {
   std::string_view key;
   std::string id;
 };
-
-std::optional<AvroVersionRef> AvroVersionOf(ValueConverter converter,
-                                            const std::optional<std::string>& value) {
-  if (converter == ValueConverter::kAvroGsr) {
-    std::optional<std::string> id = GsrVersionId(value);
-    if (!id) return std::nullopt;
-    return AvroVersionRef{std::string_view(*value).substr(2, kGsrHeaderBytes - 2), *id};
-  }
-  if (!value || value->size() < kConfluentHeaderBytes || (*value)[0] != 0) return std::nullopt;
-  uint32_t id = 0;
-  for (size_t i = 1; i < kConfluentHeaderBytes; ++i) {
-    id = (id << 8) | static_cast<unsigned char>((*value)[i]);
-  }
-  return AvroVersionRef{std::string_view(*value).substr(1, 4),
-                        std::to_string(static_cast<int32_t>(id))};
-}
 
 // The writer schema of a version: NotFound when the registry has none.
 using AvroSchemaSource = std::function<Result<decoding::WriterSchema>(const AvroVersionRef&)>;
@@ -179,9 +196,9 @@ using AvroSchemaSource = std::function<Result<decoding::WriterSchema>(const Avro
 // whose definition is not Avro, go to the decoder, which reports them.
 class AvroBatchWriter final : public BatchWriter {
  public:
-  AvroBatchWriter(decoding::WriterOptions options, ValueConverter converter, AvroSchemaSource source,
-                  std::set<int32_t> partition_sources, registry::SchemaRegistry& registry,
-                  iceberg::FileIO& io, Random& random)
+  AvroBatchWriter(decoding::WriterOptions options, ValueConverter converter,
+                  AvroSchemaSource source, std::set<int32_t> partition_sources,
+                  registry::SchemaRegistry& registry, iceberg::FileIO& io, Random& random)
       : registry_(registry),
         options_(std::move(options)),
         converter_(converter),
@@ -193,25 +210,26 @@ class AvroBatchWriter final : public BatchWriter {
   Status Open() { return Reopen(options_.schema); }
 
   Result<std::optional<RecordFailure>> Add(const ConsumedRecord& record) override {
-    if (std::optional<AvroVersionRef> version = AvroVersionOf(converter_, record.value)) {
-      auto it = decisions_.find(version->key);
+    if (std::optional<std::string_view> key = AvroVersionKey(converter_, record.value)) {
+      auto it = decisions_.find(*key);
       if (it == decisions_.end()) {
-        ST_ASSIGN_OR_RETURN(std::optional<Decision> decided, Decide(*version));
+        const AvroVersionRef version{*key, AvroVersionText(converter_, *key)};
+        ST_ASSIGN_OR_RETURN(std::optional<Decision> decided, Decide(version));
         // Not registered (yet): the decoder says SCHEMA_NOT_FOUND; nothing
         // is remembered, the version may be registered later.
         if (decided) {
           // Bounded: once full, unseen versions are decided again per record.
           if (decisions_.size() < kMaxVersions) {
-            it = decisions_.emplace(std::string(version->key), *std::move(decided)).first;
+            it = decisions_.emplace(std::string(*key), *std::move(decided)).first;
           } else if (decided->incompatible) {
-            return std::optional<RecordFailure>(Failure(
-                decoding::kSchemaIncompatible, std::move(decided->message), version->id));
+            return std::optional<RecordFailure>(
+                Failure(decoding::kSchemaIncompatible, std::move(decided->message), version.id));
           }
         }
       }
       if (it != decisions_.end() && it->second.incompatible) {
         return std::optional<RecordFailure>(
-            Failure(decoding::kSchemaIncompatible, it->second.message, version->id));
+            Failure(decoding::kSchemaIncompatible, it->second.message, it->second.id));
       }
     }
     return writer_->Add(record);
@@ -242,6 +260,7 @@ class AvroBatchWriter final : public BatchWriter {
   struct Decision {
     bool incompatible = false;
     std::string message;
+    std::string id;  // The version's text form, for the failures.
   };
 
   Result<std::optional<Decision>> Decide(const AvroVersionRef& version) {
@@ -257,8 +276,10 @@ class AvroBatchWriter final : public BatchWriter {
         decoding::EvolveForAvro(options_.schema, *parsed, partition_sources_);
     if (!evolved.has_value()) {
       if (evolved.error().code() != StatusCode::kFailedPrecondition) return Decision{};
-      return Decision{true, "The writer schema version " + version.id +
-                                " cannot evolve the table: " + evolved.error().message()};
+      return Decision{true,
+                      "The writer schema version " + version.id +
+                          " cannot evolve the table: " + evolved.error().message(),
+                      version.id};
     }
     if (evolved->changed) {
       // The files so far hold the old schema's columns; they are committed
@@ -394,9 +415,9 @@ class DecodingRecordFormat final : public RecordFormat {
       AvroSchemaSource source = [this, converter, account](const AvroVersionRef& version) {
         return WriterSchemaOf(converter, account, version.id);
       };
-      auto writer = std::make_unique<AvroBatchWriter>(std::move(options), converter,
-                                                      std::move(source), std::move(sources),
-                                                      registry_, io, random);
+      auto writer =
+          std::make_unique<AvroBatchWriter>(std::move(options), converter, std::move(source),
+                                            std::move(sources), registry_, io, random);
       ST_TRY(writer->Open());
       return std::unique_ptr<BatchWriter>(std::move(writer));
     }
@@ -420,7 +441,12 @@ class DecodingRecordFormat final : public RecordFormat {
                                                 const std::string& account,
                                                 const std::string& id) const {
     if (converter == ValueConverter::kAvroConfluent) {
-      return Confluent(account, static_cast<int32_t>(std::stoll(id)));
+      int32_t schema_id = 0;
+      auto [end, ec] = std::from_chars(id.data(), id.data() + id.size(), schema_id);
+      if (ec != std::errc() || end != id.data() + id.size()) {
+        return Err(NotFound("'" + id + "' is not a Confluent schema id"));
+      }
+      return Confluent(account, schema_id);
     }
     Result<registry::SchemaVersion> version = registry_.GetSchemaVersionById(id);
     if (!version.has_value()) {
@@ -439,8 +465,8 @@ class DecodingRecordFormat final : public RecordFormat {
   // first record's writer schema, or why that record cannot define it.
   Result<std::variant<iceberg::Schema, RecordFailure>> AvroValueSchema(
       const ChannelConfig& config, const std::optional<std::string>& value) const {
-    std::optional<AvroVersionRef> version = AvroVersionOf(config.value_converter, value);
-    if (!version) {
+    std::optional<std::string_view> key = AvroVersionKey(config.value_converter, value);
+    if (!key) {
       if (config.value_converter == ValueConverter::kAvroGsr) {
         return Failure(decoding::kMissingGsrHeader,
                        "The record value does not start with a Glue Schema Registry header "
@@ -456,6 +482,8 @@ class DecodingRecordFormat final : public RecordFormat {
                      "schema id).",
                      "");
     }
+    const AvroVersionRef ref{*key, AvroVersionText(config.value_converter, *key)};
+    const AvroVersionRef* version = &ref;
     Result<decoding::WriterSchema> schema =
         WriterSchemaOf(config.value_converter, config.table_bucket.account_id, version->id);
     if (!schema.has_value()) {

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <string>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "catalog/channel_model.h"
@@ -95,8 +95,8 @@ class RecordFormat {
 // Confluent-compatible registry (AVRO_CONFLUENT channels; the account is the
 // channel's, that of its warehouse table bucket). NotFound: the record is
 // SCHEMA_NOT_FOUND; other errors are transient (the batch is retried).
-using ConfluentSchemaLookup = std::function<Result<decoding::WriterSchema>(
-    const std::string& account_id, int32_t schema_id)>;
+using ConfluentSchemaLookup =
+    std::function<Result<decoding::WriterSchema>(const std::string& account_id, int32_t schema_id)>;
 
 // decoding + registry. `registry` must outlive the format. Without
 // `confluent`, every AVRO_CONFLUENT record is SCHEMA_NOT_FOUND.

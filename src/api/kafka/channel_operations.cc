@@ -141,8 +141,9 @@ Reply DescribeChannel(const KafkaDeps& deps, Ctx& context) {
     // Extension: the versions a schema change cannot evolve the table to.
     json versions = json::array();
     for (const KafkaDeps::QuarantinedVersion& v : deps.quarantined_versions(channel->arn)) {
-      versions.push_back(
-          {{"schemaVersionId", v.schema_version_id}, {"records", v.records}, {"message", v.message}});
+      versions.push_back({{"schemaVersionId", v.schema_version_id},
+                          {"records", v.records},
+                          {"message", v.message}});
     }
     if (!versions.empty()) out["quarantinedSchemaVersions"] = std::move(versions);
   }

@@ -44,9 +44,8 @@ std::string Confluent(int32_t id, const std::string& payload) {
   return out + payload;
 }
 
-const char* kV1 =
-    R"({"type":"record","name":"Order","fields":[{"name":"id","type":"int"},)"
-    R"({"name":"name","type":"string"}]})";
+const char* kV1 = R"({"type":"record","name":"Order","fields":[{"name":"id","type":"int"},)"
+                  R"({"name":"name","type":"string"}]})";
 const char* kV2 =
     R"({"type":"record","name":"Order","fields":[{"name":"id","type":"int"},)"
     R"({"name":"name","type":"string"},{"name":"note","type":["null","string"],"default":null}]})";
@@ -60,8 +59,8 @@ class AvroRecordFormatTest : public ::testing::Test {
     std::string pattern = (std::filesystem::temp_directory_path() / "st-avrofmt-XXXXXX").string();
     ASSERT_NE(mkdtemp(pattern.data()), nullptr);
     dir_ = pattern;
-    auto registry = registry::OpenSqliteSchemaRegistry(dir_ + "/registry.db", "us-east-1",
-                                                       clock_, random_);
+    auto registry =
+        registry::OpenSqliteSchemaRegistry(dir_ + "/registry.db", "us-east-1", clock_, random_);
     ASSERT_TRUE(registry.has_value()) << registry.error().ToString();
     registry_ = *std::move(registry);
     std::filesystem::create_directories(dir_ + "/objects");
@@ -119,9 +118,9 @@ class AvroRecordFormatTest : public ::testing::Test {
   }
 
   iceberg::TableMetadata Metadata(const TableLayout& layout) {
-    auto metadata = iceberg::NewTableMetadata(layout.schema, layout.spec,
-                                              iceberg::SortOrder::Unsorted(), "s3://wh/t", {},
-                                              "9a1f1a8e-1d4b-4c55-9b9e-0e6f3c4b2a10", 0);
+    auto metadata =
+        iceberg::NewTableMetadata(layout.schema, layout.spec, iceberg::SortOrder::Unsorted(),
+                                  "s3://wh/t", {}, "9a1f1a8e-1d4b-4c55-9b9e-0e6f3c4b2a10", 0);
     EXPECT_TRUE(metadata.has_value()) << metadata.error().ToString();
     return *metadata;
   }

@@ -38,8 +38,8 @@ TEST(DefinitionKeyTest, JsonNestedToTheLimitIsKeyedAndOneMoreIsRefused) {
 }
 
 TEST(DefinitionKeyTest, AvroDefinitionsAreParsedAsAvroSchemas) {
-  auto record = DefinitionKey(
-      "AVRO", R"({"type":"record","name":"r","fields":[{"name":"a","type":"int"}]})");
+  auto record =
+      DefinitionKey("AVRO", R"({"type":"record","name":"r","fields":[{"name":"a","type":"int"}]})");
   ASSERT_TRUE(record.has_value()) << record.error().ToString();
   EXPECT_TRUE(DefinitionKey("AVRO", R"("string")").has_value());
   for (const char* bad : {R"({"type":"record","name":"r"})", R"({"type":"nosuchtype"})",
