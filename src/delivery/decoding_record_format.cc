@@ -59,6 +59,9 @@ bool UsesSchema(ValueConverter converter) {
 
 constexpr size_t kConfluentHeaderBytes = 5;
 
+// A table's value schema, or why a record cannot define it.
+using SchemaOrFailure = std::variant<iceberg::Schema, RecordFailure>;
+
 RecordFailure Failure(std::string_view code, std::string message, std::string version) {
   return RecordFailure{std::string(code), std::move(message), std::move(version)};
 }
@@ -366,8 +369,7 @@ class DecodingRecordFormat final : public RecordFormat {
       }
       value_schema = std::move(*mapped);
     } else if (IsAvro(config.value_converter)) {
-      ST_ASSIGN_OR_RETURN(std::variant<iceberg::Schema, RecordFailure> mapped,
-                          AvroValueSchema(config, first.value));
+      ST_ASSIGN_OR_RETURN(SchemaOrFailure mapped, AvroValueSchema(config, first.value));
       if (auto* failure = std::get_if<RecordFailure>(&mapped)) {
         return LayoutOutcome{std::nullopt, std::move(*failure)};
       }
@@ -463,7 +465,7 @@ class DecodingRecordFormat final : public RecordFormat {
 
   // The value schema an Avro channel's table is created with: that of its
   // first record's writer schema, or why that record cannot define it.
-  Result<std::variant<iceberg::Schema, RecordFailure>> AvroValueSchema(
+  Result<SchemaOrFailure> AvroValueSchema(
       const ChannelConfig& config, const std::optional<std::string>& value) const {
     std::optional<std::string_view> key = AvroVersionKey(config.value_converter, value);
     if (!key) {

@@ -82,7 +82,7 @@ class AvroRecordFormatTest : public ::testing::Test {
          {{"appendOnly", true},
           {"serviceExecutionRoleArn", "arn:aws:iam::111122223333:role/r"},
           {"dataFreshnessInSeconds", 1},
-          {"catalog", {{"warehouseLocation", "arn:aws:s3tables:us-east-1:111122223333:bucket/b"}}},
+          {"catalog", {{"warehouseLocation", "arn:aws:s3tables:us-east-1:111122223333:bucket/bucket1"}}},
           {"deadLetterQueueS3", {{"bucketArn", "arn:aws:s3:::dlq"}}},
           {"destinationTableList",
            {{{"destinationDatabaseName", "events"},
@@ -196,9 +196,13 @@ TEST_F(AvroRecordFormatTest, ConfluentTableComesFromTheFirstWriterSchemaAndEvolv
   auto truncated = add(std::string("\0\0\0", 3), 7);
   ASSERT_TRUE(truncated.has_value());
   EXPECT_EQ(truncated->code, decoding::kTruncatedPayload);
-  auto inside = add(Confluent(7, Long(1) + Long(10) + "ab"), 8);  // A string cut short.
+  // A string length past the end is malformed; a varint cut short truncated.
+  auto inside = add(Confluent(7, Long(1) + Long(10) + "ab"), 8);
   ASSERT_TRUE(inside.has_value());
-  EXPECT_EQ(inside->code, decoding::kTruncatedPayload);
+  EXPECT_EQ(inside->code, decoding::kMalformedAvro);
+  auto cut = add(Confluent(7, Long(1) + "\x80"), 8);
+  ASSERT_TRUE(cut.has_value());
+  EXPECT_EQ(cut->code, decoding::kTruncatedPayload);
   auto trailing = add(Confluent(7, Long(1) + Str("a") + "zz"), 9);
   ASSERT_TRUE(trailing.has_value());
   EXPECT_EQ(trailing->code, decoding::kMalformedAvro);
