@@ -66,24 +66,6 @@ RecordFailure Failure(std::string_view code, std::string message, std::string ve
   return RecordFailure{std::string(code), std::move(message), std::move(version)};
 }
 
-// The schema version id a GSR-framed value names, or nullopt when the
-// framing is wrong (the writer reports those records itself).
-std::optional<std::string> GsrVersionId(const std::optional<std::string>& value) {
-  if (!value || value->size() < kGsrHeaderBytes || (*value)[0] != 0x03 ||
-      ((*value)[1] != 0x00 && (*value)[1] != 0x05)) {
-    return std::nullopt;
-  }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string id;
-  for (size_t i = 2; i < kGsrHeaderBytes; ++i) {
-    if (i == 6 || i == 8 || i == 10 || i == 12) id += '-';
-    const auto byte = static_cast<unsigned char>((*value)[i]);
-    id += kHex[byte >> 4];
-    id += kHex[byte & 15];
-  }
-  return id;
-}
-
 class RegistryLookup final : public decoding::GsrSchemaLookup {
  public:
   explicit RegistryLookup(registry::SchemaRegistry& registry) : registry_(registry) {}
@@ -145,7 +127,7 @@ class DecodingBatchWriter final : public BatchWriter {
   std::unique_ptr<decoding::PartitionedFileWriter> writer_;
 };
 
-// The schema version bytes an Avro record's framing names (GSR: the 16 UUID
+// The schema version bytes a framed record names (GSR, also JSON_SCHEMA_GSR: the 16 UUID
 // bytes; Confluent: the 4 id bytes), read without decoding it: cheap enough
 // per record. nullopt when the framing is wrong (the decoder reports it).
 std::optional<std::string_view> AvroVersionKey(ValueConverter converter,
@@ -179,6 +161,14 @@ std::string AvroVersionText(ValueConverter converter, std::string_view key) {
   uint32_t id = 0;
   for (char c : key) id = (id << 8) | static_cast<unsigned char>(c);
   return std::to_string(static_cast<int32_t>(id));
+}
+
+// The schema version id a GSR-framed value names, or nullopt when the
+// framing is wrong (the writer reports those records itself).
+std::optional<std::string> GsrVersionId(const std::optional<std::string>& value) {
+  std::optional<std::string_view> key = AvroVersionKey(ValueConverter::kAvroGsr, value);
+  if (!key) return std::nullopt;
+  return AvroVersionText(ValueConverter::kAvroGsr, *key);
 }
 
 struct AvroVersionRef {
@@ -465,8 +455,8 @@ class DecodingRecordFormat final : public RecordFormat {
 
   // The value schema an Avro channel's table is created with: that of its
   // first record's writer schema, or why that record cannot define it.
-  Result<SchemaOrFailure> AvroValueSchema(
-      const ChannelConfig& config, const std::optional<std::string>& value) const {
+  Result<SchemaOrFailure> AvroValueSchema(const ChannelConfig& config,
+                                          const std::optional<std::string>& value) const {
     std::optional<std::string_view> key = AvroVersionKey(config.value_converter, value);
     if (!key) {
       if (config.value_converter == ValueConverter::kAvroGsr) {
