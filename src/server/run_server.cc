@@ -247,7 +247,8 @@ int RunServer(int argc, char** argv) {
   // against the built-in schema registry.
   std::unique_ptr<delivery::KafkaClientFactory> kafka = delivery::NewRdKafkaClientFactory();
   // AVRO_CONFLUENT writer schemas: no Confluent-compatible registry is
-  // wired yet (empty lookup: those records are SCHEMA_NOT_FOUND in the DLQ).
+  // wired yet (empty lookup: those records are SCHEMA_NOT_FOUND; the
+  // channel cannot create its table from them).
   std::unique_ptr<delivery::RecordFormat> record_format =
       delivery::NewDecodingRecordFormat(schemas, delivery::ConfluentSchemaLookup());
   delivery::DeliveryService delivery(
