@@ -41,6 +41,28 @@ TEST(ChannelMetricsTest, PrometheusTextWithLabelsPerChannel) {
             std::string::npos);
 }
 
+TEST(ChannelMetricsTest, QuarantinedSchemaVersionsAreCountedPerVersionAndBounded) {
+  auto m = std::make_shared<ChannelMetrics>();
+  m->channel = "orders";
+  m->channel_arn = "arn:x";
+  m->cluster = "local";
+  m->topic = "t";
+  m->AddQuarantined("v-4", 2, "name: string vs int");
+  m->AddQuarantined("v-4", 3, "name: string vs int");
+  const std::string text = RenderMetrics({m}, 0);
+  EXPECT_NE(text.find("# TYPE st_channel_schema_incompatible_records_total counter\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("st_channel_schema_incompatible_records_total{channel=\"orders\","
+                      "channel_arn=\"arn:x\",cluster=\"local\",topic=\"t\",version=\"v-4\"} 5\n"),
+            std::string::npos)
+      << text;
+  for (size_t i = 0; i < 2 * ChannelMetrics::kMaxQuarantined; ++i) {
+    m->AddQuarantined("x" + std::to_string(i), 1, "m");
+  }
+  EXPECT_EQ(m->quarantined().size(), ChannelMetrics::kMaxQuarantined);
+  EXPECT_EQ(m->quarantined().at("v-4").records, 5);
+}
+
 TEST(ChannelMetricsTest, StallAfterTheFreshnessWithTheLastError) {
   auto m = std::make_shared<ChannelMetrics>();
   m->channel = "orders";
