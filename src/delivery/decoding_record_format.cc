@@ -66,23 +66,44 @@ RecordFailure Failure(std::string_view code, std::string message, std::string ve
   return RecordFailure{std::string(code), std::move(message), std::move(version)};
 }
 
+// A Glue schema version by id, only the channel account's own: another
+// account's version is NotFound (records naming it are SCHEMA_NOT_FOUND).
+Result<registry::SchemaVersion> AccountSchemaVersion(registry::SchemaRegistry& registry,
+                                                     const std::string& account,
+                                                     const std::string& schema_version_id) {
+  Result<registry::SchemaVersion> version = registry.GetSchemaVersionById(schema_version_id);
+  if (!version.has_value()) {
+    if (version.error().code() == StatusCode::kInvalidArgument) {
+      return Err(NotFound(version.error().message()));
+    }
+    return Err(version.error());
+  }
+  if (version->account_id != account) {
+    return Err(NotFound("Schema version " + schema_version_id + " is not found."));
+  }
+  return version;
+}
+
 class RegistryLookup final : public decoding::GsrSchemaLookup {
  public:
-  explicit RegistryLookup(registry::SchemaRegistry& registry) : registry_(registry) {}
+  RegistryLookup(registry::SchemaRegistry& registry, std::string account)
+      : registry_(registry), account_(std::move(account)) {}
   Result<std::string> Definition(const std::string& schema_version_id) override {
-    Result<registry::SchemaVersion> version = registry_.GetSchemaVersionById(schema_version_id);
-    if (!version.has_value()) {
-      if (version.error().code() == StatusCode::kInvalidArgument) {
-        return Err(NotFound(version.error().message()));
-      }
-      return Err(version.error());
-    }
-    return version->definition;
+    ST_ASSIGN_OR_RETURN(registry::SchemaVersion version,
+                        AccountSchemaVersion(registry_, account_, schema_version_id));
+    return std::move(version.definition);
   }
 
  private:
   registry::SchemaRegistry& registry_;
+  std::string account_;
 };
+
+// The account whose registries a channel reads: its owner's (CreateChannel
+// requires the service execution role to be of the caller's account).
+const std::string& RegistryAccount(const ChannelConfig& config) {
+  return config.service_execution_role.account_id;
+}
 
 // Owns what the decoder's writer points at.
 class DecodingBatchWriter final : public BatchWriter {
@@ -191,8 +212,10 @@ class AvroBatchWriter final : public BatchWriter {
  public:
   AvroBatchWriter(decoding::WriterOptions options, ValueConverter converter,
                   AvroSchemaSource source, std::set<int32_t> partition_sources,
-                  registry::SchemaRegistry& registry, iceberg::FileIO& io, Random& random)
+                  registry::SchemaRegistry& registry, std::string account, iceberg::FileIO& io,
+                  Random& random)
       : registry_(registry),
+        account_(std::move(account)),
         options_(std::move(options)),
         converter_(converter),
         source_(std::move(source)),
@@ -288,8 +311,8 @@ class AvroBatchWriter final : public BatchWriter {
   Status Reopen(const iceberg::Schema& schema) {
     decoding::WriterOptions options = options_;
     options.schema = schema;
-    auto writer =
-        std::make_unique<DecodingBatchWriter>(std::make_unique<RegistryLookup>(registry_));
+    auto writer = std::make_unique<DecodingBatchWriter>(
+        std::make_unique<RegistryLookup>(registry_, account_));
     ST_TRY(writer->Open(std::move(options), io_, random_));
     writer->SetExpirationHorizon(horizon_);
     writer_ = std::move(writer);
@@ -298,6 +321,7 @@ class AvroBatchWriter final : public BatchWriter {
   }
 
   registry::SchemaRegistry& registry_;
+  std::string account_;
   decoding::WriterOptions options_;
   ValueConverter converter_;
   AvroSchemaSource source_;
@@ -338,7 +362,8 @@ class DecodingRecordFormat final : public RecordFormat {
                                            "16-byte schema version id).",
                                            ""}};
       }
-      Result<registry::SchemaVersion> version = registry_.GetSchemaVersionById(*id);
+      Result<registry::SchemaVersion> version =
+          AccountSchemaVersion(registry_, RegistryAccount(config), *id);
       if (!version.has_value()) {
         if (version.error().code() != StatusCode::kNotFound &&
             version.error().code() != StatusCode::kInvalidArgument) {
@@ -397,7 +422,7 @@ class DecodingRecordFormat final : public RecordFormat {
       };
     }
     if (IsAvro(config.value_converter)) {
-      const std::string account = config.table_bucket.account_id;
+      const std::string account = RegistryAccount(config);
       if (config.value_converter == ValueConverter::kAvroConfluent) {
         options.writer_schemas = [this, account](int32_t id) { return Confluent(account, id); };
       }
@@ -409,12 +434,12 @@ class DecodingRecordFormat final : public RecordFormat {
       };
       auto writer =
           std::make_unique<AvroBatchWriter>(std::move(options), converter, std::move(source),
-                                            std::move(sources), registry_, io, random);
+                                            std::move(sources), registry_, account, io, random);
       ST_TRY(writer->Open());
       return std::unique_ptr<BatchWriter>(std::move(writer));
     }
-    auto writer =
-        std::make_unique<DecodingBatchWriter>(std::make_unique<RegistryLookup>(registry_));
+    auto writer = std::make_unique<DecodingBatchWriter>(
+        std::make_unique<RegistryLookup>(registry_, RegistryAccount(config)));
     ST_TRY(writer->Open(std::move(options), io, random));
     return std::unique_ptr<BatchWriter>(std::move(writer));
   }
@@ -440,17 +465,11 @@ class DecodingRecordFormat final : public RecordFormat {
       }
       return Confluent(account, schema_id);
     }
-    Result<registry::SchemaVersion> version = registry_.GetSchemaVersionById(id);
-    if (!version.has_value()) {
-      if (version.error().code() == StatusCode::kInvalidArgument) {
-        return Err(NotFound(version.error().message()));
-      }
-      return Err(version.error());
-    }
-    return decoding::WriterSchema{version->data_format == "AVRO"
-                                      ? decoding::WriterSchemaType::kAvro
-                                      : decoding::WriterSchemaType::kJson,
-                                  std::move(version->definition)};
+    ST_ASSIGN_OR_RETURN(registry::SchemaVersion version,
+                        AccountSchemaVersion(registry_, account, id));
+    return decoding::WriterSchema{version.data_format == "AVRO" ? decoding::WriterSchemaType::kAvro
+                                                                : decoding::WriterSchemaType::kJson,
+                                  std::move(version.definition)};
   }
 
   // The value schema an Avro channel's table is created with: that of its
@@ -477,7 +496,7 @@ class DecodingRecordFormat final : public RecordFormat {
     const AvroVersionRef ref{*key, AvroVersionText(config.value_converter, *key)};
     const AvroVersionRef* version = &ref;
     Result<decoding::WriterSchema> schema =
-        WriterSchemaOf(config.value_converter, config.table_bucket.account_id, version->id);
+        WriterSchemaOf(config.value_converter, RegistryAccount(config), version->id);
     if (!schema.has_value()) {
       if (schema.error().code() != StatusCode::kNotFound) return Err(schema.error());
       return Failure(decoding::kSchemaNotFound,

@@ -93,7 +93,7 @@ class RecordFormat {
 
 // The writer schema of a Confluent schema id in an account's
 // Confluent-compatible registry (AVRO_CONFLUENT channels; the account is the
-// channel's, that of its warehouse table bucket). NotFound: the record is
+// channel's owner, that of its service execution role). NotFound: the record is
 // SCHEMA_NOT_FOUND; other errors are transient (the batch is retried).
 using ConfluentSchemaLookup =
     std::function<Result<decoding::WriterSchema>(const std::string& account_id, int32_t schema_id)>;

@@ -72,7 +72,8 @@ class AvroRecordFormatTest : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
-  catalog::ChannelConfig Config(const std::string& converter) {
+  catalog::ChannelConfig Config(const std::string& converter,
+                                const std::string& role = "arn:aws:iam::111122223333:role/r") {
     nlohmann::json body = {
         {"channelName", "ch"},
         {"topicConfigurationList",
@@ -80,9 +81,10 @@ class AvroRecordFormatTest : public ::testing::Test {
            {"recordConverter", {{"valueConverter", converter}}}}}},
         {"icebergDestinationConfiguration",
          {{"appendOnly", true},
-          {"serviceExecutionRoleArn", "arn:aws:iam::111122223333:role/r"},
+          {"serviceExecutionRoleArn", role},
           {"dataFreshnessInSeconds", 1},
-          {"catalog", {{"warehouseLocation", "arn:aws:s3tables:us-east-1:111122223333:bucket/bucket1"}}},
+          {"catalog",
+           {{"warehouseLocation", "arn:aws:s3tables:us-east-1:111122223333:bucket/bucket1"}}},
           {"deadLetterQueueS3", {{"bucketArn", "arn:aws:s3:::dlq"}}},
           {"destinationTableList",
            {{{"destinationDatabaseName", "events"},
@@ -263,6 +265,11 @@ TEST_F(AvroRecordFormatTest, AGsrChannelReadsItsWriterSchemaFromTheGlueRegistry)
   auto added = (*writer)->Add(Record(framed));
   ASSERT_TRUE(added.has_value());
   EXPECT_FALSE(added->has_value()) << (*added)->code << ": " << (*added)->message;
+  // Another account's channel does not see the version.
+  auto other =
+      format->Layout(Config("AVRO_GSR", "arn:aws:iam::444455556666:role/r"), Record(framed));
+  ASSERT_TRUE(other.has_value() && other->failure.has_value());
+  EXPECT_EQ(other->failure->code, decoding::kSchemaNotFound);
   auto missing = format->Layout(config, Record("{\"id\":1}"));
   ASSERT_TRUE(missing.has_value() && missing->failure.has_value());
   EXPECT_EQ(missing->failure->code, decoding::kMissingGsrHeader);
