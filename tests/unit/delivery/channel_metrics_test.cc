@@ -5,12 +5,17 @@
 namespace st::delivery {
 namespace {
 
-TEST(ChannelMetricsTest, PrometheusTextWithLabelsPerChannel) {
+std::shared_ptr<ChannelMetrics> Labelled(const std::string& topic) {
   auto m = std::make_shared<ChannelMetrics>();
   m->channel = "orders";
   m->channel_arn = "arn:x";
   m->cluster = "local";
-  m->topic = "t\"1";
+  m->topic = topic;
+  return m;
+}
+
+TEST(ChannelMetricsTest, PrometheusTextWithLabelsPerChannel) {
+  auto m = Labelled("t\"1");
   m->rows = 12;
   m->rows_successful = 10;
   m->rows_failed = 2;
@@ -42,11 +47,7 @@ TEST(ChannelMetricsTest, PrometheusTextWithLabelsPerChannel) {
 }
 
 TEST(ChannelMetricsTest, QuarantinedSchemaVersionsAreCountedPerVersionAndBounded) {
-  auto m = std::make_shared<ChannelMetrics>();
-  m->channel = "orders";
-  m->channel_arn = "arn:x";
-  m->cluster = "local";
-  m->topic = "t";
+  auto m = Labelled("t");
   m->AddQuarantined("v-4", 2, "name: string vs int");
   m->AddQuarantined("v-4", 3, "name: string vs int");
   const std::string text = RenderMetrics({m}, 0);
