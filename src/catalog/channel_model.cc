@@ -20,11 +20,13 @@ using nlohmann::json;
 
 // ---- Wire string tables ----
 
-constexpr std::array<WireName<ValueConverter>, 4> kValueConverters{{
+constexpr std::array<WireName<ValueConverter>, 6> kValueConverters{{
     {ValueConverter::kJson, "JSON"},
     {ValueConverter::kJsonSchemaGsr, "JSON_SCHEMA_GSR"},
     {ValueConverter::kByteArray, "BYTE_ARRAY"},
     {ValueConverter::kString, "STRING"},
+    {ValueConverter::kAvroGsr, "AVRO_GSR"},
+    {ValueConverter::kAvroConfluent, "AVRO_CONFLUENT"},
 }};
 
 struct CompressionRow {
@@ -106,7 +108,8 @@ Status ReadTopic(const json& body, ChannelConfig& out, Reader& reader) {
   } else if (schema != nullptr) {
     return reader.Bad("recordSchema",
                       "recordSchema is only for the JSON converter: " + format +
-                          " records carry their schema id (JSON_SCHEMA_GSR) or need none.");
+                          " records carry their schema id (JSON_SCHEMA_GSR, AVRO_GSR, "
+                          "AVRO_CONFLUENT) or need none.");
   }
   return Status::OK();
 }

@@ -29,8 +29,12 @@ namespace st::catalog {
 
 // ---- Enums and their wire strings (one table each, in channel_model.cc) ----
 
-// topicConfigurationList[].recordConverter.valueConverter.
-enum class ValueConverter { kJson, kJsonSchemaGsr, kByteArray, kString };
+// topicConfigurationList[].recordConverter.valueConverter. The modelled
+// product has the first four; AVRO_GSR (Avro behind the Glue Schema Registry
+// framing, definitions from the built-in Glue registry) and AVRO_CONFLUENT
+// (Avro behind the Confluent framing, magic 0 + 4-byte schema id) are
+// streamtables extensions.
+enum class ValueConverter { kJson, kJsonSchemaGsr, kByteArray, kString, kAvroGsr, kAvroConfluent };
 std::string_view ValueConverterName(ValueConverter converter);  // "JSON", ...
 // Errors: InvalidArgument naming the value and the valid ones.
 Result<ValueConverter> ParseValueConverter(std::string_view name);

@@ -122,6 +122,16 @@ std::string RenderMetrics(const std::vector<std::shared_ptr<const ChannelMetrics
     if (m->failing_since_ms.load() <= 0) continue;
     out += kLastError + Labels(*m) + ",error=\"" + Escape(m->last_error()) + "\"} 1\n";
   }
+  constexpr const char* kIncompatible = "st_channel_schema_incompatible_records_total";
+  out += Header(kIncompatible, "counter",
+                "Records of a writer schema version the table cannot evolve to, committed to the "
+                "dead-letter queue as SCHEMA_INCOMPATIBLE.");
+  for (const auto& m : channels) {
+    for (const auto& [version, q] : m->quarantined()) {
+      out += kIncompatible + Labels(*m) + ",version=\"" + Escape(version) + "\"} " +
+             Int(q.records) + '\n';
+    }
+  }
   return out;
 }
 

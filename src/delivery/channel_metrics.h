@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -55,6 +56,28 @@ struct ChannelMetrics {
     common::MutexLock lock(error_mu_);
     return last_error_;
   }
+  // A writer schema version whose records are quarantined (committed to the
+  // DLQ as SCHEMA_INCOMPATIBLE): how many so far and why.
+  struct Quarantined {
+    int64_t records = 0;
+    std::string message;
+  };
+  void AddQuarantined(const std::string& version, int64_t records, const std::string& message)
+      EXCLUDES(error_mu_) {
+    common::MutexLock lock(error_mu_);
+    // Bounded: a hostile producer could name endless versions; the first
+    // ones are kept (their records are counted in dlq_records either way).
+    if (quarantined_.size() >= kMaxQuarantined && !quarantined_.contains(version)) return;
+    Quarantined& q = quarantined_[version];
+    q.records += records;
+    q.message = message;
+  }
+  std::map<std::string, Quarantined> quarantined() const EXCLUDES(error_mu_) {
+    common::MutexLock lock(error_mu_);
+    return quarantined_;
+  }
+  static constexpr size_t kMaxQuarantined = 100;
+
   // Failing for at least the data freshness.
   bool stalled(int64_t now_ms) const {
     const int64_t since = failing_since_ms.load();
@@ -64,6 +87,7 @@ struct ChannelMetrics {
  private:
   mutable common::Mutex error_mu_;
   std::string last_error_ GUARDED_BY(error_mu_);
+  std::map<std::string, Quarantined> quarantined_ GUARDED_BY(error_mu_);
 };
 
 // While `m` is stalled: the ACTIVE channel's stateInfo {DELIVERY_STALLED,
@@ -77,7 +101,9 @@ std::optional<catalog::ChannelStateInfo> StallStateInfo(const ChannelMetrics& m,
 // nothing is waiting); streamtables_delivery_stalled 0/1,
 // streamtables_delivery_failing_seconds, streamtables_delivery_errors_total,
 // streamtables_delivery_seconds_since_progress and, only for a channel whose
-// last attempt failed, streamtables_delivery_last_error_info{...,error="..."} 1.
+// last attempt failed, streamtables_delivery_last_error_info{...,error="..."} 1;
+// st_channel_schema_incompatible_records_total{...,version="<writer schema
+// version>"} per quarantined version.
 std::string RenderMetrics(const std::vector<std::shared_ptr<const ChannelMetrics>>& channels,
                           int64_t now_ms);
 

@@ -1,7 +1,9 @@
 #include "delivery/channel_worker.h"
 
 #include <algorithm>
+#include <map>
 
+#include "decoding/record.h"
 #include "delivery/service_role.h"
 
 namespace st::delivery {
@@ -249,6 +251,7 @@ void ChannelWorker::Flush() {
     Result<std::vector<iceberg::DataFile>> finished = writer_->Finish();
     if (!finished.has_value()) return RetryAfter("finish_failed", finished.error());
     files = std::move(*finished);
+    batch_schemas_ = writer_->SchemaChanges();
   }
   const catalog::OffsetRanges ranges = tracker_.Pending();
   Status error;
@@ -268,6 +271,14 @@ void ChannelWorker::Flush() {
     metrics_->dlq_records += static_cast<int64_t>(failures_.size());
     metrics_->commits += 1;
     metrics_->commit_ms += took.count();
+    if (writer_ && !batch_schemas_.empty()) {
+      writer_->SchemaChangesCommitted();
+      ctx_.logger.Log(
+          LogLevel::kInfo, "table_schema_evolved",
+          {{"channel", channel_.arn}, {"schemas", static_cast<int64_t>(batch_schemas_.size())}});
+    }
+    batch_schemas_.clear();
+    NoteQuarantined();
     ctx_.logger.Log(LogLevel::kInfo, "delivered",
                     {{"channel", channel_.arn},
                      {"rows", batch_rows_},
@@ -291,7 +302,24 @@ void ChannelWorker::Flush() {
   }
 }
 
+void ChannelWorker::NoteQuarantined() {
+  std::map<std::string, std::pair<int64_t, const std::string*>> by_version;
+  for (const auto& [record, failure] : failures_) {
+    if (failure.code != decoding::kSchemaIncompatible) continue;
+    auto& entry = by_version[failure.schema_version_id];
+    entry.first += 1;
+    entry.second = &failure.message;
+  }
+  for (const auto& [version, entry] : by_version) {
+    metrics_->AddQuarantined(version, entry.first, *entry.second);
+  }
+}
+
 void ChannelWorker::DropBatch() {
+  batch_schemas_.clear();
+  // A writer that evolved its schema in the dropped batch writes columns the
+  // table does not have: the next record opens a fresh one on the table.
+  if (writer_ && !writer_->SchemaChanges().empty()) ResetWriter();
   if (writer_) writer_->Abort();
   horizon_stale_ = true;
   failures_.clear();

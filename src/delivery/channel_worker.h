@@ -123,6 +123,9 @@ class ChannelWorker {
   // Drops uncommitted work; with `reseek`, every assigned partition restarts
   // at its catalog offset.
   void DropBatch();
+  // Counts the batch's SCHEMA_INCOMPATIBLE records per writer schema version
+  // (ChannelMetrics::AddQuarantined), once they are committed to the DLQ.
+  void NoteQuarantined();
   void Rewind();
   // A storage or catalog error: drops the batch and the writer (a writer that
   // failed stays failed), rewinds to the catalog offsets and backs off.
@@ -180,6 +183,8 @@ class ChannelWorker {
   std::unique_ptr<DeliveryMemoryBudget::Share> share_;  // Null without a shared budget.
   std::vector<std::pair<ConsumedRecord, RecordFailure>> failures_;
   std::vector<std::string> dlq_keys_;  // Object keys written for this batch.
+  // The schemas the batch's commit adds (BatchWriter::SchemaChanges).
+  std::vector<iceberg::Schema> batch_schemas_;
   int64_t failure_bytes_ = 0;
   int64_t batch_bytes_ = 0;
   int64_t batch_rows_ = 0;

@@ -2,9 +2,18 @@
 // registry. A JSON channel's table follows the latest version of its gsrArn
 // schema; a JSON_SCHEMA_GSR channel's table follows the schema version its
 // first record names, and later records must name versions that map to the
-// same columns (else SCHEMA_MISMATCH, decided by the writer).
+// same columns (else SCHEMA_MISMATCH, decided by the writer). An Avro channel
+// (AVRO_GSR, AVRO_CONFLUENT) creates its table from the writer schema of its
+// first record and evolves it (EvolveForAvro) when a later record names a
+// version the table has not seen: see AvroBatchWriter.
+#include <charconv>
+#include <map>
 #include <mutex>
+#include <set>
+#include <variant>
 
+#include "avro/schema.h"
+#include "decoding/avro_schema_mapping.h"
 #include "decoding/channel_schema.h"
 #include "decoding/partitioned_file_writer.h"
 #include "delivery/record_format.h"
@@ -31,49 +40,70 @@ decoding::ValueFormat ToValueFormat(ValueConverter converter) {
       return decoding::ValueFormat::kByteArray;
     case ValueConverter::kString:
       return decoding::ValueFormat::kString;
+    case ValueConverter::kAvroGsr:
+      return decoding::ValueFormat::kAvroGsr;
+    case ValueConverter::kAvroConfluent:
+      return decoding::ValueFormat::kAvroConfluent;
   }
   return decoding::ValueFormat::kJson;
 }
 
-bool UsesSchema(ValueConverter converter) {
-  return converter == ValueConverter::kJson || converter == ValueConverter::kJsonSchemaGsr;
+bool IsAvro(ValueConverter converter) {
+  return converter == ValueConverter::kAvroGsr || converter == ValueConverter::kAvroConfluent;
 }
 
-// The schema version id a GSR-framed value names, or nullopt when the
-// framing is wrong (the writer reports those records itself).
-std::optional<std::string> GsrVersionId(const std::optional<std::string>& value) {
-  if (!value || value->size() < kGsrHeaderBytes || (*value)[0] != 0x03 ||
-      ((*value)[1] != 0x00 && (*value)[1] != 0x05)) {
-    return std::nullopt;
+bool UsesSchema(ValueConverter converter) {
+  return converter == ValueConverter::kJson || converter == ValueConverter::kJsonSchemaGsr ||
+         IsAvro(converter);
+}
+
+constexpr size_t kConfluentHeaderBytes = 5;
+
+// A table's value schema, or why a record cannot define it.
+using SchemaOrFailure = std::variant<iceberg::Schema, RecordFailure>;
+
+RecordFailure Failure(std::string_view code, std::string message, std::string version) {
+  return RecordFailure{std::string(code), std::move(message), std::move(version)};
+}
+
+// A Glue schema version by id, only the channel account's own: another
+// account's version is NotFound (records naming it are SCHEMA_NOT_FOUND).
+Result<registry::SchemaVersion> AccountSchemaVersion(registry::SchemaRegistry& registry,
+                                                     const std::string& account,
+                                                     const std::string& schema_version_id) {
+  Result<registry::SchemaVersion> version = registry.GetSchemaVersionById(schema_version_id);
+  if (!version.has_value()) {
+    if (version.error().code() == StatusCode::kInvalidArgument) {
+      return Err(NotFound(version.error().message()));
+    }
+    return Err(version.error());
   }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string id;
-  for (size_t i = 2; i < kGsrHeaderBytes; ++i) {
-    if (i == 6 || i == 8 || i == 10 || i == 12) id += '-';
-    const auto byte = static_cast<unsigned char>((*value)[i]);
-    id += kHex[byte >> 4];
-    id += kHex[byte & 15];
+  if (version->account_id != account) {
+    return Err(NotFound("Schema version " + schema_version_id + " is not found."));
   }
-  return id;
+  return version;
 }
 
 class RegistryLookup final : public decoding::GsrSchemaLookup {
  public:
-  explicit RegistryLookup(registry::SchemaRegistry& registry) : registry_(registry) {}
+  RegistryLookup(registry::SchemaRegistry& registry, std::string account)
+      : registry_(registry), account_(std::move(account)) {}
   Result<std::string> Definition(const std::string& schema_version_id) override {
-    Result<registry::SchemaVersion> version = registry_.GetSchemaVersionById(schema_version_id);
-    if (!version.has_value()) {
-      if (version.error().code() == StatusCode::kInvalidArgument) {
-        return Err(NotFound(version.error().message()));
-      }
-      return Err(version.error());
-    }
-    return version->definition;
+    ST_ASSIGN_OR_RETURN(registry::SchemaVersion version,
+                        AccountSchemaVersion(registry_, account_, schema_version_id));
+    return std::move(version.definition);
   }
 
  private:
   registry::SchemaRegistry& registry_;
+  std::string account_;
 };
+
+// The account whose registries a channel reads: its owner's (CreateChannel
+// requires the service execution role to be of the caller's account).
+const std::string& RegistryAccount(const ChannelConfig& config) {
+  return config.service_execution_role.account_id;
+}
 
 // Owns what the decoder's writer points at.
 class DecodingBatchWriter final : public BatchWriter {
@@ -118,9 +148,197 @@ class DecodingBatchWriter final : public BatchWriter {
   std::unique_ptr<decoding::PartitionedFileWriter> writer_;
 };
 
+// The schema version bytes a framed record names (GSR, also JSON_SCHEMA_GSR: the 16 UUID
+// bytes; Confluent: the 4 id bytes), read without decoding it: cheap enough
+// per record. nullopt when the framing is wrong (the decoder reports it).
+std::optional<std::string_view> AvroVersionKey(ValueConverter converter,
+                                               const std::optional<std::string>& value) {
+  if (!value) return std::nullopt;
+  const std::string_view v = *value;
+  if (converter == ValueConverter::kAvroGsr) {
+    if (v.size() < kGsrHeaderBytes || v[0] != 0x03 || (v[1] != 0x00 && v[1] != 0x05)) {
+      return std::nullopt;
+    }
+    return v.substr(2, kGsrHeaderBytes - 2);
+  }
+  if (v.size() < kConfluentHeaderBytes || v[0] != 0) return std::nullopt;
+  return v.substr(1, kConfluentHeaderBytes - 1);
+}
+
+// The text form of a version key: the lower-case UUID (GSR) or the decimal
+// schema id (Confluent), as RecordError::schema_version_id has it.
+std::string AvroVersionText(ValueConverter converter, std::string_view key) {
+  if (converter == ValueConverter::kAvroGsr) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string id;
+    for (size_t i = 0; i < key.size(); ++i) {
+      if (i == 4 || i == 6 || i == 8 || i == 10) id += '-';
+      const auto byte = static_cast<unsigned char>(key[i]);
+      id += kHex[byte >> 4];
+      id += kHex[byte & 15];
+    }
+    return id;
+  }
+  uint32_t id = 0;
+  for (char c : key) id = (id << 8) | static_cast<unsigned char>(c);
+  return std::to_string(static_cast<int32_t>(id));
+}
+
+// The schema version id a GSR-framed value names, or nullopt when the
+// framing is wrong (the writer reports those records itself).
+std::optional<std::string> GsrVersionId(const std::optional<std::string>& value) {
+  std::optional<std::string_view> key = AvroVersionKey(ValueConverter::kAvroGsr, value);
+  if (!key) return std::nullopt;
+  return AvroVersionText(ValueConverter::kAvroGsr, *key);
+}
+
+struct AvroVersionRef {
+  std::string_view key;
+  std::string id;
+};
+
+// The writer schema of a version: NotFound when the registry has none.
+using AvroSchemaSource = std::function<Result<decoding::WriterSchema>(const AvroVersionRef&)>;
+
+// An Avro channel's writer. Each writer schema version is checked against
+// the table schema the first time it is seen: unchanged → decoded as is;
+// compatible change → the open files are closed, a new decoder is made for
+// the evolved schema (its files carry the new field ids) and the schema is
+// reported by SchemaChanges() for the commit; incompatible → its records are
+// SCHEMA_INCOMPATIBLE (the message names the field and both types) while
+// every other version keeps flowing. Versions the registry does not have, or
+// whose definition is not Avro, go to the decoder, which reports them.
+class AvroBatchWriter final : public BatchWriter {
+ public:
+  AvroBatchWriter(decoding::WriterOptions options, ValueConverter converter,
+                  AvroSchemaSource source, std::set<int32_t> partition_sources,
+                  registry::SchemaRegistry& registry, std::string account, iceberg::FileIO& io,
+                  Random& random)
+      : registry_(registry),
+        account_(std::move(account)),
+        options_(std::move(options)),
+        converter_(converter),
+        source_(std::move(source)),
+        partition_sources_(std::move(partition_sources)),
+        io_(io),
+        random_(random) {}
+
+  Status Open() { return Reopen(options_.schema); }
+
+  Result<std::optional<RecordFailure>> Add(const ConsumedRecord& record) override {
+    if (std::optional<std::string_view> key = AvroVersionKey(converter_, record.value)) {
+      auto it = decisions_.find(*key);
+      if (it == decisions_.end()) {
+        const AvroVersionRef version{*key, AvroVersionText(converter_, *key)};
+        ST_ASSIGN_OR_RETURN(std::optional<Decision> decided, Decide(version));
+        // Not registered (yet): the decoder says SCHEMA_NOT_FOUND; nothing
+        // is remembered, the version may be registered later.
+        if (decided) {
+          // Bounded: once full, unseen versions are decided again per record.
+          if (decisions_.size() < kMaxVersions) {
+            it = decisions_.emplace(std::string(*key), *std::move(decided)).first;
+          } else if (decided->incompatible) {
+            return std::optional<RecordFailure>(
+                Failure(decoding::kSchemaIncompatible, std::move(decided->message), version.id));
+          }
+        }
+      }
+      if (it != decisions_.end() && it->second.incompatible) {
+        return std::optional<RecordFailure>(
+            Failure(decoding::kSchemaIncompatible, it->second.message, it->second.id));
+      }
+    }
+    return writer_->Add(record);
+  }
+  int64_t buffered_bytes() const override { return writer_->buffered_bytes(); }
+  Result<std::vector<iceberg::DataFile>> Finish() override {
+    ST_ASSIGN_OR_RETURN(std::vector<iceberg::DataFile> files, writer_->Finish());
+    std::vector<iceberg::DataFile> out = std::move(closed_);
+    closed_.clear();
+    for (iceberg::DataFile& f : files) out.push_back(std::move(f));
+    return out;
+  }
+  void Abort() override {
+    writer_->Abort();
+    for (const iceberg::DataFile& f : closed_) (void)io_.Delete(f.file_path);
+    closed_.clear();
+  }
+  void SetExpirationHorizon(std::optional<int64_t> horizon_micros) override {
+    horizon_ = horizon_micros;
+    writer_->SetExpirationHorizon(horizon_micros);
+  }
+  std::vector<iceberg::Schema> SchemaChanges() const override { return changes_; }
+  void SchemaChangesCommitted() override { changes_.clear(); }
+
+ private:
+  static constexpr size_t kMaxVersions = 4096;
+
+  struct Decision {
+    bool incompatible = false;
+    std::string message;
+    std::string id;  // The version's text form, for the failures.
+  };
+
+  Result<std::optional<Decision>> Decide(const AvroVersionRef& version) {
+    Result<decoding::WriterSchema> schema = source_(version);
+    if (!schema.has_value()) {
+      if (schema.error().code() == StatusCode::kNotFound) return std::optional<Decision>();
+      return Err(schema.error());
+    }
+    if (schema->type != decoding::WriterSchemaType::kAvro) return Decision{};
+    Result<avro::Schema> parsed = avro::Schema::Parse(schema->text);
+    if (!parsed.has_value()) return Decision{};  // The decoder says SCHEMA_MISMATCH.
+    Result<decoding::AvroEvolution> evolved =
+        decoding::EvolveForAvro(options_.schema, *parsed, partition_sources_);
+    if (!evolved.has_value()) {
+      if (evolved.error().code() != StatusCode::kFailedPrecondition) return Decision{};
+      return Decision{true,
+                      "The writer schema version " + version.id +
+                          " cannot evolve the table: " + evolved.error().message(),
+                      version.id};
+    }
+    if (evolved->changed) {
+      // The files so far hold the old schema's columns; they are committed
+      // with the new one (Iceberg reads them by field id, new columns null).
+      ST_ASSIGN_OR_RETURN(std::vector<iceberg::DataFile> files, writer_->Finish());
+      for (iceberg::DataFile& f : files) closed_.push_back(std::move(f));
+      ST_TRY(Reopen(evolved->schema));
+      changes_.push_back(evolved->schema);
+    }
+    return Decision{};
+  }
+
+  Status Reopen(const iceberg::Schema& schema) {
+    decoding::WriterOptions options = options_;
+    options.schema = schema;
+    auto writer = std::make_unique<DecodingBatchWriter>(
+        std::make_unique<RegistryLookup>(registry_, account_));
+    ST_TRY(writer->Open(std::move(options), io_, random_));
+    writer->SetExpirationHorizon(horizon_);
+    writer_ = std::move(writer);
+    options_.schema = schema;
+    return Status::OK();
+  }
+
+  registry::SchemaRegistry& registry_;
+  std::string account_;
+  decoding::WriterOptions options_;
+  ValueConverter converter_;
+  AvroSchemaSource source_;
+  std::set<int32_t> partition_sources_;
+  iceberg::FileIO& io_;
+  Random& random_;
+  std::unique_ptr<DecodingBatchWriter> writer_;
+  std::vector<iceberg::DataFile> closed_;  // Closed before a schema change.
+  std::vector<iceberg::Schema> changes_;
+  std::optional<int64_t> horizon_;
+  std::map<std::string, Decision, std::less<>> decisions_;
+};
+
 class DecodingRecordFormat final : public RecordFormat {
  public:
-  explicit DecodingRecordFormat(registry::SchemaRegistry& registry) : registry_(registry) {}
+  DecodingRecordFormat(registry::SchemaRegistry& registry, ConfluentSchemaLookup confluent)
+      : registry_(registry), confluent_(std::move(confluent)) {}
 
   Status Validate(const ChannelConfig& config) override {
     if (config.value_converter != ValueConverter::kJson) return Status::OK();
@@ -144,7 +362,8 @@ class DecodingRecordFormat final : public RecordFormat {
                                            "16-byte schema version id).",
                                            ""}};
       }
-      Result<registry::SchemaVersion> version = registry_.GetSchemaVersionById(*id);
+      Result<registry::SchemaVersion> version =
+          AccountSchemaVersion(registry_, RegistryAccount(config), *id);
       if (!version.has_value()) {
         if (version.error().code() != StatusCode::kNotFound &&
             version.error().code() != StatusCode::kInvalidArgument) {
@@ -164,6 +383,12 @@ class DecodingRecordFormat final : public RecordFormat {
                                                          *id}};
       }
       value_schema = std::move(*mapped);
+    } else if (IsAvro(config.value_converter)) {
+      ST_ASSIGN_OR_RETURN(SchemaOrFailure mapped, AvroValueSchema(config, first.value));
+      if (auto* failure = std::get_if<RecordFailure>(&mapped)) {
+        return LayoutOutcome{std::nullopt, std::move(*failure)};
+      }
+      value_schema = std::get<iceberg::Schema>(std::move(mapped));
     }
     ST_ASSIGN_OR_RETURN(TableLayout layout, LayoutFor(config, value_schema));
     return LayoutOutcome{std::move(layout), std::nullopt};
@@ -196,13 +421,105 @@ class DecodingRecordFormat final : public RecordFormat {
         return expected.fields() == table_schema.fields();
       };
     }
-    auto writer =
-        std::make_unique<DecodingBatchWriter>(std::make_unique<RegistryLookup>(registry_));
+    if (IsAvro(config.value_converter)) {
+      const std::string account = RegistryAccount(config);
+      if (config.value_converter == ValueConverter::kAvroConfluent) {
+        options.writer_schemas = [this, account](int32_t id) { return Confluent(account, id); };
+      }
+      std::set<int32_t> sources;
+      for (const iceberg::PartitionField& f : spec->fields()) sources.insert(f.source_id);
+      const ValueConverter converter = config.value_converter;
+      AvroSchemaSource source = [this, converter, account](const AvroVersionRef& version) {
+        return WriterSchemaOf(converter, account, version.id);
+      };
+      auto writer =
+          std::make_unique<AvroBatchWriter>(std::move(options), converter, std::move(source),
+                                            std::move(sources), registry_, account, io, random);
+      ST_TRY(writer->Open());
+      return std::unique_ptr<BatchWriter>(std::move(writer));
+    }
+    auto writer = std::make_unique<DecodingBatchWriter>(
+        std::make_unique<RegistryLookup>(registry_, RegistryAccount(config)));
     ST_TRY(writer->Open(std::move(options), io, random));
     return std::unique_ptr<BatchWriter>(std::move(writer));
   }
 
  private:
+  Result<decoding::WriterSchema> Confluent(const std::string& account, int32_t id) const {
+    if (!confluent_) {
+      return Err(NotFound("no Confluent-compatible schema registry is connected to delivery"));
+    }
+    return confluent_(account, id);
+  }
+
+  // The writer schema a version id names (GSR: the UUID text; Confluent: the
+  // decimal id). NotFound when the registry has none.
+  Result<decoding::WriterSchema> WriterSchemaOf(ValueConverter converter,
+                                                const std::string& account,
+                                                const std::string& id) const {
+    if (converter == ValueConverter::kAvroConfluent) {
+      int32_t schema_id = 0;
+      auto [end, ec] = std::from_chars(id.data(), id.data() + id.size(), schema_id);
+      if (ec != std::errc() || end != id.data() + id.size()) {
+        return Err(NotFound("'" + id + "' is not a Confluent schema id"));
+      }
+      return Confluent(account, schema_id);
+    }
+    ST_ASSIGN_OR_RETURN(registry::SchemaVersion version,
+                        AccountSchemaVersion(registry_, account, id));
+    return decoding::WriterSchema{version.data_format == "AVRO" ? decoding::WriterSchemaType::kAvro
+                                                                : decoding::WriterSchemaType::kJson,
+                                  std::move(version.definition)};
+  }
+
+  // The value schema an Avro channel's table is created with: that of its
+  // first record's writer schema, or why that record cannot define it.
+  Result<SchemaOrFailure> AvroValueSchema(const ChannelConfig& config,
+                                          const std::optional<std::string>& value) const {
+    std::optional<std::string_view> key = AvroVersionKey(config.value_converter, value);
+    if (!key) {
+      if (config.value_converter == ValueConverter::kAvroGsr) {
+        return Failure(decoding::kMissingGsrHeader,
+                       "The record value does not start with a Glue Schema Registry header "
+                       "(0x03, compression 0x00 or 0x05, 16-byte schema version id).",
+                       "");
+      }
+      if (value && !value->empty() && (*value)[0] != 0) {
+        return Failure(decoding::kWrongMagicByte,
+                       "The record value does not start with the Confluent magic byte 0.", "");
+      }
+      return Failure(decoding::kTruncatedPayload,
+                     "The record value ends before its Confluent header (magic byte 0, 4-byte "
+                     "schema id).",
+                     "");
+    }
+    const AvroVersionRef ref{*key, AvroVersionText(config.value_converter, *key)};
+    const AvroVersionRef* version = &ref;
+    Result<decoding::WriterSchema> schema =
+        WriterSchemaOf(config.value_converter, RegistryAccount(config), version->id);
+    if (!schema.has_value()) {
+      if (schema.error().code() != StatusCode::kNotFound) return Err(schema.error());
+      return Failure(decoding::kSchemaNotFound,
+                     "The writer schema " + version->id + " is not in the schema registry.",
+                     version->id);
+    }
+    if (schema->type != decoding::WriterSchemaType::kAvro) {
+      return Failure(decoding::kSchemaMismatch,
+                     "The writer schema " + version->id + " is not an Avro schema.", version->id);
+    }
+    Result<avro::Schema> parsed = avro::Schema::Parse(schema->text);
+    Result<iceberg::Schema> mapped = parsed.has_value()
+                                         ? decoding::AvroToIcebergSchema(*parsed)
+                                         : Result<iceberg::Schema>(Err(parsed.error()));
+    if (!mapped.has_value()) {
+      return Failure(decoding::kSchemaMismatch,
+                     "The writer schema " + version->id +
+                         " cannot be mapped to Iceberg: " + mapped.error().message(),
+                     version->id);
+    }
+    return *std::move(mapped);
+  }
+
   Result<iceberg::Schema> ValueSchemaOfArn(const std::string& gsr_arn) {
     Result<registry::SchemaVersion> version = registry_.GetLatestSchemaVersion(gsr_arn);
     if (!version.has_value()) {
@@ -237,12 +554,14 @@ class DecodingRecordFormat final : public RecordFormat {
   }
 
   registry::SchemaRegistry& registry_;
+  ConfluentSchemaLookup confluent_;
 };
 
 }  // namespace
 
-std::unique_ptr<RecordFormat> NewDecodingRecordFormat(registry::SchemaRegistry& registry) {
-  return std::make_unique<DecodingRecordFormat>(registry);
+std::unique_ptr<RecordFormat> NewDecodingRecordFormat(registry::SchemaRegistry& registry,
+                                                      ConfluentSchemaLookup confluent) {
+  return std::make_unique<DecodingRecordFormat>(registry, std::move(confluent));
 }
 
 }  // namespace st::delivery

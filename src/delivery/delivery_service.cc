@@ -487,4 +487,16 @@ std::optional<ChannelStateInfo> DeliveryService::LiveStateInfo(
   return StallStateInfo(*m, impl_->deps.clock.NowMillis(), impl_->options.max_backoff.count());
 }
 
+std::map<std::string, ChannelMetrics::Quarantined> DeliveryService::QuarantinedVersions(
+    const std::string& channel_arn) const {
+  std::shared_ptr<const ChannelMetrics> m;
+  {
+    common::MutexLock lock(impl_->metrics_mu);
+    auto it = impl_->metrics.find(channel_arn);
+    if (it == impl_->metrics.end()) return {};
+    m = it->second;
+  }
+  return m->quarantined();
+}
+
 }  // namespace st::delivery

@@ -30,6 +30,7 @@
 #include "common/clock.h"
 #include "common/logger.h"
 #include "common/random.h"
+#include "delivery/channel_metrics.h"
 #include "storage/object_store.h"
 
 namespace st::delivery {
@@ -99,6 +100,12 @@ class DeliveryService {
   // worker keeps retrying; the catalog may be the part that fails, so this is
   // live state, not a row). nullopt otherwise. Thread-safe.
   std::optional<catalog::ChannelStateInfo> LiveStateInfo(const std::string& channel_arn) const;
+
+  // The writer schema versions whose records the channel's worker committed
+  // to the DLQ as SCHEMA_INCOMPATIBLE since the server started (counts and
+  // the last reason). Thread-safe.
+  std::map<std::string, ChannelMetrics::Quarantined> QuarantinedVersions(
+      const std::string& channel_arn) const;
 
  private:
   struct Impl;

@@ -5,13 +5,16 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "catalog/channel_model.h"
 #include "common/random.h"
 #include "common/status.h"
+#include "decoding/writer_schema.h"
 #include "delivery/dlq_record.h"
 #include "delivery/kafka_client.h"
 #include "iceberg/data_file.h"
@@ -48,6 +51,14 @@ class BatchWriter {
   // streaming table's `ts`) is before `horizon_micros` fail with
   // RECORD_EXPIRED; nullopt accepts every timestamp (the default).
   virtual void SetExpirationHorizon(std::optional<int64_t> horizon_micros) = 0;
+  // Schema evolution (Avro channels): the schemas this writer moved the
+  // table to since it was made or since SchemaChangesCommitted, oldest
+  // first. The commit of the files Finish returned must add each one and
+  // make the last current, in the same transaction (files written after a
+  // change use its field ids). A writer whose changes are not committed must
+  // not be reused after its batch is dropped (its schema is not the table's).
+  virtual std::vector<iceberg::Schema> SchemaChanges() const { return {}; }
+  virtual void SchemaChangesCommitted() {}
 };
 
 struct TableLayout {
@@ -80,7 +91,16 @@ class RecordFormat {
                                                          iceberg::FileIO& io, Random& random) = 0;
 };
 
-// decoding + registry. `registry` must outlive the format.
-std::unique_ptr<RecordFormat> NewDecodingRecordFormat(registry::SchemaRegistry& registry);
+// The writer schema of a Confluent schema id in an account's
+// Confluent-compatible registry (AVRO_CONFLUENT channels; the account is the
+// channel's owner, that of its service execution role). NotFound: the record is
+// SCHEMA_NOT_FOUND; other errors are transient (the batch is retried).
+using ConfluentSchemaLookup =
+    std::function<Result<decoding::WriterSchema>(const std::string& account_id, int32_t schema_id)>;
+
+// decoding + registry. `registry` must outlive the format. Without
+// `confluent`, every AVRO_CONFLUENT record is SCHEMA_NOT_FOUND.
+std::unique_ptr<RecordFormat> NewDecodingRecordFormat(registry::SchemaRegistry& registry,
+                                                      ConfluentSchemaLookup confluent = {});
 
 }  // namespace st::delivery

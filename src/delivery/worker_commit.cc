@@ -9,6 +9,7 @@
 #include "delivery/dlq_record.h"
 #include "delivery/service_role.h"
 #include "iceberg/append.h"
+#include "iceberg/table_update.h"
 
 namespace st::delivery {
 
@@ -123,15 +124,30 @@ Result<catalog::LoadedTable> ChannelWorker::CommitOnce(const std::vector<iceberg
   }
   std::vector<iceberg::TableRequirement> requirements;
   std::vector<iceberg::TableUpdate> updates;
+  // Schema evolution rides in the commit that carries the first rows of the
+  // new writer version: add-schema (each change, oldest first) and
+  // set-current-schema, then the append on the evolved metadata, so the
+  // snapshot and its manifest name the new schema.
+  const iceberg::TableMetadata* base = &current.metadata->metadata;
+  std::optional<iceberg::TableMetadata> evolved;
+  if (!batch_schemas_.empty()) {
+    requirements.push_back(iceberg::AssertCurrentSchemaId{base->current_schema_id});
+    for (const iceberg::Schema& schema : batch_schemas_) {
+      updates.push_back(iceberg::AddSchema{schema, std::nullopt});
+    }
+    updates.push_back(iceberg::SetCurrentSchema{iceberg::kLastAdded});
+    ST_ASSIGN_OR_RETURN(evolved, iceberg::ApplyUpdates(*base, updates, ctx_.clock.NowMillis()));
+    base = &*evolved;
+  }
   if (!files.empty()) {
     iceberg::SnapshotSummary summary{{"streamtables.channel-arn", channel_.arn},
                                      {"streamtables.kafka-topic", topic_},
                                      {"streamtables.kafka-offsets", RangesText(ranges)}};
     iceberg::OperationContext op{*io_, ctx_.clock, ctx_.random};
     ST_ASSIGN_OR_RETURN(iceberg::SnapshotCommit snapshot,
-                        iceberg::FastAppend(current.metadata->metadata, files, summary, op));
-    requirements = std::move(snapshot.requirements);
-    updates = std::move(snapshot.updates);
+                        iceberg::FastAppend(*base, files, summary, op));
+    for (iceberg::TableRequirement& r : snapshot.requirements) requirements.push_back(std::move(r));
+    for (iceberg::TableUpdate& u : snapshot.updates) updates.push_back(std::move(u));
   }
   catalog::CommitOptions options;
   options.account_id = channel_.owner_account_id;

@@ -1,5 +1,6 @@
 #include <nlohmann/json.hpp>
 
+#include "avro/schema.h"
 #include "common/json_nesting.h"
 #include "registry/definition_key_internal.h"
 
@@ -18,6 +19,14 @@ Result<std::string> DefinitionKey(const std::string& data_format, const std::str
   if (document.is_discarded()) {
     return Err(InvalidArgument("Schema definition of " + data_format +
                                " data format is invalid: it is not a JSON document"));
+  }
+  if (data_format == "AVRO") {
+    // A version the decoder cannot parse would send every record framed
+    // with it to the dead-letter queue; Glue refuses such definitions too.
+    if (Result<avro::Schema> parsed = avro::Schema::Parse(definition); !parsed.has_value()) {
+      return Err(InvalidArgument("Schema definition of AVRO data format is invalid: " +
+                                 parsed.error().message()));
+    }
   }
   return document.dump();
 }

@@ -258,8 +258,11 @@ int RunServer(int argc, char** argv) {
   // Its real adapters are built here: librdkafka, and records decoded
   // against the built-in schema registry.
   std::unique_ptr<delivery::KafkaClientFactory> kafka = delivery::NewRdKafkaClientFactory();
+  // AVRO_CONFLUENT writer schemas: no Confluent-compatible registry is
+  // wired yet (empty lookup: those records are SCHEMA_NOT_FOUND; the
+  // channel cannot create its table from them).
   std::unique_ptr<delivery::RecordFormat> record_format =
-      delivery::NewDecodingRecordFormat(schemas);
+      delivery::NewDecodingRecordFormat(schemas, delivery::ConfluentSchemaLookup());
   delivery::DeliveryService delivery(
       {store, commits, objects, authorizer, clock, random, config.region, kObjectKeyRoot, logger,
        *kafka, *record_format},
@@ -308,7 +311,14 @@ int RunServer(int argc, char** argv) {
   }
   api::kafka::KafkaDeps kafka_deps{
       store, authorizer, layout->account_id,
-      [&delivery](const std::string& arn) { return delivery.LiveStateInfo(arn); }};
+      [&delivery](const std::string& arn) { return delivery.LiveStateInfo(arn); },
+      [&delivery](const std::string& arn) {
+        std::vector<api::kafka::KafkaDeps::QuarantinedVersion> out;
+        for (const auto& [version, q] : delivery.QuarantinedVersions(arn)) {
+          out.push_back({version, q.records, q.message});
+        }
+        return out;
+      }};
   if (mounted.ok()) mounted = api_router.Mount(api::kafka::MakeKafkaSurface(kafka_deps));
   if (mounted.ok()) mounted = api_router.Mount(api::kafka::MakeKafkaOperationsSurface(kafka_deps));
   if (mounted.ok()) {

@@ -137,6 +137,16 @@ Reply DescribeChannel(const KafkaDeps& deps, Ctx& context) {
   }
   if (info.has_value()) out["stateInfo"] = {{"code", info->code}, {"message", info->message}};
   out["paused"] = channel->paused;  // Extension; clients ignore unknown members.
+  if (deps.quarantined_versions) {
+    // Extension: the versions a schema change cannot evolve the table to.
+    json versions = json::array();
+    for (const KafkaDeps::QuarantinedVersion& v : deps.quarantined_versions(channel->arn)) {
+      versions.push_back({{"schemaVersionId", v.schema_version_id},
+                          {"records", v.records},
+                          {"message", v.message}});
+    }
+    if (!versions.empty()) out["quarantinedSchemaVersions"] = std::move(versions);
+  }
   ST_ASSIGN_OR_RETURN(catalog::Tags tags, deps.store.ListTags(channel->arn));
   out["tags"] = json::object();
   for (const auto& [key, value] : tags) out["tags"][key] = value;

@@ -18,7 +18,10 @@
 // with tags, kafka:TagResource on the cluster; both are checked with the
 // authorizer inside the handler. Clusters and channels of another account are
 // 404. DescribeChannel of an ACTIVE channel that cannot deliver shows the
-// delivery runtime's live stateInfo (KafkaDeps::live_state_info). Errors use
+// delivery runtime's live stateInfo (KafkaDeps::live_state_info) and, as the
+// extension member quarantinedSchemaVersions [{schemaVersionId, records,
+// message}], the writer schema versions whose records go to the DLQ as
+// SCHEMA_INCOMPATIBLE (KafkaDeps::quarantined_versions). Errors use
 // the MSK shape (x-amzn-ErrorType, {"message",
 // "invalidParameter"}).
 #pragma once
@@ -26,6 +29,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "catalog/metadata_store.h"
 #include "http/router.h"
@@ -43,6 +47,16 @@ struct KafkaDeps {
   // (e.g. DELIVERY_STALLED while storage fails); null or nullopt: none.
   std::function<std::optional<catalog::ChannelStateInfo>(const std::string& channel_arn)>
       live_state_info;
+  // Writer schema versions of the channel whose records the delivery runtime
+  // quarantines (SCHEMA_INCOMPATIBLE, in the DLQ); DescribeChannel lists them
+  // as the extension member quarantinedSchemaVersions. Null: none.
+  struct QuarantinedVersion {
+    std::string schema_version_id;
+    int64_t records = 0;
+    std::string message;
+  };
+  std::function<std::vector<QuarantinedVersion>(const std::string& channel_arn)>
+      quarantined_versions;
 };
 
 // The surface "kafka" at prefix "/v1".

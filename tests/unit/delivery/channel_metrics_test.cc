@@ -5,12 +5,17 @@
 namespace st::delivery {
 namespace {
 
-TEST(ChannelMetricsTest, PrometheusTextWithLabelsPerChannel) {
+std::shared_ptr<ChannelMetrics> Labelled(const std::string& topic) {
   auto m = std::make_shared<ChannelMetrics>();
   m->channel = "orders";
   m->channel_arn = "arn:x";
   m->cluster = "local";
-  m->topic = "t\"1";
+  m->topic = topic;
+  return m;
+}
+
+TEST(ChannelMetricsTest, PrometheusTextWithLabelsPerChannel) {
+  auto m = Labelled("t\"1");
   m->rows = 12;
   m->rows_successful = 10;
   m->rows_failed = 2;
@@ -39,6 +44,24 @@ TEST(ChannelMetricsTest, PrometheusTextWithLabelsPerChannel) {
   m->oldest_uncommitted_ms = 0;
   EXPECT_NE(RenderMetrics({m}, 12'500).find("data_freshness_seconds" + labels + " 0.000\n"),
             std::string::npos);
+}
+
+TEST(ChannelMetricsTest, QuarantinedSchemaVersionsAreCountedPerVersionAndBounded) {
+  auto m = Labelled("t");
+  m->AddQuarantined("v-4", 2, "name: string vs int");
+  m->AddQuarantined("v-4", 3, "name: string vs int");
+  const std::string text = RenderMetrics({m}, 0);
+  EXPECT_NE(text.find("# TYPE st_channel_schema_incompatible_records_total counter\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("st_channel_schema_incompatible_records_total{channel=\"orders\","
+                      "channel_arn=\"arn:x\",cluster=\"local\",topic=\"t\",version=\"v-4\"} 5\n"),
+            std::string::npos)
+      << text;
+  for (size_t i = 0; i < 2 * ChannelMetrics::kMaxQuarantined; ++i) {
+    m->AddQuarantined("x" + std::to_string(i), 1, "m");
+  }
+  EXPECT_EQ(m->quarantined().size(), ChannelMetrics::kMaxQuarantined);
+  EXPECT_EQ(m->quarantined().at("v-4").records, 5);
 }
 
 TEST(ChannelMetricsTest, StallAfterTheFreshnessWithTheLastError) {

@@ -1,0 +1,295 @@
+"""AVRO_GSR channels end to end (issue 14 items 2-4): Avro schema versions
+registered through boto3's `glue` client against our server (DataFormat
+AVRO), records framed the Glue way (0x03, compression 0x00, 16-byte schema
+version UUID, Avro binary from fastavro.schemaless_writer) and produced raw
+with confluent-kafka's Producer, rows read back field by field with PyIceberg
+and DuckDB through the REST catalog, the table's schema evolved inside the
+delivery commits, an incompatible version quarantined in the DLQ while every
+other version keeps flowing.
+"""
+
+import datetime as dt
+import io
+import json
+import time
+import uuid
+from urllib.parse import quote
+
+import fastavro
+import pytest
+from botocore.exceptions import ClientError
+
+from harness import duckdb_engine
+from harness.channels import ChannelSetup, glue_client
+from test_iceberg_rest_engines import duckdb_attach
+
+BASE = dt.datetime(2026, 11, 30, 8, 0, 0, tzinfo=dt.timezone.utc)
+TS = {"type": "long", "logicalType": "timestamp-micros"}
+OPT_STR = ["null", "string"]
+
+
+def avro_record(fields):
+    return {"type": "record", "name": "Order", "namespace": "shop", "fields": fields}
+
+
+V1 = avro_record([{"name": "id", "type": "int"}, {"name": "ts", "type": TS},
+                  {"name": "name", "type": "string"}, {"name": "qty", "type": "int"},
+                  {"name": "price", "type": "float"}])
+# v2: a new optional field.
+V2 = avro_record(V1["fields"] + [{"name": "note", "type": OPT_STR, "default": None}])
+# v3: int → long, float → double.
+V3 = avro_record([{"name": "id", "type": "int"}, {"name": "ts", "type": TS},
+                  {"name": "name", "type": "string"}, {"name": "qty", "type": "long"},
+                  {"name": "price", "type": "double"},
+                  {"name": "note", "type": OPT_STR, "default": None}])
+# v4: string → int, which Iceberg cannot promote.
+V4 = avro_record([{"name": "id", "type": "int"}, {"name": "ts", "type": TS},
+                  {"name": "name", "type": "int"}, {"name": "qty", "type": "long"},
+                  {"name": "price", "type": "double"}])
+# v5: compatible again (v3 plus one more optional field).
+V5 = avro_record(V3["fields"] + [{"name": "tag", "type": OPT_STR, "default": None}])
+
+
+def unique(prefix):
+    return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+def register(server, schema_name, definitions):
+    """Creates an AVRO schema in the default registry with the first definition
+    and registers the others as versions; returns the version UUIDs."""
+    glue = glue_client(server)
+    try:
+        glue.create_registry(RegistryName="default-registry")
+    except glue.exceptions.AlreadyExistsException:
+        pass
+    created = glue.create_schema(RegistryId={"RegistryName": "default-registry"},
+                                 SchemaName=schema_name, DataFormat="AVRO",
+                                 Compatibility="NONE",
+                                 SchemaDefinition=json.dumps(definitions[0]))
+    assert created["DataFormat"] == "AVRO"
+    ids = [created["SchemaVersionId"]]
+    for definition in definitions[1:]:
+        ids.append(glue.register_schema_version(
+            SchemaId={"RegistryName": "default-registry", "SchemaName": schema_name},
+            SchemaDefinition=json.dumps(definition))["SchemaVersionId"])
+    return ids
+
+
+def gsr_frame(version_id, schema, record):
+    out = io.BytesIO()
+    fastavro.schemaless_writer(out, fastavro.parse_schema(schema), record)
+    return b"\x03\x00" + uuid.UUID(version_id).bytes + out.getvalue()
+
+
+def produce(kafka, topic, values):
+    """confluent-kafka Producer, raw bytes; returns [(partition, offset)] per value."""
+    producer = kafka.producer()
+    delivered = [None] * len(values)
+    errors = []
+
+    def report(i):
+        def on_delivery(err, msg):
+            if err is not None:
+                errors.append(err)
+            else:
+                delivered[i] = (msg.partition(), msg.offset())
+        return on_delivery
+
+    for i, value in enumerate(values):
+        producer.produce(topic, value=value, key=f"k{i}".encode(), on_delivery=report(i))
+        producer.poll(0)
+    producer.flush(60)
+    assert not errors, errors
+    assert None not in delivered
+    return delivered
+
+
+def order(i, version):
+    record = {"id": i, "ts": BASE + dt.timedelta(minutes=i), "name": f"n{i}-é",
+              "qty": i * 3, "price": i + 0.25}
+    if version >= 3:
+        record["qty"] = (1 << 40) + i  # Needs the widened long.
+        record["price"] = i + 0.1      # Needs the widened double.
+    if version >= 2:
+        record["note"] = None if i % 2 else f"note {i}"
+    if version == 4:
+        record["name"] = i
+        record.pop("note")
+    if version == 5:
+        record["tag"] = f"t{i}"
+    return record
+
+
+def expected(i, version):
+    record = order(i, version)
+    return {"id": i, "ts": record["ts"], "name": record["name"], "qty": record["qty"],
+            "price": record["price"], "note": record.get("note"), "tag": record.get("tag")}
+
+
+def wait_for(predicate, timeout_s=90.0, what="condition"):
+    deadline = time.monotonic() + timeout_s
+    last = None
+    while time.monotonic() < deadline:
+        last = predicate()
+        if last:
+            return last
+        time.sleep(0.3)
+    raise AssertionError(f"timed out waiting for {what}; last: {last}")
+
+
+def describe_raw(server, setup):
+    r = server.signed_request(
+        "GET", f"{server.api_url}/v1/clusters/{quote(setup.cluster_arn, safe='')}/channels/"
+               f"{quote(setup.channel_arn, safe='')}", service="kafka")
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def rows_of(setup):
+    data = setup.read_arrow()
+    return [] if data is None else data.to_pylist()
+
+
+def test_glue_registry_accepts_avro_and_refuses_an_invalid_definition(server):
+    glue = glue_client(server)
+    registry = unique("avroreg")
+    glue.create_registry(RegistryName=registry)
+    name = unique("s")
+    created = glue.create_schema(RegistryId={"RegistryName": registry}, SchemaName=name,
+                                 DataFormat="AVRO", Compatibility="BACKWARD",
+                                 SchemaDefinition=json.dumps(V1))
+    got = glue.get_schema_version(SchemaVersionId=created["SchemaVersionId"])
+    assert got["DataFormat"] == "AVRO" and json.loads(got["SchemaDefinition"]) == V1
+    for bad in ('{"type": "record", "name": "r"}',                     # no fields
+                '{"type": "nosuchtype"}',
+                json.dumps(avro_record([{"name": "a", "type": "int"},
+                                        {"name": "a", "type": "long"}]))):
+        for call in (
+                lambda: glue.create_schema(RegistryId={"RegistryName": registry},
+                                           SchemaName=unique("bad"), DataFormat="AVRO",
+                                           Compatibility="NONE", SchemaDefinition=bad),
+                lambda: glue.register_schema_version(
+                    SchemaId={"RegistryName": registry, "SchemaName": name},
+                    SchemaDefinition=bad)):
+            with pytest.raises(ClientError) as info:
+                call()
+            response = info.value.response
+            assert response["ResponseMetadata"]["HTTPStatusCode"] == 400
+            assert response["Error"]["Code"] == "InvalidInputException"
+            assert "AVRO data format is invalid" in response["Error"]["Message"]
+    versions = glue.list_schema_versions(SchemaId={"RegistryName": registry, "SchemaName": name})
+    assert len(versions["Schemas"]) == 1
+
+
+def test_avro_gsr_channel_evolution_sequence_and_poison(server, kafka, topic_name):
+    kafka.create_topic(topic_name, partitions=2)
+    ids = register(server, unique("orders"), [V1, V2, V3, V4, V5])
+    schemas = [V1, V2, V3, V4, V5]
+    setup = ChannelSetup.create(server, kafka, topic_name, converter="AVRO_GSR", freshness=1)
+    assert setup.describe()["TopicConfigurationList"][0]["RecordConverter"][
+        "ValueConverter"] == "AVRO_GSR"
+    setup.wait_status("ACTIVE")
+
+    produced = {}   # (partition, offset) -> ("row", expected) | ("dlq", code)
+    want_rows = []
+    per_version = 6
+    snapshots = {}
+    for version in (1, 2, 3, 4, 5):
+        values = [gsr_frame(ids[version - 1], schemas[version - 1], order(i, version))
+                  for i in range(version * 100, version * 100 + per_version)]
+        for (p, o), i in zip(produce(kafka, topic_name, values),
+                             range(version * 100, version * 100 + per_version)):
+            if version == 4:
+                produced[(p, o)] = ("dlq", "SCHEMA_INCOMPATIBLE")
+            else:
+                produced[(p, o)] = ("row", expected(i, version))
+                want_rows.append(expected(i, version))
+        if version != 4:
+            wait_for(lambda: len(rows_of(setup)) >= len(want_rows), what=f"rows of v{version}")
+            snapshots[version] = setup.load_table().current_snapshot()
+        else:
+            wait_for(lambda: len([line for line in setup.dlq_lines()
+                                  if line["errorCode"] == "SCHEMA_INCOMPATIBLE"]) >= per_version,
+                     what="v4 in the DLQ")
+
+    # Poison: wrong magic, unknown version id, truncated payload, a payload
+    # that does not match its schema (a v1 record announced as v3).
+    v1_bytes = gsr_frame(ids[0], V1, order(900, 1))
+    poison = {
+        b"\x00\x00\x00\x00\x01" + v1_bytes[18:]: "MISSING_GSR_HEADER",
+        b"\x03\x00" + uuid.uuid4().bytes + v1_bytes[18:]: "SCHEMA_NOT_FOUND",
+        v1_bytes[:24]: "TRUNCATED_PAYLOAD",
+        b"\x03\x00" + uuid.UUID(ids[2]).bytes + b"\x02\x02\xff": "TRUNCATED_PAYLOAD",
+        b"\x03\x00" + uuid.UUID(ids[0]).bytes + v1_bytes[18:] + b"\x00\x00": "MALFORMED_AVRO",
+    }
+    for (p, o), code in zip(produce(kafka, topic_name, list(poison)), poison.values()):
+        produced[(p, o)] = ("dlq", code)
+    wait_for(lambda: len(setup.dlq_lines()) >= per_version + len(poison), what="poison in DLQ")
+
+    # Every row, field by field, in PyIceberg.
+    table = setup.load_table()
+    got = sorted(table.scan().to_arrow().to_pylist(), key=lambda r: r["id"])
+    assert [r["id"] for r in got] == sorted(r["id"] for r in want_rows)
+    for row, want in zip(got, sorted(want_rows, key=lambda r: r["id"])):
+        for field in ("id", "ts", "name", "qty", "price", "note", "tag"):
+            value = row[field]
+            if field == "price" and want["id"] < 300:
+                # v1/v2 wrote float32 values (exact in binary here).
+                assert value == pytest.approx(want[field], rel=1e-7), (field, row)
+            else:
+                assert value == want[field], (field, row, want)
+    # Per-(partition, offset): table + DLQ = produced, each exactly once.
+    in_table = [(r["_kafka"]["partition"], r["_kafka"]["offset"]) for r in got]
+    lines = setup.dlq_lines()
+    in_dlq = [(line["partition"], line["offset"]) for line in lines]
+    assert sorted(in_table + in_dlq) == sorted(produced)
+    assert len(set(in_table + in_dlq)) == len(produced)
+    for line in lines:
+        kind, code = produced[(line["partition"], line["offset"])]
+        assert kind == "dlq" and line["errorCode"] == code, line
+    incompatible = [line for line in lines if line["errorCode"] == "SCHEMA_INCOMPATIBLE"]
+    assert {line["schemaVersionId"] for line in incompatible} == {ids[3]}
+    message = incompatible[0]["errorMessage"]
+    assert "name" in message and "string" in message and "int" in message, message
+
+    # Schema history: v1 → 0, v2 → 1, v3 → 2, v5 → 3; the v4 never made it.
+    schemas_by_id = table.schemas()
+    assert sorted(schemas_by_id) == [0, 1, 2, 3]
+    assert table.schema().schema_id == 3
+    names = {sid: [f.name for f in s.fields] for sid, s in schemas_by_id.items()}
+    assert "note" not in names[0] and "note" in names[1] and "tag" in names[3]
+    assert str(schemas_by_id[1].find_field("qty").field_type) == "int"
+    assert str(schemas_by_id[2].find_field("qty").field_type) == "long"
+    assert str(schemas_by_id[2].find_field("price").field_type) == "double"
+    # Field ids are kept across versions (added fields get fresh ones).
+    assert schemas_by_id[3].find_field("qty").field_id == schemas_by_id[0].find_field("qty").field_id
+    assert snapshots[1].schema_id == 0 and snapshots[2].schema_id == 1
+    assert snapshots[3].schema_id == 2 and snapshots[5].schema_id == 3
+
+    # Time travel to the v1-era snapshot: the v1 schema and only v1's rows.
+    old = table.scan(snapshot_id=snapshots[1].snapshot_id).to_arrow()
+    assert "note" not in old.column_names and "tag" not in old.column_names
+    assert old.schema.field("qty").type == "int32"
+    assert sorted(r["id"] for r in old.to_pylist()) == list(range(100, 100 + per_version))
+
+    # DuckDB reads the same rows through the REST catalog.
+    duck = duckdb_engine.connect(extensions=("parquet", "avro", "httpfs", "iceberg"))
+    duckdb_attach(duck, server, setup.bucket_arn)
+    duck_rows = duck.execute(
+        f"SELECT id, name, qty, note, tag FROM st.{setup.namespace}.{setup.table} "
+        f"ORDER BY id").fetchall()
+    assert duck_rows == [(r["id"], r["name"], r["qty"], r["note"], r["tag"])
+                         for r in sorted(want_rows, key=lambda r: r["id"])]
+
+    # The quarantined version in DescribeChannel (extension) and /metrics.
+    described = describe_raw(server, setup)
+    assert described["status"] == "ACTIVE" and "stateInfo" not in described
+    quarantined = described["quarantinedSchemaVersions"]
+    assert [q["schemaVersionId"] for q in quarantined] == [ids[3]]
+    assert quarantined[0]["records"] == per_version and "name" in quarantined[0]["message"]
+    metrics = setup.metrics_text()
+    sample = [line for line in metrics.splitlines()
+              if line.startswith("st_channel_schema_incompatible_records_total{")
+              and setup.channel_name in line]
+    assert len(sample) == 1 and f'version="{ids[3]}"' in sample[0], sample
+    assert sample[0].endswith(f" {per_version}")
