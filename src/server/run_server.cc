@@ -26,6 +26,7 @@
 #include "catalog/table_commits.h"
 #include "common/clock.h"
 #include "common/random.h"
+#include "decoding/writer_schema.h"
 #include "delivery/delivery_service.h"
 #include "delivery/kafka_client.h"
 #include "delivery/record_format.h"
@@ -258,11 +259,21 @@ int RunServer(int argc, char** argv) {
   // Its real adapters are built here: librdkafka, and records decoded
   // against the built-in schema registry.
   std::unique_ptr<delivery::KafkaClientFactory> kafka = delivery::NewRdKafkaClientFactory();
-  // AVRO_CONFLUENT writer schemas: no Confluent-compatible registry is
-  // wired yet (empty lookup: those records are SCHEMA_NOT_FOUND; the
-  // channel cannot create its table from them).
+  // AVRO_CONFLUENT writer schemas come from the built-in Confluent-compatible
+  // registry, in the channel owner's account (its ids are per account).
+  registry::confluent::ConfluentRegistry& confluent = **confluent_or;
+  delivery::ConfluentSchemaLookup confluent_lookup =
+      [&confluent](const std::string& account, int32_t id) -> Result<decoding::WriterSchema> {
+    ST_ASSIGN_OR_RETURN(registry::confluent::RegisteredSchema found,
+                        registry::confluent::LookupSchemaById(confluent, account, id));
+    decoding::WriterSchema schema;
+    if (found.schema_type == "PROTOBUF") schema.type = decoding::WriterSchemaType::kProtobuf;
+    if (found.schema_type == "JSON") schema.type = decoding::WriterSchemaType::kJson;
+    schema.text = std::move(found.schema);
+    return schema;
+  };
   std::unique_ptr<delivery::RecordFormat> record_format =
-      delivery::NewDecodingRecordFormat(schemas, delivery::ConfluentSchemaLookup());
+      delivery::NewDecodingRecordFormat(schemas, std::move(confluent_lookup));
   delivery::DeliveryService delivery(
       {store, commits, objects, authorizer, clock, random, config.region, kObjectKeyRoot, logger,
        *kafka, *record_format},

@@ -293,3 +293,56 @@ def test_avro_gsr_channel_evolution_sequence_and_poison(server, kafka, topic_nam
               and setup.channel_name in line]
     assert len(sample) == 1 and f'version="{ids[3]}"' in sample[0], sample
     assert sample[0].endswith(f" {per_version}")
+
+
+def test_avro_confluent_channel_through_the_built_in_registry(server, kafka, topic_name):
+    """confluent-kafka's AvroSerializer registers V1 then V2 in our
+    Confluent-compatible registry (auto.register.schemas) and frames the
+    records (magic 0 + schema id); an AVRO_CONFLUENT channel decodes them with
+    the writer schemas of those ids, evolves the table from V1 to V2 in the
+    commit that carries V2's first rows, and sends a wrong magic byte and an
+    unknown id to the DLQ."""
+    from confluent_kafka.schema_registry import SchemaRegistryClient
+    from confluent_kafka.schema_registry.avro import AvroSerializer
+    from confluent_kafka.serialization import MessageField, SerializationContext
+
+    kafka.create_topic(topic_name, partitions=2)
+    sr = SchemaRegistryClient({"url": server.api_url + "/schema-registry",
+                               "basic.auth.user.info": f"{server.access_key}:{server.secret_key}"})
+    setup = ChannelSetup.create(server, kafka, topic_name, converter="AVRO_CONFLUENT", freshness=1)
+    setup.wait_status("ACTIVE")
+    context = SerializationContext(topic_name, MessageField.VALUE)
+    serializers = {1: AvroSerializer(sr, json.dumps(V1)), 2: AvroSerializer(sr, json.dumps(V2))}
+
+    produced, want_rows = {}, []
+    for version, ids in ((1, range(0, 8)), (2, range(8, 16))):
+        values = [serializers[version](order(i, version), context) for i in ids]
+        for (p, o), i in zip(produce(kafka, topic_name, values), ids):
+            produced[(p, o)] = ("row", expected(i, version))
+            want_rows.append(expected(i, version))
+        wait_for(lambda: len(rows_of(setup)) >= len(want_rows), what=f"rows of v{version}")
+    v1_payload = serializers[1](order(99, 1), context)[5:]
+    poison = {b"\x01\x00\x00\x00\x01" + v1_payload: "WRONG_MAGIC_BYTE",
+              b"\x00" + (7_654_321).to_bytes(4, "big") + v1_payload: "SCHEMA_NOT_FOUND"}
+    for (p, o), code in zip(produce(kafka, topic_name, list(poison)), poison.values()):
+        produced[(p, o)] = ("dlq", code)
+    wait_for(lambda: len(setup.dlq_lines()) >= len(poison), what="poison in the DLQ")
+
+    table = setup.load_table()
+    got = sorted(table.scan().to_arrow().to_pylist(), key=lambda r: r["id"])
+    assert [r["id"] for r in got] == list(range(16))
+    for row, want in zip(got, want_rows):
+        for field in ("id", "ts", "name", "qty", "note"):
+            assert row[field] == want[field], (field, row, want)
+        assert row["price"] == pytest.approx(want["price"], rel=1e-7)
+    lines = setup.dlq_lines()
+    in_table = [(r["_kafka"]["partition"], r["_kafka"]["offset"]) for r in got]
+    in_dlq = [(line["partition"], line["offset"]) for line in lines]
+    assert sorted(in_table + in_dlq) == sorted(produced)
+    for line in lines:
+        assert produced[(line["partition"], line["offset"])] == ("dlq", line["errorCode"]), line
+    # V1's schema, then V2's (the optional `note`) added by the delivery commit.
+    schemas = table.schemas()
+    assert sorted(schemas) == [0, 1]
+    assert "note" not in [f.name for f in schemas[0].fields]
+    assert "note" in [f.name for f in schemas[1].fields]
