@@ -23,7 +23,7 @@
 namespace st::delivery {
 namespace {
 
-constexpr const char* kAccount = "111122223333";
+constexpr const char* kOwnerAccount = "111122223333";
 
 // Avro binary: zig-zag varints and length-prefixed strings.
 std::string Long(int64_t v) {
@@ -112,7 +112,7 @@ class AvroRecordFormatTest : public ::testing::Test {
         [this](const std::string& account, int32_t id) -> Result<decoding::WriterSchema> {
           lookups_.push_back(account + "/" + std::to_string(id));
           auto it = schemas_.find(id);
-          if (account != kAccount || it == schemas_.end()) {
+          if (account != kOwnerAccount || it == schemas_.end()) {
             return Err(NotFound("no schema " + std::to_string(id)));
           }
           return decoding::WriterSchema{decoding::WriterSchemaType::kAvro, it->second};
@@ -149,7 +149,7 @@ TEST_F(AvroRecordFormatTest, ConfluentTableComesFromTheFirstWriterSchemaAndEvolv
   ASSERT_NE(schema.FindFieldByName("name"), nullptr);
   EXPECT_EQ(schema.FindFieldByName("note"), nullptr);
   EXPECT_NE(schema.FindFieldByName("_kafka"), nullptr);
-  EXPECT_EQ(lookups_.front(), std::string(kAccount) + "/7");
+  EXPECT_EQ(lookups_.front(), std::string(kOwnerAccount) + "/7");
 
   iceberg::TableMetadata metadata = Metadata(*layout->layout);
   auto made = format->NewWriter(config_, metadata, "s3://wh/t/data", *io_, random_);
@@ -240,7 +240,7 @@ TEST_F(AvroRecordFormatTest, WithoutAConfluentRegistryRecordsAreSchemaNotFound) 
 
 TEST_F(AvroRecordFormatTest, AGsrChannelReadsItsWriterSchemaFromTheGlueRegistry) {
   registry::NewSchema request;
-  request.schema = {kAccount, "default-registry", "orders"};
+  request.schema = {kOwnerAccount, "default-registry", "orders"};
   request.data_format = "AVRO";
   request.compatibility = "NONE";
   request.definition = kV1;
