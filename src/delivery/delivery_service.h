@@ -55,6 +55,8 @@ class DeliveryService {
     Logger& logger;
     KafkaClientFactory& kafka;
     RecordFormat& record_format;
+    // This server's name among replicas on one catalog (server/data_dir.h).
+    std::string replica_id = "r-local";
   };
   struct Options {
     // How often channel rows are re-read (status changes take effect within it).

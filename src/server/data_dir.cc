@@ -79,7 +79,7 @@ bool IsTwelveDigits(const std::string& s) {
   return s.size() == 12 && s.find_first_not_of("0123456789") == std::string::npos;
 }
 
-Status WriteAccountId(const fs::path& id_path, const std::string& id) {
+Status WriteIdFile(const fs::path& id_path, const std::string& id) {
   fs::path tmp = id_path;
   tmp += ".tmp";
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, kFileMode);
@@ -145,9 +145,48 @@ Result<DataDirLayout> PrepareDataDir(const std::string& root, const std::string&
       id += static_cast<char>('0' + bits % 10);
     }
   }
-  ST_TRY(WriteAccountId(id_path, id));
+  ST_TRY(WriteIdFile(id_path, id));
   layout.account_id = id;
   return layout;
+}
+
+bool IsValidReplicaId(const std::string& id) {
+  if (id.empty() || id.size() > 64) return false;
+  for (char c : id) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '.' || c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+Result<std::string> SettleReplicaId(const DataDirLayout& layout,
+                                    const std::string& replica_id_flag, Random& random) {
+  fs::path id_path = fs::path(layout.root) / "replica-id";
+  if (!replica_id_flag.empty()) {
+    if (!IsValidReplicaId(replica_id_flag)) {
+      return Err(InvalidArgument("--replica-id '" + replica_id_flag +
+                                 "' must be 1-64 characters of A-Z a-z 0-9 . _ -"));
+    }
+    ST_TRY(WriteIdFile(id_path, replica_id_flag));
+    return replica_id_flag;
+  }
+  std::error_code ec;
+  if (fs::exists(id_path, ec)) {
+    std::ifstream in(id_path);
+    std::string stored;
+    if (!(in >> stored)) return Err(IoError("cannot read '" + id_path.string() + "'"));
+    if (!IsValidReplicaId(stored)) {
+      return Err(Corruption("'" + id_path.string() + "' holds '" + stored +
+                            "', not a replica id; fix or delete the file"));
+    }
+    return stored;
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id = "r-";
+  for (int i = 0; i < 12; ++i) id += kHex[random.Next64() % 16];
+  ST_TRY(WriteIdFile(id_path, id));
+  return id;
 }
 
 }  // namespace st::server

@@ -2,6 +2,7 @@
 // server user's alone: directories 0700, files 0600.
 //
 //   <data-dir>/account-id        the 12-digit account id, written on first start
+//   <data-dir>/replica-id        this server's replica id, written on first start
 //   <data-dir>/catalog/catalog.db  SQLite metadata store (created by the catalog)
 //   <data-dir>/objects/          the local object store (table files)
 //   <data-dir>/keys/             key material: admin.json, master.key
@@ -44,5 +45,19 @@ struct DataDirLayout {
 // id is not 12 digits.
 Result<DataDirLayout> PrepareDataDir(const std::string& root, const std::string& account_id_flag,
                                      Random& random);
+
+// True for a usable replica id: 1-64 characters of [A-Za-z0-9._-]. It names
+// the replica in Kafka (group.instance.id), leases and metric labels.
+bool IsValidReplicaId(const std::string& id);
+
+// Settles this server's replica id the way PrepareDataDir settles the
+// account id: `replica_id_flag` when given (then stored, replacing an older
+// one: a replica may be renamed); else the stored one; else "r-" + 12 random
+// hex digits, stored. A replica keeps its id across restarts, so Kafka hands
+// its partitions straight back instead of waiting for its old session to
+// expire. Errors: kIo naming the path; kCorruption for a stored id that is
+// not valid.
+Result<std::string> SettleReplicaId(const DataDirLayout& layout,
+                                    const std::string& replica_id_flag, Random& random);
 
 }  // namespace st::server

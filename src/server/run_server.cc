@@ -136,6 +136,8 @@ int RunServer(int argc, char** argv) {
                 {"dirs_set_0700", layout->repaired.dirs},
                 {"changed", examples}});
   }
+  Result<std::string> replica_id = SettleReplicaId(*layout, config.replica_id, random);
+  if (!replica_id.has_value()) return fail(replica_id.error());
   const char* master_key_env = std::getenv(kMasterKeyEnv);
   Result<MasterKey> master_key = LoadMasterKey(
       {config.master_key_file, master_key_env ? master_key_env : "", layout->master_key_path});
@@ -276,7 +278,7 @@ int RunServer(int argc, char** argv) {
       delivery::NewDecodingRecordFormat(schemas, std::move(confluent_lookup));
   delivery::DeliveryService delivery(
       {store, commits, objects, authorizer, clock, random, config.region, kObjectKeyRoot, logger,
-       *kafka, *record_format},
+       *kafka, *record_format, *replica_id},
       DeliveryOptions(config));
 
   // ---- Maintenance: the scheduler acts as the maintenance principal; only
@@ -384,6 +386,7 @@ int RunServer(int argc, char** argv) {
               {"s3", s3_url},
               {"data_dir", layout->root},
               {"account_id", layout->account_id},
+              {"replica_id", *replica_id},
               {"region", config.region},
               {"admin_key_file", key_file},
               {"admin_created", admin->created}});

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "server/data_dir.h"
+
 namespace st::server {
 
 namespace {
@@ -108,6 +110,12 @@ Result<ServerConfig> ParseServerFlags(const std::vector<std::string>& args) {
         return Err(InvalidArgument("--account-id '" + value + "' must be exactly 12 digits"));
       }
       config.account_id = value;
+    } else if (flag == "--replica-id") {
+      if (!IsValidReplicaId(value)) {
+        return Err(InvalidArgument("--replica-id '" + value +
+                                   "' must be 1-64 characters of A-Z a-z 0-9 . _ -"));
+      }
+      config.replica_id = value;
     } else if (flag == "--log-level") {
       ST_ASSIGN_OR_RETURN(config.log_level, ParseLogLevel(value));
     } else if (flag == "--threads") {
@@ -182,6 +190,9 @@ std::string ServerUsage() {
                            PostgreSQL (default: the SQLite file DIR/catalog.db)
   --region REGION          region in ARNs and SigV4 scopes (default us-east-1)
   --account-id DIGITS      12-digit account id (default: generated once, kept in the data dir)
+  --replica-id NAME        this server's name among replicas on one catalog (Kafka group
+                           member, leases, metric labels; default: generated once, kept in
+                           the data dir)
   --log-level LEVEL        debug | info | warn | error (default info); JSON lines on stderr
   --threads N              I/O threads per endpoint (default 4)
   --max-body-bytes N       API request body limit (default 1048576)

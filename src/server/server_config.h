@@ -40,6 +40,8 @@ struct ServerConfig {
   std::string catalog_url;
   std::string region = "us-east-1";
   std::string account_id;  // Empty: the data dir's, generated on first start.
+  // Empty: the data dir's, generated on first start (data_dir.h SettleReplicaId).
+  std::string replica_id;
   LogLevel log_level = LogLevel::kInfo;
   int threads = 4;  // I/O threads per endpoint; handlers run on them.
   // Control-plane and catalog requests are small JSON documents.

@@ -91,5 +91,45 @@ TEST_F(DataDirTest, ExistingLooseModesAreTightenedAndReported) {
   EXPECT_EQ(again->repaired.files + again->repaired.dirs, 0);
 }
 
+TEST_F(DataDirTest, ReplicaIdIsGeneratedOnceThenKeptOrRenamedByTheFlag) {
+  fs::path root = parent_ / "data";
+  auto layout = PrepareDataDir(root.string(), "", random_);
+  ASSERT_TRUE(layout.has_value()) << layout.error().ToString();
+  auto first = SettleReplicaId(*layout, "", random_);
+  ASSERT_TRUE(first.has_value()) << first.error().ToString();
+  EXPECT_TRUE(first->starts_with("r-")) << *first;
+  EXPECT_EQ(first->size(), 14u);
+  EXPECT_EQ(ModeOf(root / "replica-id"), 0600u);
+  auto again = SettleReplicaId(*layout, "", random_);
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(*again, *first);  // Kept across restarts.
+  auto renamed = SettleReplicaId(*layout, "replica-b.2", random_);
+  ASSERT_TRUE(renamed.has_value());
+  EXPECT_EQ(*renamed, "replica-b.2");
+  auto kept = SettleReplicaId(*layout, "", random_);
+  ASSERT_TRUE(kept.has_value());
+  EXPECT_EQ(*kept, "replica-b.2");
+}
+
+TEST_F(DataDirTest, ReplicaIdsAreValidated) {
+  EXPECT_TRUE(IsValidReplicaId("a"));
+  EXPECT_TRUE(IsValidReplicaId(std::string(64, 'x')));
+  EXPECT_FALSE(IsValidReplicaId(""));
+  EXPECT_FALSE(IsValidReplicaId(std::string(65, 'x')));
+  EXPECT_FALSE(IsValidReplicaId("a b"));
+  EXPECT_FALSE(IsValidReplicaId("a/b"));
+  EXPECT_FALSE(IsValidReplicaId("a\nb"));
+  fs::path root = parent_ / "data";
+  auto layout = PrepareDataDir(root.string(), "", random_);
+  ASSERT_TRUE(layout.has_value());
+  std::ofstream(root / "replica-id") << "bad id!";
+  auto stored = SettleReplicaId(*layout, "", random_);
+  ASSERT_FALSE(stored.has_value());
+  EXPECT_EQ(stored.error().code(), StatusCode::kCorruption);
+  auto flag = SettleReplicaId(*layout, "../x", random_);
+  ASSERT_FALSE(flag.has_value());
+  EXPECT_EQ(flag.error().code(), StatusCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace st::server
