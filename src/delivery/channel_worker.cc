@@ -136,6 +136,7 @@ Status ChannelWorker::EnsureConsumer() {
   ConsumerSpec spec;
   spec.topic = topic_;
   spec.group_id = "streamtables-" + channel_.channel_id;
+  spec.group_instance_id = spec.group_id + "-" + ctx_.replica_id;
   spec.max_prefetch_bytes = options_.buffer_budget_bytes / 4;
   if (share_ && options_.shared_budget->FairShare() > 0) {
     // Prefetch is memory too: a quarter of the fair share at the time the

@@ -59,6 +59,9 @@ struct DeliveryContext {
   Random& random;
   std::string key_root;
   Logger& logger;
+  // This server process's name among replicas (the Kafka group member's
+  // group.instance.id is derived from it).
+  std::string replica_id = "r-local";
 };
 
 struct WorkerOptions {

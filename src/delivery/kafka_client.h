@@ -91,6 +91,10 @@ class KafkaProducer {
 struct ConsumerSpec {
   std::string topic;
   std::string group_id;
+  // Static group membership: unique per replica within the group (two members
+  // with one instance id fence each other), stable across this replica's
+  // restarts so it takes its partitions back at once.
+  std::string group_instance_id;
   // Bounds librdkafka's prefetch queue (part of the channel's buffer budget).
   int64_t max_prefetch_bytes = 16 << 20;
   AssignCallback on_assign;

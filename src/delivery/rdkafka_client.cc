@@ -325,8 +325,10 @@ class RdKafkaClientFactory final : public KafkaClientFactory {
     ST_ASSIGN_OR_RETURN(std::unique_ptr<RdKafka::Conf> conf, BaseConf(cluster));
     ST_TRY(ConfSet(*conf, "group.id", spec.group_id));
     // A restarted server takes the channel's partitions over at once instead
-    // of waiting for the dead member's session to expire.
-    ST_TRY(ConfSet(*conf, "group.instance.id", spec.group_id));
+    // of waiting for the dead member's session to expire; each replica is its
+    // own static member (see ConsumerSpec::group_instance_id).
+    ST_TRY(ConfSet(*conf, "group.instance.id",
+                   spec.group_instance_id.empty() ? spec.group_id : spec.group_instance_id));
     ST_TRY(ConfSet(*conf, "enable.auto.commit", "false"));
     ST_TRY(ConfSet(*conf, "enable.auto.offset.store", "false"));
     ST_TRY(ConfSet(*conf, "auto.offset.reset", "earliest"));
