@@ -175,7 +175,9 @@ Result<std::string> SettleReplicaId(const DataDirLayout& layout,
   if (fs::exists(id_path, ec)) {
     std::ifstream in(id_path);
     std::string stored;
-    if (!(in >> stored)) return Err(IoError("cannot read '" + id_path.string() + "'"));
+    // The whole first line (not `>>`, which would accept "a b" as "a").
+    if (!std::getline(in, stored)) return Err(IoError("cannot read '" + id_path.string() + "'"));
+    while (!stored.empty() && (stored.back() == '\r' || stored.back() == ' ')) stored.pop_back();
     if (!IsValidReplicaId(stored)) {
       return Err(Corruption("'" + id_path.string() + "' holds '" + stored +
                             "', not a replica id; fix or delete the file"));
