@@ -1,0 +1,144 @@
+"""Several replicas on one catalog (issue 13 items 3 and 5): three
+`streamtables server` processes share a PostgreSQL catalog (--catalog), an
+s3proxy object store (--object-store), the master keys and the account id.
+Exactly one holds the "coordinator" lease (streamtables_lease_holder on
+/metrics, every series labelled with its replica). The holder is killed
+with SIGKILL, so it cannot release the lease; another replica must report
+holding it within the documented bound (TTL 15 s + renew period 5 s +
+reconcile interval), and a channel created on a survivor during the outage
+becomes ACTIVE and delivers rows that PyIceberg reads back. /ready answers
+200 on the live replicas.
+"""
+
+import json
+import os
+import re
+import shutil
+import time
+import uuid
+
+import pytest
+import requests
+
+from harness.channels import ChannelSetup
+from harness.s3proxy import S3Proxy
+from harness.server import StreamtablesServer
+
+ACCOUNT = "424242424242"
+# docs/replicas.md: the lease's TTL, plus one renew period for the
+# survivor's next attempt, plus a reconcile interval; slack for a loaded CI box.
+TAKEOVER_BOUND_S = 15 + 5 + 1
+SCHEMA = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "type": "object",
+    "properties": {"id": {"type": "integer"}, "ts": {"type": "string", "format": "date-time"}},
+    "required": ["id", "ts"],
+}
+HOLDER = re.compile(r'^streamtables_lease_holder\{([^}]*)\} (\d+)$', re.M)
+
+
+@pytest.fixture
+def s3proxy(tmp_path_factory):
+    proxy = S3Proxy(tmp_path_factory.mktemp("s3proxy-replicas")).start()
+    yield proxy
+    proxy.stop()
+
+
+def lease_state(server):
+    """(holds the coordinator lease, the replica label) from /metrics."""
+    text = server.metrics_text()
+    for labels, value in HOLDER.findall(text):
+        if 'lease="coordinator"' in labels:
+            replica = re.search(r'replica="([^"]+)"', labels)
+            assert replica, f"lease gauge without a replica label: {labels}"
+            return value == "1", replica.group(1)
+    raise AssertionError(f"no streamtables_lease_holder gauge in:\n{text[:2000]}")
+
+
+def holders(servers):
+    return [s for s in servers if s.running and lease_state(s)[0]]
+
+
+def wait_for(predicate, timeout_s, what):
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.25)
+    raise AssertionError(f"{what} within {timeout_s}s")
+
+
+def record(n):
+    return json.dumps({"id": n, "ts": "2026-12-04T01:00:00Z"}).encode()
+
+
+def test_lease_moves_to_a_survivor_when_the_holder_is_killed(tmp_path, build_dir, postgres,
+                                                             s3proxy, kafka, topic_name):
+    url = postgres.create_database(f"replicas_{uuid.uuid4().hex[:8]}")
+    keys = tmp_path / "shared-keys"
+    keys.mkdir(mode=0o700)
+    for name in ("master.key", "kms-master.key"):
+        (keys / name).write_text(os.urandom(32).hex() + "\n")
+        (keys / name).chmod(0o600)
+    servers = []
+    try:
+        for i in range(3):
+            work = tmp_path / f"replica-{i}"
+            work.mkdir()
+            if i > 0:
+                # The SSE-S3 key lives in the data dir: every replica needs the same one.
+                (work / "data" / "keys").mkdir(parents=True, mode=0o700)
+                shutil.copy2(servers[0].data_dir / "keys" / "sse-s3.key",
+                             work / "data" / "keys" / "sse-s3.key")
+            srv = StreamtablesServer(
+                work, build_dir, name=f"replica-{i}", account_id=ACCOUNT,
+                env=s3proxy.credentials_env(),
+                extra_args=["--catalog", url, "--object-store", s3proxy.object_store_url("t"),
+                            "--master-key-file", str(keys / "master.key"),
+                            "--kms-master-key-file", str(keys / "kms-master.key"),
+                            "--replica-id", f"replica-{i}"])
+            servers.append(srv.start())
+
+        # Every series carries its replica; exactly one replica leads.
+        for srv in servers:
+            text = srv.metrics_text()
+            samples = [line for line in text.splitlines() if line and not line.startswith("#")]
+            assert samples
+            unlabelled = [s for s in samples if f'replica="{srv.name}"' not in s]
+            assert not unlabelled, unlabelled[:5]
+            r = requests.get(srv.api_url + "/ready", timeout=10)
+            assert r.status_code == 200, r.text
+            assert r.json()["status"] == "ready"
+        leader = wait_for(lambda: holders(servers), 20, "a lease holder")
+        assert len(leader) == 1, [s.name for s in leader]
+        leader = leader[0]
+        survivors = [s for s in servers if s is not leader]
+
+        kafka.create_topic(topic_name, partitions=3)
+        # kill -9: no clean release, the survivors must wait for the TTL.
+        killed_at = time.monotonic()
+        leader.proc.kill()
+        front = survivors[0]
+        channel = ChannelSetup.create(front, kafka, topic_name, schema=SCHEMA, freshness=1)
+        new_leader = wait_for(lambda: holders(survivors), TAKEOVER_BOUND_S + 5, "a new holder")
+        took_over_s = time.monotonic() - killed_at
+        print(f"take-over after SIGKILL: {took_over_s:.1f} s by {new_leader[0].name}")
+        assert len(new_leader) == 1
+        assert took_over_s <= TAKEOVER_BOUND_S, took_over_s
+
+        channel.wait_status("ACTIVE", timeout_s=30)
+        count = 300
+        kafka.produce(topic_name, [record(n) for n in range(count)],
+                      keys=[f"k{n}".encode() for n in range(count)])
+        data = channel.wait_rows(count, timeout_s=90)
+        assert sorted(data.column("id").to_pylist()) == list(range(count))
+
+        for srv in survivors:
+            r = requests.get(srv.api_url + "/ready", timeout=10)
+            assert r.status_code == 200, r.text
+            # The other survivor reports that it does not hold the lease.
+            assert lease_state(srv)[0] == (srv is new_leader[0])
+    finally:
+        for srv in servers:
+            srv.stop()
