@@ -121,6 +121,11 @@ def test_lease_moves_to_a_survivor_when_the_holder_is_killed(tmp_path, build_dir
         leader.proc.kill()
         front = survivors[0]
         channel = ChannelSetup.create(front, kafka, topic_name, schema=SCHEMA, freshness=1)
+        # Nobody holds the lease yet (the dead holder's has not expired), so
+        # nobody activates the channel: transitions are the holder's alone.
+        time.sleep(2)
+        assert not holders(survivors)
+        assert channel.describe()["Status"] == "CREATING"
         new_leader = wait_for(lambda: holders(survivors), TAKEOVER_BOUND_S + 5, "a new holder")
         took_over_s = time.monotonic() - killed_at
         print(f"take-over after SIGKILL: {took_over_s:.1f} s by {new_leader[0].name}")
