@@ -5,9 +5,10 @@ Exactly one holds the "coordinator" lease (streamtables_lease_holder on
 /metrics, every series labelled with its replica). The holder is killed
 with SIGKILL, so it cannot release the lease; another replica must report
 holding it within the documented bound (TTL 15 s + renew period 5 s +
-reconcile interval), and a channel created on a survivor during the outage
-becomes ACTIVE and delivers rows that PyIceberg reads back. /ready answers
-200 on the live replicas.
+reconcile interval); a channel created on a survivor during the outage stays
+CREATING while nobody holds the lease, then becomes ACTIVE and delivers rows
+that PyIceberg reads back. /ready answers 200 on the live replicas, and 503
+with a reason once the object store is gone.
 """
 
 import json
@@ -144,6 +145,14 @@ def test_lease_moves_to_a_survivor_when_the_holder_is_killed(tmp_path, build_dir
             assert r.status_code == 200, r.text
             # The other survivor reports that it does not hold the lease.
             assert lease_state(srv)[0] == (srv is new_leader[0])
+
+        # The object store gone: /ready says so with a reason; /health does not care.
+        s3proxy.stop()
+        r = requests.get(survivors[0].api_url + "/ready", timeout=60)
+        assert r.status_code == 503, r.text
+        assert r.json()["status"] == "not_ready"
+        assert "object store" in r.json()["reason"], r.text
+        assert requests.get(survivors[0].api_url + "/health", timeout=10).status_code == 200
     finally:
         for srv in servers:
             srv.stop()
