@@ -38,13 +38,14 @@ Result<int64_t> SqlMetadataStore::DatabaseNowMs() {
   return stmt.Int64(0);
 }
 
-Result<Lease> SqlMetadataStore::AcquireLeaseOnce(const std::string& name,
-                                                 const std::string& holder, int64_t ttl_ms) {
+Result<Lease> SqlMetadataStore::AcquireLeaseOnce(const std::string& name, const std::string& holder,
+                                                 int64_t ttl_ms) {
   Transaction txn(*db_);
   ST_TRY(txn.status());
   ST_ASSIGN_OR_RETURN(int64_t now_ms, DatabaseNowMs());
-  ST_ASSIGN_OR_RETURN(Statement read,
-                      db_->Prepare("SELECT holder, epoch, expires_at_ms FROM leases WHERE name = ?"));
+  ST_ASSIGN_OR_RETURN(
+      Statement read,
+      db_->Prepare("SELECT holder, epoch, expires_at_ms FROM leases WHERE name = ?"));
   ST_ASSIGN_OR_RETURN(bool found, read.Bind(1, name).Step());
   Lease lease;
   lease.name = name;
@@ -55,7 +56,8 @@ Result<Lease> SqlMetadataStore::AcquireLeaseOnce(const std::string& name,
     ST_ASSIGN_OR_RETURN(Statement insert,
                         db_->Prepare("INSERT INTO leases(name, holder, epoch, expires_at_ms) "
                                      "VALUES (?, ?, ?, ?)"));
-    ST_TRY(insert.Bind(1, name).Bind(2, holder).Bind(3, lease.epoch).Bind(4, now_ms + ttl_ms).Run());
+    ST_TRY(
+        insert.Bind(1, name).Bind(2, holder).Bind(3, lease.epoch).Bind(4, now_ms + ttl_ms).Run());
   } else {
     Lease stored = LeaseFromRow(name, read);
     const bool live = !stored.holder.empty() && read.Int64(2) > now_ms;
@@ -64,7 +66,8 @@ Result<Lease> SqlMetadataStore::AcquireLeaseOnce(const std::string& name,
     ST_ASSIGN_OR_RETURN(
         Statement update,
         db_->Prepare("UPDATE leases SET holder = ?, epoch = ?, expires_at_ms = ? WHERE name = ?"));
-    ST_TRY(update.Bind(1, holder).Bind(2, lease.epoch).Bind(3, now_ms + ttl_ms).Bind(4, name).Run());
+    ST_TRY(
+        update.Bind(1, holder).Bind(2, lease.epoch).Bind(3, now_ms + ttl_ms).Bind(4, name).Run());
   }
   ST_TRY(txn.Commit(StatusCode::kUnavailable));
   return lease;
@@ -74,7 +77,8 @@ Result<Lease> SqlMetadataStore::TryAcquireOrRenew(const std::string& name,
                                                   const std::string& holder,
                                                   std::chrono::milliseconds ttl) {
   ST_TRY(CheckLeaseArgs(name, holder));
-  if (ttl.count() <= 0) return Err(InvalidArgument("The lease '" + name + "' needs a positive TTL."));
+  if (ttl.count() <= 0)
+    return Err(InvalidArgument("The lease '" + name + "' needs a positive TTL."));
   ConnectionLock lock(*this);
   Result<Lease> out = Err(StatusCode::kUnavailable, "The lease '" + name + "' was not tried.");
   for (int attempt = 0; attempt < kLeaseAttempts; ++attempt) {
@@ -99,7 +103,8 @@ Status SqlMetadataStore::Release(const std::string& name, const std::string& hol
   // Released, not deleted: the epoch must keep counting holders.
   ST_ASSIGN_OR_RETURN(
       Statement stmt,
-      db_->Prepare("UPDATE leases SET holder = '', expires_at_ms = 0 WHERE name = ? AND holder = ?"));
+      db_->Prepare(
+          "UPDATE leases SET holder = '', expires_at_ms = 0 WHERE name = ? AND holder = ?"));
   ST_TRY(stmt.Bind(1, name).Bind(2, holder).Run());
   return txn.Commit(StatusCode::kUnavailable);
 }
@@ -107,8 +112,9 @@ Status SqlMetadataStore::Release(const std::string& name, const std::string& hol
 Result<std::optional<Lease>> SqlMetadataStore::GetLease(const std::string& name) {
   if (name.empty()) return Err(InvalidArgument("A lease needs a name."));
   ConnectionLock lock(*this);
-  ST_ASSIGN_OR_RETURN(Statement stmt,
-                      db_->Prepare("SELECT holder, epoch, expires_at_ms FROM leases WHERE name = ?"));
+  ST_ASSIGN_OR_RETURN(
+      Statement stmt,
+      db_->Prepare("SELECT holder, epoch, expires_at_ms FROM leases WHERE name = ?"));
   ST_ASSIGN_OR_RETURN(bool found, stmt.Bind(1, name).Step());
   if (!found) return std::optional<Lease>();
   return std::optional<Lease>(LeaseFromRow(name, stmt));

@@ -215,8 +215,8 @@ class SqlMetadataStore final : public MetadataStore {
   // clock_timestamp(); SQLite, one process: clock_), and one attempt at
   // TryAcquireOrRenew in its own transaction.
   Result<int64_t> DatabaseNowMs() REQUIRES(mu_);
-  Result<Lease> AcquireLeaseOnce(const std::string& name, const std::string& holder,
-                                 int64_t ttl_ms) REQUIRES(mu_);
+  Result<Lease> AcquireLeaseOnce(const std::string& name, const std::string& holder, int64_t ttl_ms)
+      REQUIRES(mu_);
 
   // Secrets at rest (sql_secret_sealing.cc): binds the column value for
   // `secret`, and turns a stored column value back into the secret.

@@ -29,10 +29,9 @@ constexpr std::chrono::seconds kKmsRetry{5};
 struct DeliveryService::Impl {
   Impl(Deps d, Options o)
       : deps(std::move(d)), options(o), memory(options.total_buffer_budget_bytes) {
-    ctx = std::make_unique<DeliveryContext>(
-        DeliveryContext{deps.store, deps.commits, deps.objects, deps.kafka, deps.record_format,
-                        deps.authorizer, deps.clock, deps.random, deps.key_root, deps.logger,
-                        deps.replica_id});
+    ctx = std::make_unique<DeliveryContext>(DeliveryContext{
+        deps.store, deps.commits, deps.objects, deps.kafka, deps.record_format, deps.authorizer,
+        deps.clock, deps.random, deps.key_root, deps.logger, deps.replica_id});
   }
 
   void Loop();

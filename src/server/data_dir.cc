@@ -160,8 +160,8 @@ bool IsValidReplicaId(const std::string& id) {
   return true;
 }
 
-Result<std::string> SettleReplicaId(const DataDirLayout& layout,
-                                    const std::string& replica_id_flag, Random& random) {
+Result<std::string> SettleReplicaId(const DataDirLayout& layout, const std::string& replica_id_flag,
+                                    Random& random) {
   fs::path id_path = fs::path(layout.root) / "replica-id";
   if (!replica_id_flag.empty()) {
     if (!IsValidReplicaId(replica_id_flag)) {

@@ -57,7 +57,7 @@ bool IsValidReplicaId(const std::string& id);
 // its partitions straight back instead of waiting for its old session to
 // expire. Errors: kIo naming the path; kCorruption for a stored id that is
 // not valid.
-Result<std::string> SettleReplicaId(const DataDirLayout& layout,
-                                    const std::string& replica_id_flag, Random& random);
+Result<std::string> SettleReplicaId(const DataDirLayout& layout, const std::string& replica_id_flag,
+                                    Random& random);
 
 }  // namespace st::server

@@ -94,7 +94,8 @@ void LeaseKeeper::Stop() {
                 {{"lease", options_.name}, {"error", released.ToString()}});
     return;
   }
-  logger_.Log(LogLevel::kInfo, "lease_released", {{"lease", options_.name}, {"replica_id", holder_}});
+  logger_.Log(LogLevel::kInfo, "lease_released",
+              {{"lease", options_.name}, {"replica_id", holder_}});
 }
 
 }  // namespace st::server

@@ -397,14 +397,12 @@ int RunServer(int argc, char** argv) {
   http::Router metrics_router(api_authenticator, authorizer, logger);
   std::unique_ptr<http::Server> metrics;
   if (config.metrics_listen.has_value()) {
-    mounted =
-        metrics_router.Mount({"metrics", "", std::make_shared<http::S3TablesErrorWriter>(),
-                              MetricsRoutes([&] {
-                                std::string text = delivery.MetricsText() +
-                                                   maintenance_service.MetricsText() +
-                                                   ReplicaMetricsText(lease_keeper.get());
-                                return AddLabelToEverySample(text, "replica", *replica_id);
-                              })});
+    mounted = metrics_router.Mount(
+        {"metrics", "", std::make_shared<http::S3TablesErrorWriter>(), MetricsRoutes([&] {
+           std::string text = delivery.MetricsText() + maintenance_service.MetricsText() +
+                              ReplicaMetricsText(lease_keeper.get());
+           return AddLabelToEverySample(text, "replica", *replica_id);
+         })});
     if (!mounted.ok()) return fail(mounted);
     http::Server::Options metrics_options = s3_options;
     metrics_options.address = config.metrics_listen->host;

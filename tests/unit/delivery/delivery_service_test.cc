@@ -216,11 +216,10 @@ TEST_F(DeliveryServiceTest, OnlyTheLeaseHolderTransitionsButEveryReplicaDelivers
   DeliveryService::Options options;
   options.poll_timeout = 5ms;
   options.max_backoff = 50ms;
-  DeliveryService replica(
-      DeliveryService::Deps{*store_, *commits_, *faulty_, authorizer_, clock_, random_, kRegion,
-                            "", logger_, kafka_, format_, "r-follower",
-                            [&leads] { return leads.load(); }},
-      options);
+  DeliveryService replica(DeliveryService::Deps{*store_, *commits_, *faulty_, authorizer_, clock_,
+                                                random_, kRegion, "", logger_, kafka_, format_,
+                                                "r-follower", [&leads] { return leads.load(); }},
+                          options);
   catalog::Channel channel = MakeChannel();
   replica.ReconcileOnce();
   EXPECT_EQ(Get(channel.arn).status, ChannelStatus::kCreating);

@@ -27,8 +27,7 @@ TEST(AddLabelToEverySample, LabelsEverySampleAndKeepsComments) {
 }
 
 TEST(AddLabelToEverySample, EscapesTheValue) {
-  EXPECT_EQ(AddLabelToEverySample("x 1\n", "replica", "a\"b\\c"),
-            "x{replica=\"a\\\"b\\\\c\"} 1\n");
+  EXPECT_EQ(AddLabelToEverySample("x 1\n", "replica", "a\"b\\c"), "x{replica=\"a\\\"b\\\\c\"} 1\n");
 }
 
 }  // namespace
