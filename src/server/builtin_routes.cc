@@ -44,17 +44,7 @@ std::vector<http::Route> MetricsRoutes(std::function<std::string()> render) {
 
 std::string AddLabelToEverySample(std::string_view text, std::string_view name,
                                   std::string_view value) {
-  std::string label(name);
-  label += "=\"";
-  for (char c : value) {
-    if (c == '\\' || c == '"') label += '\\';
-    if (c == '\n') {
-      label += "\\n";
-      continue;
-    }
-    label += c;
-  }
-  label += '"';
+  const std::string label = std::string(name) + "=\"" + std::string(value) + "\"";
   std::string out;
   out.reserve(text.size() + text.size() / 8);
   size_t begin = 0;

@@ -33,8 +33,9 @@ std::vector<http::Route> MetricsRoutes(std::function<std::string()> render);
 
 // `text` (Prometheus text format) with label `name="value"` added to every
 // sample line, first among its labels; comment and blank lines unchanged.
-// `value` is escaped as the format requires. So every series a replica
-// exports carries replica="<id>".
+// So every series a replica exports carries replica="<id>". Precondition:
+// `value` needs no escaping (no backslash, quote or newline; replica ids
+// are A-Z a-z 0-9 . _ -, IsValidReplicaId).
 std::string AddLabelToEverySample(std::string_view text, std::string_view name,
                                   std::string_view value);
 

@@ -231,7 +231,8 @@ int RunServer(int argc, char** argv) {
   // the store reads plaintext.
   Result<std::unique_ptr<storage::ObjectStore>> objects_or = OpenObjectStore(config, *layout);
   if (!objects_or.has_value()) return fail(objects_or.error().WithContext("object store"));
-  Result<MasterKey> sse_s3_key = LoadKmsMasterKey("", layout->keys_dir + "/sse-s3.key");
+  Result<MasterKey> sse_s3_key = LoadKmsMasterKey(
+      config.sse_s3_key_file, layout->keys_dir + "/sse-s3.key", "--sse-s3-key-file");
   if (!sse_s3_key.has_value()) return fail(sse_s3_key.error().WithContext("SSE-S3 key"));
   Result<std::unique_ptr<auth::AesGcmSecretSealer>> sse_s3_sealer =
       auth::AesGcmSecretSealer::Make(sse_s3_key->bytes);

@@ -1,6 +1,6 @@
 """Several replicas on one catalog (issue 13 items 3 and 5): three
 `streamtables server` processes share a PostgreSQL catalog (--catalog), an
-s3proxy object store (--object-store), the master keys and the account id.
+s3proxy object store (--object-store), the three key files and the account id.
 Exactly one holds the "coordinator" lease (streamtables_lease_holder on
 /metrics, every series labelled with its replica). The holder is killed
 with SIGKILL, so it cannot release the lease; another replica must report
@@ -14,7 +14,6 @@ with a reason once the object store is gone.
 import json
 import os
 import re
-import shutil
 import time
 import uuid
 
@@ -24,6 +23,7 @@ import requests
 from harness.channels import ChannelSetup
 from harness.s3proxy import S3Proxy
 from harness.server import StreamtablesServer
+from test_avro_channel import wait_for
 
 ACCOUNT = "424242424242"
 # docs/replicas.md: the lease's TTL, plus one renew period for the
@@ -60,16 +60,6 @@ def holders(servers):
     return [s for s in servers if s.running and lease_state(s)[0]]
 
 
-def wait_for(predicate, timeout_s, what):
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.25)
-    raise AssertionError(f"{what} within {timeout_s}s")
-
-
 def record(n):
     return json.dumps({"id": n, "ts": "2026-12-04T01:00:00Z"}).encode()
 
@@ -79,7 +69,7 @@ def test_lease_moves_to_a_survivor_when_the_holder_is_killed(tmp_path, build_dir
     url = postgres.create_database(f"replicas_{uuid.uuid4().hex[:8]}")
     keys = tmp_path / "shared-keys"
     keys.mkdir(mode=0o700)
-    for name in ("master.key", "kms-master.key"):
+    for name in ("master.key", "kms-master.key", "sse-s3.key"):
         (keys / name).write_text(os.urandom(32).hex() + "\n")
         (keys / name).chmod(0o600)
     servers = []
@@ -87,17 +77,13 @@ def test_lease_moves_to_a_survivor_when_the_holder_is_killed(tmp_path, build_dir
         for i in range(3):
             work = tmp_path / f"replica-{i}"
             work.mkdir()
-            if i > 0:
-                # The SSE-S3 key lives in the data dir: every replica needs the same one.
-                (work / "data" / "keys").mkdir(parents=True, mode=0o700)
-                shutil.copy2(servers[0].data_dir / "keys" / "sse-s3.key",
-                             work / "data" / "keys" / "sse-s3.key")
             srv = StreamtablesServer(
                 work, build_dir, name=f"replica-{i}", account_id=ACCOUNT,
                 env=s3proxy.credentials_env(),
                 extra_args=["--catalog", url, "--object-store", s3proxy.object_store_url("t"),
                             "--master-key-file", str(keys / "master.key"),
                             "--kms-master-key-file", str(keys / "kms-master.key"),
+                            "--sse-s3-key-file", str(keys / "sse-s3.key"),
                             "--replica-id", f"replica-{i}"])
             servers.append(srv.start())
 

@@ -26,9 +26,5 @@ TEST(AddLabelToEverySample, LabelsEverySampleAndKeepsComments) {
             "d{replica=\"r-1\"} 7 1700000000000");
 }
 
-TEST(AddLabelToEverySample, EscapesTheValue) {
-  EXPECT_EQ(AddLabelToEverySample("x 1\n", "replica", "a\"b\\c"), "x{replica=\"a\\\"b\\\\c\"} 1\n");
-}
-
 }  // namespace
 }  // namespace st::server
