@@ -7,8 +7,10 @@ with SIGKILL, so it cannot release the lease; another replica must report
 holding it within the documented bound (TTL 15 s + renew period 5 s +
 reconcile interval); a channel created on a survivor during the outage stays
 CREATING while nobody holds the lease, then becomes ACTIVE and delivers rows
-that PyIceberg reads back. /ready answers 200 on the live replicas, and 503
-with a reason once the object store is gone.
+that PyIceberg reads back. /ready answers 200 on the live replicas. A clean
+stop of the new holder releases the lease, so the last replica takes it
+within one renew interval; /ready there answers 503 with a reason once the
+object store is gone.
 """
 
 import json
@@ -132,13 +134,21 @@ def test_lease_moves_to_a_survivor_when_the_holder_is_killed(tmp_path, build_dir
             # The other survivor reports that it does not hold the lease.
             assert lease_state(srv)[0] == (srv is new_leader[0])
 
+        # A clean stop (SIGTERM) releases the lease: the last replica takes it
+        # at its next attempt (renew interval 5 s), not after the TTL.
+        last = next(s for s in survivors if s is not new_leader[0])
+        assert new_leader[0].stop() == 0
+        stopped_at = time.monotonic()
+        wait_for(lambda: holders([last]), 5 + 3, "the last replica holding the lease")
+        print(f"take-over after SIGTERM: {time.monotonic() - stopped_at:.1f} s")
+
         # The object store gone: /ready says so with a reason; /health does not care.
         s3proxy.stop()
-        r = requests.get(survivors[0].api_url + "/ready", timeout=60)
+        r = requests.get(last.api_url + "/ready", timeout=60)
         assert r.status_code == 503, r.text
         assert r.json()["status"] == "not_ready"
         assert "object store" in r.json()["reason"], r.text
-        assert requests.get(survivors[0].api_url + "/health", timeout=10).status_code == 200
+        assert requests.get(last.api_url + "/health", timeout=10).status_code == 200
     finally:
         for srv in servers:
             srv.stop()
