@@ -22,6 +22,7 @@
 //   channel_offset_store.h         ChannelOffsetStore
 //   kafka_cluster_store.h          KafkaClusterStore
 //   general_purpose_bucket_store.h GeneralPurposeBucketStore
+//   lease_store.h                  LeaseStore (run-once work among replicas)
 //   unit_of_work.h                 UnitOfWorkSource: writes across entities
 //                                  in one transaction (the delivery commit)
 //
@@ -58,6 +59,7 @@
 #include "catalog/general_purpose_bucket_store.h"
 #include "catalog/identity_store.h"
 #include "catalog/kafka_cluster_store.h"
+#include "catalog/lease_store.h"
 #include "catalog/maintenance_job_store.h"
 #include "catalog/namespace_store.h"
 #include "catalog/pagination.h"
@@ -80,6 +82,7 @@ class MetadataStore : public IdentityStore,
                       public KafkaClusterStore,
                       public GeneralPurposeBucketStore,
                       public MaintenanceJobStore,
+                      public LeaseStore,
                       public UnitOfWorkSource {
  public:
   ~MetadataStore() override = default;

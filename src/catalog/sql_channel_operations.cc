@@ -25,7 +25,10 @@ const char* OperationType(ChannelStatus status) {
 Status SqlMetadataStore::StartChannelOperation(const Channel& channel) {
   if (!channel.cluster_operation_arn.has_value()) return Status::OK();
   // Ended operations older than the retention go as new ones start, so the
-  // table stays as small as the recent activity.
+  // table stays as small as the recent activity. It runs in the API call's
+  // transaction on whichever replica serves it, with no lease: deleting rows
+  // past a cutoff is idempotent, so replicas racing on it delete the same
+  // rows at most once between them.
   ST_ASSIGN_OR_RETURN(Statement prune, db_->Prepare("DELETE FROM channel_operations WHERE end_ms "
                                                     "IS NOT NULL AND end_ms < ?"));
   ST_TRY(prune.Bind(1, NowMs() - kEndedOperationRetentionMs).Run());

@@ -153,6 +153,11 @@ class SqlMetadataStore final : public MetadataStore {
   Result<std::map<MaintenanceJob, MaintenanceJobState>> GetMaintenanceJobStates(
       const std::string& table_id) override;
 
+  Result<Lease> TryAcquireOrRenew(const std::string& name, const std::string& holder,
+                                  std::chrono::milliseconds ttl) override;
+  Status Release(const std::string& name, const std::string& holder) override;
+  Result<std::optional<Lease>> GetLease(const std::string& name) override;
+
   // A SqlUnitOfWork (sql_unit_of_work.cc) over one transaction.
   Result<std::unique_ptr<UnitOfWork>> BeginUnitOfWork() override;
 
@@ -205,6 +210,13 @@ class SqlMetadataStore final : public MetadataStore {
       REQUIRES(mu_);
   Status SetTableText(const std::string& table_id, const char* column,
                       const std::optional<std::string>& value) REQUIRES(mu_);
+
+  // Leases (sql_leases.cc): the database's clock (PostgreSQL
+  // clock_timestamp(); SQLite, one process: clock_), and one attempt at
+  // TryAcquireOrRenew in its own transaction.
+  Result<int64_t> DatabaseNowMs() REQUIRES(mu_);
+  Result<Lease> AcquireLeaseOnce(const std::string& name, const std::string& holder, int64_t ttl_ms)
+      REQUIRES(mu_);
 
   // Secrets at rest (sql_secret_sealing.cc): binds the column value for
   // `secret`, and turns a stored column value back into the secret.

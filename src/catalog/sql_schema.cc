@@ -221,6 +221,16 @@ CREATE TABLE kms_aliases (
   PRIMARY KEY (account_id, alias_name)
 );
 )sql"},
+      // Leases (lease_store.h): run-once work among replicas. Released
+      // leases keep their row (holder '') so the epoch keeps counting.
+      {6, R"sql(
+CREATE TABLE leases (
+  name          TEXT PRIMARY KEY,
+  holder        TEXT NOT NULL,
+  epoch         INTEGER NOT NULL,
+  expires_at_ms INTEGER NOT NULL
+);
+)sql"},
   };
   return kMigrations;
 }

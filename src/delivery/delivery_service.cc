@@ -35,10 +35,13 @@ struct DeliveryService::Impl {
   }
 
   void Loop();
+  bool Leads() const { return !deps.is_leader || deps.is_leader(); }
   void Reconcile(const Channel& channel);
   void Activate(const Channel& channel);
   void ReconcileActive(const Channel& channel);
-  // CAS status change; false when the row moved meanwhile (next pass re-reads it).
+  // CAS status change; false when the row moved meanwhile (next pass re-reads
+  // it), or when this replica does not lead and is not reporting its
+  // worker's fault (nothing is written).
   bool Transition(const Channel& channel, ChannelStatus from, ChannelStatus to, StateUpdate info);
   void Fail(const Channel& channel, ChannelStatus from, StateCode code, std::string message) {
     Fail(channel, from, catalog::MakeStateInfo(code, std::move(message)));
@@ -49,6 +52,11 @@ struct DeliveryService::Impl {
   // The channel's configuration, parsed once per stored document.
   const Result<ChannelConfig>& ConfigOf(const Channel& channel);
   void Suspend(const Channel& channel, ChannelStateInfo info) {
+    if (!leading && !reporting_fault) {
+      // The holder suspends it; this replica's worker stops now, not a pass later.
+      StopWorker(channel.arn);
+      return;
+    }
     if (Transition(channel, channel.status, ChannelStatus::kSuspending, info)) {
       StopWorker(channel.arn);
       Channel suspending = channel;
@@ -77,6 +85,11 @@ struct DeliveryService::Impl {
   std::unique_ptr<DeliveryContext> ctx;
   // Reconciler thread only.
   std::map<std::string, std::unique_ptr<ChannelWorker>> workers;
+  // Whether this replica led when the current channel's reconciliation
+  // began, and whether it is writing its own worker's fault (which any
+  // replica may: see the header).
+  bool leading = true;
+  bool reporting_fault = false;
   struct ParsedConfig {
     std::string text;  // The configuration_json it was parsed from.
     Result<ChannelConfig> config;
@@ -112,6 +125,7 @@ const Result<ChannelConfig>& DeliveryService::Impl::ConfigOf(const Channel& chan
 
 bool DeliveryService::Impl::Transition(const Channel& channel, ChannelStatus from, ChannelStatus to,
                                        StateUpdate info) {
+  if (!leading && !reporting_fault) return false;  // The lease holder makes this change.
   catalog::ChannelChange change;
   change.expected_status = from;
   change.status = to;
@@ -302,11 +316,13 @@ void DeliveryService::Impl::ReconcileActive(const Channel& channel) {
   if (it != workers.end()) {
     if (std::optional<WorkerFault> fault = it->second->fault(); fault.has_value()) {
       StopWorker(channel.arn);
+      reporting_fault = true;
       if (fault->status == ChannelStatus::kFailed) {
         Fail(channel, ChannelStatus::kActive, fault->info);
       } else {
         Suspend(channel, fault->info);
       }
+      reporting_fault = false;
     }
     return;
   }
@@ -314,9 +330,12 @@ void DeliveryService::Impl::ReconcileActive(const Channel& channel) {
 }
 
 void DeliveryService::Impl::Reconcile(const Channel& channel) {
+  leading = Leads();
   switch (channel.status) {
     case ChannelStatus::kCreating:
-      return Activate(channel);
+      // Start offsets and the first status change: the lease holder's.
+      if (leading) Activate(channel);
+      return;
     case ChannelStatus::kUpdating: {
       StopWorker(channel.arn);
       const Result<ChannelConfig>& config = ConfigOf(channel);
@@ -374,6 +393,7 @@ void DeliveryService::Impl::Reconcile(const Channel& channel) {
       return;
     case ChannelStatus::kDeleting: {
       StopWorker(channel.arn);
+      if (!leading) return;  // The holder removes offsets and row.
       Status offsets = deps.store.DeleteChannelOffsets(channel.arn);
       Status deleted = offsets.ok() ? deps.store.DeleteChannel(channel.arn) : offsets;
       if (!deleted.ok() && deleted.code() != StatusCode::kNotFound) {

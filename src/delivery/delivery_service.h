@@ -14,10 +14,23 @@
 //   DELETING   → worker stopped, offsets and row deleted.
 // Every status change is a compare-and-swap on the row (expected_status), so
 // a concurrent API call wins cleanly.
+//
+// Replicas (docs/replicas.md): every replica runs a worker for each ACTIVE
+// channel (the workers of one channel share its Kafka consumer group and
+// split its partitions). Status transitions are run-once work: only the
+// replica holding the run-once lease (Deps::is_leader) makes them, i.e.
+// CREATING → ACTIVE (with the start offsets), UPDATING → ACTIVE,
+// SUSPENDING, pause and resume, table-deleted suspension, and DELETING's
+// removal of the row. A follower stops its worker where the leader will
+// change the status. One exception: a worker's own fault (ACTIVE → FAILED
+// or SUSPENDING/SUSPENDED with the worker's stateInfo) is written by the
+// replica whose worker saw it, since only it knows; it is a CAS from ACTIVE,
+// so it cannot overwrite the leader's decision.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -57,6 +70,10 @@ class DeliveryService {
     RecordFormat& record_format;
     // This server's name among replicas on one catalog (server/data_dir.h).
     std::string replica_id = "r-local";
+    // Whether this replica holds the run-once lease (server/lease_keeper.h),
+    // asked before each channel's reconciliation. Empty: always (a single
+    // process on SQLite, and tests).
+    std::function<bool()> is_leader = {};
   };
   struct Options {
     // How often channel rows are re-read (status changes take effect within it).

@@ -94,6 +94,13 @@ void MaintenanceService::Loop() {
       if (stopping_) return;
     }
     const auto now = deps_.clock.Now();
+    if (!Leads()) {
+      // Another replica runs the schedule; keep ours counting so that a
+      // take-over runs its first pass an interval on, not at once.
+      if (now >= next_due) next_due = now + options_.interval;
+      if (hot && now >= next_hot) next_hot = now + options_.hot_compaction_interval;
+      continue;
+    }
     if (now >= next_due) {
       if (Status pass = RunOnce(); !pass.ok()) {
         deps_.logger.Log(LogLevel::kWarn, "maintenance_pass_failed", {{"error", pass.ToString()}});
@@ -347,6 +354,7 @@ Status MaintenanceService::ForEachTableLocked(Fn&& fn) {
             if (!tables.has_value()) break;  // The bucket went away meanwhile.
             for (const catalog::Table& table : tables->items) {
               if (Stopping()) return Status::OK();  // Shutdown waits for one job at most.
+              if (!Leads()) return Status::OK();    // Another replica took over the schedule.
               if (Status ran = fn(table); !ran.ok()) {
                 // One table's catalog trouble must not starve the others.
                 deps_.logger.Log(LogLevel::kWarn, "maintenance_table_skipped",

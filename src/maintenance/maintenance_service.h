@@ -22,10 +22,14 @@
 // rewrote something or failed (an idle table is not written to every
 // minute).
 //
+// Among replicas on one catalog, only the holder of the run-once lease
+// (MaintenanceDeps::is_leader) runs the scheduled passes.
+//
 // Thread-safety: every public method is thread-safe.
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -57,6 +61,11 @@ struct MaintenanceDeps {
   const Clock& clock;
   Random& random;  // Snapshot ids and file names of record expiration's commits.
   Logger& logger;
+  // Whether this replica holds the run-once lease (server/lease_keeper.h):
+  // among replicas sharing a catalog only the holder runs the schedule, and
+  // a pass stops between tables once the lease is lost. Empty: always (one
+  // process on SQLite, and tests). RunNow runs on any replica.
+  std::function<bool()> is_leader = {};
 };
 
 struct MaintenanceOptions {
@@ -119,6 +128,7 @@ class MaintenanceService {
   Status RunTableLocked(const catalog::Table& table) REQUIRES(run_mu_);
   void Loop() EXCLUDES(mu_);
   bool Stopping() EXCLUDES(mu_);
+  bool Leads() const { return !deps_.is_leader || deps_.is_leader(); }
 
   MaintenanceDeps deps_;
   MaintenanceOptions options_;

@@ -121,7 +121,10 @@ Result<DataDirLayout> PrepareDataDir(const std::string& root, const std::string&
   if (fs::exists(id_path, ec)) {
     std::ifstream in(id_path);
     std::string stored;
-    if (!(in >> stored)) return Err(IoError("cannot read '" + id_path.string() + "'"));
+    // The whole first line: `in >> stored` would stop at a blank and take
+    // "bad id!" for the valid id "bad".
+    if (!std::getline(in, stored)) return Err(IoError("cannot read '" + id_path.string() + "'"));
+    while (!stored.empty() && (stored.back() == '\r' || stored.back() == ' ')) stored.pop_back();
     if (!IsTwelveDigits(stored)) {
       return Err(Corruption("'" + id_path.string() + "' holds '" + stored +
                             "', not a 12-digit account id; fix or delete the file"));
@@ -175,7 +178,8 @@ Result<std::string> SettleReplicaId(const DataDirLayout& layout, const std::stri
   if (fs::exists(id_path, ec)) {
     std::ifstream in(id_path);
     std::string stored;
-    // The whole first line (not `>>`, which would accept "a b" as "a").
+    // The whole first line: `in >> stored` would stop at a blank and take
+    // "bad id!" for the valid id "bad".
     if (!std::getline(in, stored)) return Err(IoError("cannot read '" + id_path.string() + "'"));
     while (!stored.empty() && (stored.back() == '\r' || stored.back() == ' ')) stored.pop_back();
     if (!IsValidReplicaId(stored)) {

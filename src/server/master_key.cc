@@ -162,9 +162,9 @@ void DiscardCreatedMasterKey(const MasterKey& key) {
   if (key.created) ::unlink(key.path.c_str());
 }
 
-Result<MasterKey> LoadKmsMasterKey(const std::string& flag_path, const std::string& default_path) {
-  ST_ASSIGN_OR_RETURN(MasterKey key,
-                      LoadMasterKey({flag_path, "", default_path, "--kms-master-key-file"}));
+Result<MasterKey> LoadKmsMasterKey(const std::string& flag_path, const std::string& default_path,
+                                   const std::string& flag_name) {
+  ST_ASSIGN_OR_RETURN(MasterKey key, LoadMasterKey({flag_path, "", default_path, flag_name}));
   if (!key.warning.empty()) {
     return Err(FailedPrecondition("the KMS master key file '" + key.path +
                                   "' is readable by group or others; run chmod 600 '" + key.path +

@@ -55,7 +55,10 @@ Result<MasterKey> LoadMasterKey(const MasterKeyOptions& options);
 // LoadMasterKey reads. Unlike the secrets master key, a file readable by
 // group or others is refused (kFailedPrecondition naming the file and the
 // chmod that fixes it): it decrypts every KMS key.
-Result<MasterKey> LoadKmsMasterKey(const std::string& flag_path, const std::string& default_path);
+// `flag_name` is how messages name the flag (the SSE-S3 key is loaded the
+// same way, from --sse-s3-key-file).
+Result<MasterKey> LoadKmsMasterKey(const std::string& flag_path, const std::string& default_path,
+                                   const std::string& flag_name = "--kms-master-key-file");
 
 // Deletes a default key file created by this start (used when the catalog
 // refuses it, so that a restored key can take its place). Best effort.

@@ -42,6 +42,7 @@
 #include "server/admin_key_file.h"
 #include "server/builtin_routes.h"
 #include "server/data_dir.h"
+#include "server/lease_keeper.h"
 #include "server/master_key.h"
 #include "server/object_encryption.h"
 #include "server/object_store_config.h"
@@ -86,6 +87,37 @@ Result<std::unique_ptr<catalog::MetadataStore>> OpenCatalog(const ServerConfig& 
   options.path = layout.catalog_db_path;
   options.secret_sealer = sealer;
   return catalog::OpenSqliteMetadataStore(options, clock, random);
+}
+
+// /health and /ready. Ready: the catalog answers a read, and the object
+// store answers a HEAD (a missing probe object is an answer).
+std::vector<http::Route> ReadinessRoutes(catalog::MetadataStore& store,
+                                         storage::ObjectStore& objects) {
+  std::vector<http::Route> routes = HealthRoutes();
+  for (http::Route& route : ReadyRoutes([&store, &objects]() -> Status {
+         if (Result<std::optional<catalog::Lease>> lease = store.GetLease("coordinator");
+             !lease.has_value()) {
+           return lease.error().WithContext("catalog database");
+         }
+         Result<storage::ObjectInfo> probe = objects.Head("streamtables-ready-probe");
+         if (!probe.has_value() && probe.error().code() != StatusCode::kNotFound) {
+           return probe.error().WithContext("object store");
+         }
+         return Status::OK();
+       })) {
+    routes.push_back(std::move(route));
+  }
+  return routes;
+}
+
+// streamtables_replica_info and the lease gauges: the keeper's, or, with no
+// keeper (SQLite: this process is the only replica), held.
+std::string ReplicaMetricsText(const LeaseKeeper* keeper) {
+  std::string text =
+      "# HELP streamtables_replica_info This replica (the replica label names it).\n"
+      "# TYPE streamtables_replica_info gauge\nstreamtables_replica_info 1\n";
+  return text + (keeper != nullptr ? keeper->MetricsText()
+                                   : LeaseMetricsText(LeaseKeeperOptions{}.name, true, 1));
 }
 
 }  // namespace
@@ -165,6 +197,15 @@ int RunServer(int argc, char** argv) {
   // the whole MetadataStore).
   catalog::MetadataStore& store = **store_or;
   catalog::IdentityStore& identities = store;
+  // ---- Replicas: on a shared (PostgreSQL) catalog, run-once work follows
+  // the "coordinator" lease; on SQLite this process is the only replica
+  // and always leads (docs/replicas.md).
+  std::unique_ptr<LeaseKeeper> lease_keeper;
+  std::function<bool()> is_leader;
+  if (!config.catalog_url.empty()) {
+    lease_keeper = std::make_unique<LeaseKeeper>(store, *replica_id, logger, LeaseKeeperOptions{});
+    is_leader = [&lease_keeper] { return lease_keeper->IsLeader(); };
+  }
   // ---- KMS: keys in the catalog database, their material wrapped under a
   // master key of its own that is never in the database.
   Result<MasterKey> kms_master_key =
@@ -190,7 +231,8 @@ int RunServer(int argc, char** argv) {
   // the store reads plaintext.
   Result<std::unique_ptr<storage::ObjectStore>> objects_or = OpenObjectStore(config, *layout);
   if (!objects_or.has_value()) return fail(objects_or.error().WithContext("object store"));
-  Result<MasterKey> sse_s3_key = LoadKmsMasterKey("", layout->keys_dir + "/sse-s3.key");
+  Result<MasterKey> sse_s3_key = LoadKmsMasterKey(
+      config.sse_s3_key_file, layout->keys_dir + "/sse-s3.key", "--sse-s3-key-file");
   if (!sse_s3_key.has_value()) return fail(sse_s3_key.error().WithContext("SSE-S3 key"));
   Result<std::unique_ptr<auth::AesGcmSecretSealer>> sse_s3_sealer =
       auth::AesGcmSecretSealer::Make(sse_s3_key->bytes);
@@ -278,7 +320,7 @@ int RunServer(int argc, char** argv) {
       delivery::NewDecodingRecordFormat(schemas, std::move(confluent_lookup));
   delivery::DeliveryService delivery(
       {store, commits, objects, authorizer, clock, random, config.region, kObjectKeyRoot, logger,
-       *kafka, *record_format, *replica_id},
+       *kafka, *record_format, *replica_id, is_leader},
       DeliveryOptions(config));
 
   // ---- Maintenance: the scheduler acts as the maintenance principal; only
@@ -292,7 +334,8 @@ int RunServer(int argc, char** argv) {
   maintenance_options.compaction_memory_budget_bytes =
       static_cast<int64_t>(config.compaction_memory_budget_mb) << 20;
   maintenance::MaintenanceService maintenance_service(
-      {store, commits, objects, kObjectKeyRoot, authorizer, maintenance_clock, random, logger},
+      {store, commits, objects, kObjectKeyRoot, authorizer, maintenance_clock, random, logger,
+       is_leader},
       maintenance_options);
   if (config.test_only_clock_offset_hours != 0) {
     logger.Log(LogLevel::kWarn, "test_only_clock_offset",
@@ -310,7 +353,7 @@ int RunServer(int argc, char** argv) {
        [&data_keys](const std::string& key_arn) {
          return data_keys.CheckKeyUsable({storage::SseKind::kSseKms, key_arn, ""});
        }},
-      HealthRoutes()));
+      ReadinessRoutes(store, **objects_or)));
   if (mounted.ok()) {
     mounted = api_router.Mount(api::iceberg_rest::MakeIcebergRestSurface(
         {store, commits, objects, kObjectKeyRoot, config.region, s3_url, clock, random}));
@@ -355,11 +398,12 @@ int RunServer(int argc, char** argv) {
   http::Router metrics_router(api_authenticator, authorizer, logger);
   std::unique_ptr<http::Server> metrics;
   if (config.metrics_listen.has_value()) {
-    mounted =
-        metrics_router.Mount({"metrics", "", std::make_shared<http::S3TablesErrorWriter>(),
-                              MetricsRoutes([&delivery, &maintenance_service] {
-                                return delivery.MetricsText() + maintenance_service.MetricsText();
-                              })});
+    mounted = metrics_router.Mount(
+        {"metrics", "", std::make_shared<http::S3TablesErrorWriter>(), MetricsRoutes([&] {
+           std::string text = delivery.MetricsText() + maintenance_service.MetricsText() +
+                              ReplicaMetricsText(lease_keeper.get());
+           return AddLabelToEverySample(text, "replica", *replica_id);
+         })});
     if (!mounted.ok()) return fail(mounted);
     http::Server::Options metrics_options = s3_options;
     metrics_options.address = config.metrics_listen->host;
@@ -391,6 +435,7 @@ int RunServer(int argc, char** argv) {
               {"admin_key_file", key_file},
               {"admin_created", admin->created}});
   // The listening line comes first: scripts read exactly one line to find the ports.
+  if (lease_keeper) lease_keeper->Start();  // Before delivery: a lone replica leads at once.
   delivery.Start();
   if (config.maintenance_interval_seconds > 0) maintenance_service.Start();
   std::printf("streamtables: listening api=%s s3=%s metrics=%s\n", Url(**api).c_str(),
@@ -406,6 +451,9 @@ int RunServer(int argc, char** argv) {
   // and re-read from Kafka after the next start.
   delivery.Stop();
   maintenance_service.Stop();
+  // Released only once nothing here acts on it, so another replica takes
+  // over at its next attempt instead of after the TTL.
+  if (lease_keeper) lease_keeper->Stop();
   // Drain both endpoints at once so the grace period is not spent twice.
   std::thread s3_stop([&] { (*s3)->Shutdown(); });
   std::thread metrics_stop([&] {

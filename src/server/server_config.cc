@@ -95,6 +95,9 @@ Result<ServerConfig> ParseServerFlags(const std::vector<std::string>& args) {
     } else if (flag == "--kms-master-key-file") {
       if (value.empty()) return Err(InvalidArgument("--kms-master-key-file must not be empty"));
       config.kms_master_key_file = value;
+    } else if (flag == "--sse-s3-key-file") {
+      if (value.empty()) return Err(InvalidArgument("--sse-s3-key-file must not be empty"));
+      config.sse_s3_key_file = value;
     } else if (flag == "--catalog") {
       if (!value.starts_with("postgresql://") && !value.starts_with("postgres://")) {
         return Err(InvalidArgument("--catalog '" + value +
@@ -183,6 +186,8 @@ std::string ServerUsage() {
                            created on first start; back it up apart from the data dir)
   --kms-master-key-file PATH  key that wraps KMS key material (default: DIR/keys/kms-master.key,
                            created on first start; must not be readable by group or others)
+  --sse-s3-key-file PATH   key that seals SSE-S3 data keys (default: DIR/keys/sse-s3.key, created
+                           on first start; replicas on one object store need the same one)
   --object-store URL       where table data lives (default DIR/objects); an S3-compatible store:
                            s3://BUCKET/PREFIX?endpoint=http://HOST:PORT&region=REGION, with
                            AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (+ AWS_SESSION_TOKEN)

@@ -31,6 +31,9 @@ struct ServerConfig {
   // Empty: <data-dir>/keys/kms-master.key, created on first start. The key
   // that wraps KMS key material; a file readable by group or others is refused.
   std::string kms_master_key_file;
+  // Empty: <data-dir>/keys/sse-s3.key, created on first start. The key that
+  // seals SSE-S3 data keys; replicas sharing an object store must share it.
+  std::string sse_s3_key_file;
   // Where table data lives. Empty: <data-dir>/objects. "s3://bucket/prefix?
   // endpoint=http://host:port&region=r": an S3-compatible store, credentials
   // from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (s3store/s3_object_store.h).

@@ -2,6 +2,8 @@
 // local object store, with fake Kafka, record format and authorizer.
 #include "delivery/delivery_service.h"
 
+#include <atomic>
+
 #include "delivery_test_fixture.h"
 
 namespace st::delivery {
@@ -204,6 +206,59 @@ TEST_F(DeliveryServiceTest, PauseResumeTableDeletedAndDelete) {
   Service().ReconcileOnce();
   EXPECT_EQ(store_->GetChannel(channel.arn).error().code(), StatusCode::kNotFound);
   EXPECT_FALSE(store_->GetChannelOffsets(channel.arn).has_value());
+}
+
+// Replicas: a service that does not hold the run-once lease runs the
+// workers of ACTIVE channels but makes no status transition; once it leads
+// it makes them. One service with a switchable lease stands for both roles.
+TEST_F(DeliveryServiceTest, OnlyTheLeaseHolderTransitionsButEveryReplicaDelivers) {
+  std::atomic<bool> leads{false};
+  DeliveryService::Options options;
+  options.poll_timeout = 5ms;
+  options.max_backoff = 50ms;
+  DeliveryService replica(DeliveryService::Deps{*store_, *commits_, *faulty_, authorizer_, clock_,
+                                                random_, kRegion, "", logger_, kafka_, format_,
+                                                "r-follower", [&leads] { return leads.load(); }},
+                          options);
+  catalog::Channel channel = MakeChannel();
+  replica.ReconcileOnce();
+  EXPECT_EQ(Get(channel.arn).status, ChannelStatus::kCreating);
+  EXPECT_FALSE(store_->GetChannelOffsets(channel.arn).has_value());  // No start offsets either.
+
+  leads = true;
+  replica.ReconcileOnce();
+  ASSERT_EQ(Get(channel.arn).status, ChannelStatus::kActive);
+
+  // A follower delivers for an ACTIVE channel.
+  leads = false;
+  topic_.Produce(1, "x");
+  replica.ReconcileOnce();
+  ASSERT_TRUE(WaitFor([&] { return Offsets(channel.arn)[1] == 1; }));
+
+  // Paused: the follower stops its worker but leaves the status to the holder.
+  catalog::ChannelChange pause;
+  pause.paused = true;
+  ASSERT_TRUE(store_->UpdateChannel(channel.arn, pause).has_value());
+  replica.ReconcileOnce();
+  EXPECT_EQ(Get(channel.arn).status, ChannelStatus::kActive);
+  topic_.Produce(1, "y");
+  std::this_thread::sleep_for(500ms);
+  EXPECT_EQ(Offsets(channel.arn)[1], 1);
+  leads = true;
+  replica.ReconcileOnce();
+  EXPECT_EQ(Get(channel.arn).status, ChannelStatus::kSuspended);
+
+  // DELETING: only the holder removes the row.
+  catalog::ChannelChange del;
+  del.status = ChannelStatus::kDeleting;
+  ASSERT_TRUE(store_->UpdateChannel(channel.arn, del).has_value());
+  leads = false;
+  replica.ReconcileOnce();
+  EXPECT_EQ(Get(channel.arn).status, ChannelStatus::kDeleting);
+  leads = true;
+  replica.ReconcileOnce();
+  EXPECT_EQ(store_->GetChannel(channel.arn).error().code(), StatusCode::kNotFound);
+  replica.Stop();
 }
 
 // A crash after the first delivery created the table but before its tag and

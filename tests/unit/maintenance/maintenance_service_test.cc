@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <thread>
 
 #include "maintenance/compaction.h"
@@ -136,6 +137,34 @@ TEST_F(MaintenanceServiceTest, TheSchedulerRunsWhenTheInjectedClockSaysItIsDue) 
       store_->GetMaintenanceJobStates(table.table_id)->count(MaintenanceJob::kSnapshotManagement),
       1u);
   EXPECT_EQ(Current(table).snapshots.size(), 1u);
+}
+
+// Replicas: only the holder of the run-once lease runs the schedule; a
+// replica that takes the lease over runs its first pass an interval later.
+TEST_F(MaintenanceServiceTest, OnlyTheLeaseHolderRunsTheSchedule) {
+  catalog::Table table = MakeTable("t");
+  for (int i = 0; i < 3; ++i) Append(table);
+  std::atomic<bool> leads{false};
+  MaintenanceService service(
+      MaintenanceDeps{*store_, *commits_, *objects_, kKeyRoot, authorizer_, clock_, random_,
+                      logger_, [&leads] { return leads.load(); }},
+      {std::chrono::hours(1), std::chrono::milliseconds(5)});
+  // A direct pass without the lease stops before the first table.
+  ASSERT_TRUE(service.RunOnce().ok());
+  EXPECT_TRUE(store_->GetMaintenanceJobStates(table.table_id)->empty());
+  service.Start();
+  clock_.Advance(std::chrono::hours(200));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_TRUE(store_->GetMaintenanceJobStates(table.table_id)->empty());
+  leads = true;
+  clock_.Advance(std::chrono::hours(2));
+  for (int i = 0; i < 400 && store_->GetMaintenanceJobStates(table.table_id)->empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  service.Stop();
+  EXPECT_EQ(
+      store_->GetMaintenanceJobStates(table.table_id)->count(MaintenanceJob::kSnapshotManagement),
+      1u);
 }
 
 TEST_F(MaintenanceServiceTest, TheHotPassCompactsOnlyPartitionsPastTheBoundAndRecordsOnlyWork) {

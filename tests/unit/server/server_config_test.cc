@@ -33,6 +33,14 @@ TEST(ServerConfigTest, MasterKeyFile) {
   EXPECT_FALSE(ParseServerFlags({"--master-key-file="}).has_value());
 }
 
+TEST(ServerConfigTest, SseS3KeyFile) {
+  auto config = ParseServerFlags({"--sse-s3-key-file", "/etc/st/sse-s3.key"});
+  ASSERT_TRUE(config.has_value());
+  EXPECT_EQ(config->sse_s3_key_file, "/etc/st/sse-s3.key");
+  EXPECT_TRUE(ParseServerFlags({})->sse_s3_key_file.empty());
+  EXPECT_FALSE(ParseServerFlags({"--sse-s3-key-file="}).has_value());
+}
+
 TEST(ServerConfigTest, CatalogIsSqliteByDefaultOrAPostgresqlUrl) {
   EXPECT_TRUE(ParseServerFlags({})->catalog_url.empty());
   auto config = ParseServerFlags({"--catalog", "postgresql://st@127.0.0.1:5432/catalog"});

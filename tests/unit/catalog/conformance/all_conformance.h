@@ -8,6 +8,7 @@
 
 #include "conformance/channel_store_conformance.h"
 #include "conformance/identity_store_conformance.h"
+#include "conformance/lease_store_conformance.h"
 #include "conformance/maintenance_job_store_conformance.h"
 #include "conformance/store_conformance.h"
 #include "conformance/table_bucket_store_conformance.h"
@@ -29,4 +30,5 @@
   ST_INSTANTIATE_ONE_CONFORMANCE_(backend, ChannelOffsetStoreConformance, factory);        \
   ST_INSTANTIATE_ONE_CONFORMANCE_(backend, GeneralPurposeBucketStoreConformance, factory); \
   ST_INSTANTIATE_ONE_CONFORMANCE_(backend, MaintenanceJobStoreConformance, factory);       \
+  ST_INSTANTIATE_ONE_CONFORMANCE_(backend, LeaseStoreConformance, factory);                \
   ST_INSTANTIATE_ONE_CONFORMANCE_(backend, UnitOfWorkConformance, factory)
