@@ -80,8 +80,8 @@ class SqlMetadataStore final : public MetadataStore {
  public:
   // `sealer` may be null (secrets in plaintext; see SqliteStoreOptions).
   // Use OpenOnConnections, which migrates first.
-  SqlMetadataStore(std::vector<std::unique_ptr<Connection>> dbs, const Clock& clock,
-                   Random& random, const auth::SecretSealer* sealer)
+  SqlMetadataStore(std::vector<std::unique_ptr<Connection>> dbs, const Clock& clock, Random& random,
+                   const auth::SecretSealer* sealer)
       : mu_(std::move(dbs)), db_(mu_), clock_(clock), random_(random), sealer_(sealer) {}
 
   Status CreateAccount(const std::string& account_id) override;

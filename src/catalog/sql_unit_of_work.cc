@@ -13,8 +13,7 @@ class SqlUnitOfWork final : public UnitOfWork, private TableWrites, private Chan
   // Takes a connection from the pool for the unit's whole life (with one
   // connection, other threads' calls wait until the unit ends), then begins
   // the transaction.
-  explicit SqlUnitOfWork(SqlMetadataStore& store)
-      : store_(store), lock_(store), txn_(*store.db_) {}
+  explicit SqlUnitOfWork(SqlMetadataStore& store) : store_(store), lock_(store), txn_(*store.db_) {}
   // Rolls back (txn_) before the connection goes back to the pool (lock_):
   // members are destroyed in reverse order.
   ~SqlUnitOfWork() override = default;
