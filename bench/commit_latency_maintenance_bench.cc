@@ -9,6 +9,12 @@
 // injected clock advances --seconds-per-commit per commit (the channel's
 // freshness), so the maxSnapshotAgeHours rule sees realistic ages.
 //
+// --catalog postgresql://... puts the catalog on PostgreSQL instead of the
+// SQLite file in --dir; --object-store s3://bucket/prefix?endpoint=... puts
+// the table's objects (manifests, metadata JSON) in an S3-compatible store
+// (credentials from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY) instead of
+// --dir/objects: the scale-out configuration of issue 13.
+//
 // Prints one JSON line per commit: {"commit": n, "ms": latency,
 // "metadata_bytes": size of the new metadata file, "snapshots": count}.
 #include <atomic>
@@ -20,6 +26,7 @@
 #include <thread>
 
 #include "catalog/id_generation.h"
+#include "catalog/postgres_metadata_store.h"
 #include "catalog/sqlite_metadata_store.h"
 #include "catalog/table_commits.h"
 #include "common/clock.h"
@@ -28,6 +35,7 @@
 #include "common/value.h"
 #include "iceberg/append.h"
 #include "maintenance/maintenance_service.h"
+#include "s3store/s3_object_store.h"
 #include "storage/local_object_store.h"
 
 namespace {
@@ -52,6 +60,8 @@ int Fail(const Status& status) {
 
 int main(int argc, char** argv) {
   std::string dir;
+  std::string catalog_url;
+  std::string object_store_url;
   int commits = 100;
   int expire_every = 50;
   int seconds_per_commit = 60;
@@ -62,6 +72,10 @@ int main(int argc, char** argv) {
     std::string flag = argv[i], value = argv[i + 1];
     if (flag == "--dir")
       dir = value;
+    else if (flag == "--catalog")
+      catalog_url = value;
+    else if (flag == "--object-store")
+      object_store_url = value;
     else if (flag == "--commits")
       commits = std::atoi(value.c_str());
     else if (flag == "--expire-every")
@@ -82,10 +96,27 @@ int main(int argc, char** argv) {
   DefaultRandom random(42);
   NullLogger logger;
   AllowAll authorizer;
-  auto store_or = catalog::OpenSqliteMetadataStore({dir + "/catalog.db"}, clock, random);
+  auto store_or = catalog_url.empty()
+                      ? catalog::OpenSqliteMetadataStore({dir + "/catalog.db"}, clock, random)
+                      : catalog::OpenPostgresMetadataStore({catalog_url}, clock, random);
   if (!store_or) return Fail(store_or.error());
   catalog::MetadataStore& store = **store_or;
-  auto objects_or = storage::OpenLocalObjectStore(dir + "/objects");
+  Result<std::unique_ptr<storage::ObjectStore>> objects_or =
+      Err(Internal("no object store opened"));
+  if (object_store_url.empty()) {
+    objects_or = storage::OpenLocalObjectStore(dir + "/objects");
+  } else {
+    s3store::S3StoreOptions options;
+    auto location = s3store::ParseS3Url(object_store_url);
+    if (!location) return Fail(location.error());
+    options.location = *location;
+    auto credentials = s3store::CredentialsFromEnvironment();
+    if (!credentials) return Fail(credentials.error());
+    options.credentials = *credentials;
+    // Signing needs the real time: the injected clock runs 60 s per commit.
+    objects_or = s3store::OpenS3ObjectStore(std::move(options), SystemClock::Default(),
+                                            DefaultRandom::Default());
+  }
   if (!objects_or) return Fail(objects_or.error());
   storage::ObjectStore& objects = **objects_or;
   catalog::TableCommits commits_engine(store, objects, clock, random, {"", 8});
@@ -145,6 +176,7 @@ int main(int argc, char** argv) {
     file.file_size_in_bytes = 4096;
     const auto started = std::chrono::steady_clock::now();
     Result<catalog::LoadedTable> committed = Err(Internal("not run"));
+    int retries = 0;
     for (int attempt = 0; attempt < 8; ++attempt) {
       auto loaded = commits_engine.LoadTable(table.table_id);
       if (!loaded) return Fail(loaded.error());
@@ -156,8 +188,13 @@ int main(int argc, char** argv) {
       options.acting_channel = channel;
       committed = commits_engine.CommitTable(table.table_id, snapshot->requirements,
                                              snapshot->updates, options);
-      // A lost race against expiration: the worker re-plans on the new base.
-      if (committed || committed.error().code() != StatusCode::kConflict) break;
+      // A lost race against expiration: the worker re-plans on the new base
+      // (on PostgreSQL a serialization failure is Unavailable, retried alike).
+      if (committed || (committed.error().code() != StatusCode::kConflict &&
+                        committed.error().code() != StatusCode::kUnavailable)) {
+        break;
+      }
+      ++retries;
     }
     if (!committed) return Fail(committed.error());
     const double ms =
@@ -167,8 +204,11 @@ int main(int argc, char** argv) {
     if (auto key = io.KeyFor(committed->metadata->location); key) {
       if (auto info = objects.Head(*key); info) bytes = info->size_bytes;
     }
-    std::printf("{\"commit\": %d, \"ms\": %.3f, \"metadata_bytes\": %lld, \"snapshots\": %zu}\n", n,
-                ms, static_cast<long long>(bytes), committed->metadata->metadata.snapshots.size());
+    std::printf(
+        "{\"commit\": %d, \"ms\": %.3f, \"metadata_bytes\": %lld, \"snapshots\": %zu, "
+        "\"retries\": %d}\n",
+        n, ms, static_cast<long long>(bytes), committed->metadata->metadata.snapshots.size(),
+        retries);
     done.store(n);
   }
   stop.store(true);

@@ -3,8 +3,9 @@
 // connection. Every write is one SERIALIZABLE transaction, so several
 // server processes on one database order their commits through PostgreSQL
 // (a serialization failure is Unavailable and changes nothing; the delivery
-// commit retries it, catalog/unit_of_work.h). Within one store a single
-// connection is guarded by a mutex, as with SQLite. The schema is the
+// commit retries it, catalog/unit_of_work.h). One store keeps a pool of
+// `connections` connections; each call or unit of work takes one for its
+// duration, so that threads of one process read in parallel. The schema is the
 // SQLite migrations translated by sql::Dialect, recorded in
 // schema_migrations and migrated on open (under an advisory lock).
 #pragma once
@@ -27,6 +28,9 @@ struct PostgresStoreOptions {
   std::string url;
   // As SqliteStoreOptions::secret_sealer.
   const auth::SecretSealer* secret_sealer = nullptr;
+  // Connections opened at start and kept (1-64). A call waits for a free one
+  // when all are busy.
+  int connections = 4;
 };
 
 // Errors: Unavailable (cannot connect), FailedPrecondition (schema newer

@@ -9,14 +9,15 @@
 
 namespace st::catalog::sqlstore {
 
-Result<std::unique_ptr<MetadataStore>> OpenOnConnection(std::unique_ptr<Connection> db,
-                                                        const std::string& where,
-                                                        const auth::SecretSealer* sealer,
-                                                        const Clock& clock, Random& random) {
-  Status migrated = MigrateSchema(*db, clock.NowMillis());
+Result<std::unique_ptr<MetadataStore>> OpenOnConnections(
+    std::vector<std::unique_ptr<Connection>> dbs, const std::string& where,
+    const auth::SecretSealer* sealer, const Clock& clock, Random& random) {
+  if (dbs.empty()) return Err(InvalidArgument("no connection to the catalog database"));
+  Status migrated = MigrateSchema(*dbs.front(), clock.NowMillis());
   if (!migrated.ok()) return Err(migrated.WithContext("catalog database '" + where + "'"));
-  ST_TRY(PrepareSecretsAtRest(*db, sealer, where));
-  return std::unique_ptr<MetadataStore>(new SqlMetadataStore(std::move(db), clock, random, sealer));
+  ST_TRY(PrepareSecretsAtRest(*dbs.front(), sealer, where));
+  return std::unique_ptr<MetadataStore>(
+      new SqlMetadataStore(std::move(dbs), clock, random, sealer));
 }
 
 namespace {

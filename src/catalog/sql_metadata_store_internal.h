@@ -7,18 +7,20 @@
 // (sql_unit_of_work.cc) holds the connection lock and one transaction for
 // its whole life and stages its writes through the *Locked helpers.
 //
-// Locking: mu_ exists only because one connection serves the store and a
-// connection is not thread-safe. It is not what makes writes atomic or
-// orders them: every write is one write transaction (SQLite: BEGIN
+// Locking: a connection is not thread-safe, so each thread that runs
+// statements first takes one of the store's connections for itself (mu_, a
+// ConnectionPool: SQLite has one connection, PostgreSQL several, so that
+// threads of one replica read in parallel). The pool is not what makes writes
+// atomic or orders them: every write is one write transaction (SQLite: BEGIN
 // IMMEDIATE, whose database write lock orders writers across connections
-// and processes; PostgreSQL: SERIALIZABLE, which orders replicas). Holding mu_
-// for a whole transaction keeps other threads' statements out of it.
+// and processes; PostgreSQL: SERIALIZABLE, which orders replicas and the
+// pool's connections alike). Holding a connection for a whole transaction
+// keeps other threads' statements out of it.
 #pragma once
 
-#include <atomic>
 #include <memory>
 #include <string>
-#include <thread>
+#include <vector>
 
 #include "auth/secret_sealer.h"
 #include "catalog/metadata_store.h"
@@ -35,13 +37,52 @@ using ::st::sql::Connection;
 using ::st::sql::Statement;
 using ::st::sql::Transaction;
 
+// The store's connections. As a capability it means "this thread holds one
+// of them": Lock() blocks until one is free and makes it the calling
+// thread's (Current()), Unlock() gives it back. Not recursive: a thread that
+// holds a connection of this pool and asks for another would run outside
+// its own transaction (or, with one connection, deadlock): checked, aborts.
+class CAPABILITY("connection") ConnectionPool {
+ public:
+  // At least one connection.
+  explicit ConnectionPool(std::vector<std::unique_ptr<Connection>> connections);
+  ConnectionPool(const ConnectionPool&) = delete;
+  ConnectionPool& operator=(const ConnectionPool&) = delete;
+
+  void Lock() ACQUIRE();
+  void Unlock() RELEASE();
+  void AssertHeld() const ASSERT_CAPABILITY(this);
+  // The connection the calling thread holds (it must hold one).
+  Connection& Current() const;
+  bool HeldByThisThread() const;
+  size_t size() const { return connections_.size(); }
+
+ private:
+  std::vector<std::unique_ptr<Connection>> connections_;
+  common::Mutex mu_;
+  common::CondVar returned_;
+  std::vector<Connection*> free_ GUARDED_BY(mu_);
+};
+
+// `db_->` / `*db_` in the store's methods: the connection this thread took
+// from the pool.
+class CurrentConnection {
+ public:
+  explicit CurrentConnection(const ConnectionPool& pool) : pool_(pool) {}
+  Connection* operator->() const { return &pool_.Current(); }
+  Connection& operator*() const { return pool_.Current(); }
+
+ private:
+  const ConnectionPool& pool_;
+};
+
 class SqlMetadataStore final : public MetadataStore {
  public:
   // `sealer` may be null (secrets in plaintext; see SqliteStoreOptions).
-  // Use OpenOnConnection, which migrates first.
-  SqlMetadataStore(std::unique_ptr<Connection> db, const Clock& clock, Random& random,
+  // Use OpenOnConnections, which migrates first.
+  SqlMetadataStore(std::vector<std::unique_ptr<Connection>> dbs, const Clock& clock, Random& random,
                    const auth::SecretSealer* sealer)
-      : db_(std::move(db)), clock_(clock), random_(random), sealer_(sealer) {}
+      : mu_(std::move(dbs)), db_(mu_), clock_(clock), random_(random), sealer_(sealer) {}
 
   Status CreateAccount(const std::string& account_id) override;
   Result<bool> AccountExists(const std::string& account_id) override;
@@ -164,10 +205,10 @@ class SqlMetadataStore final : public MetadataStore {
  private:
   friend class SqlUnitOfWork;
 
-  // Holds mu_ for its scope, as a scoped capability, so the thread-safety
-  // analysis checks that db_ and the helpers below are used only with it
-  // held. Taking it on the thread that holds an open unit of work is a bug
-  // (it would deadlock on mu_): checked, aborts.
+  // Holds one of the pool's connections (mu_) for its scope, as a scoped
+  // capability, so the thread-safety analysis checks that db_ and the
+  // helpers below are used only with one held. Taking it on a thread that
+  // already holds one (an open unit of work) is a bug: checked, aborts.
   class SCOPED_CAPABILITY ConnectionLock {
    public:
     explicit ConnectionLock(SqlMetadataStore& store) ACQUIRE(store.mu_);
@@ -176,7 +217,7 @@ class SqlMetadataStore final : public MetadataStore {
     ConnectionLock& operator=(const ConnectionLock&) = delete;
 
    private:
-    common::Mutex& mu_;
+    ConnectionPool& mu_;
   };
 
   // Helpers below run under mu_ (inside or outside a transaction).
@@ -225,25 +266,22 @@ class SqlMetadataStore final : public MetadataStore {
   Result<std::string> OpenSecret(const std::string& access_key_id, const std::string& stored,
                                  bool sealed) const;
 
-  // Serialises use of db_ (see the file comment); every member below but
-  // unit_owner_ is used only with it held.
-  common::Mutex mu_;
-  // The thread holding an open unit of work (default id: none); written
-  // with mu_ held, read without it by LockConnection's check.
-  std::atomic<std::thread::id> unit_owner_{};
-  std::unique_ptr<Connection> db_ GUARDED_BY(mu_);
+  // The connections (see the file comment); db_ is the one this thread
+  // holds, used only with it held.
+  ConnectionPool mu_;
+  CurrentConnection db_ GUARDED_BY(mu_);
   const Clock& clock_;
   Random& random_;
   const auth::SecretSealer* sealer_;
 };
 
-// The store on `db` (either backend): migrates the schema, then prepares the
-// secrets at rest. `where` names the database in errors (a path, or a
-// PostgreSQL URL without its password).
-Result<std::unique_ptr<MetadataStore>> OpenOnConnection(std::unique_ptr<Connection> db,
-                                                        const std::string& where,
-                                                        const auth::SecretSealer* sealer,
-                                                        const Clock& clock, Random& random);
+// The store on `dbs` (either backend, at least one connection to one
+// database): migrates the schema and prepares the secrets at rest on the
+// first. `where` names the database in errors (a path, or a PostgreSQL URL
+// without its password).
+Result<std::unique_ptr<MetadataStore>> OpenOnConnections(
+    std::vector<std::unique_ptr<Connection>> dbs, const std::string& where,
+    const auth::SecretSealer* sealer, const Clock& clock, Random& random);
 
 // Opening a store: checks that the sealed secrets in access_keys unseal with
 // `sealer` and seals the plaintext ones in one transaction; with no sealer,

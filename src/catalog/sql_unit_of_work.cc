@@ -10,14 +10,13 @@ namespace st::catalog::sqlstore {
 
 class SqlUnitOfWork final : public UnitOfWork, private TableWrites, private ChannelOffsetWrites {
  public:
-  // Takes the connection lock (blocking other threads' calls on the store
-  // until the unit ends), then begins the transaction.
-  explicit SqlUnitOfWork(SqlMetadataStore& store) : store_(store), lock_(store), txn_(*store.db_) {
-    store_.unit_owner_.store(std::this_thread::get_id());
-  }
-  // Rolls back (txn_) before the lock is released (lock_): members are
-  // destroyed in reverse order.
-  ~SqlUnitOfWork() override { store_.unit_owner_.store(std::thread::id()); }
+  // Takes a connection from the pool for the unit's whole life (with one
+  // connection, other threads' calls wait until the unit ends), then begins
+  // the transaction.
+  explicit SqlUnitOfWork(SqlMetadataStore& store) : store_(store), lock_(store), txn_(*store.db_) {}
+  // Rolls back (txn_) before the connection goes back to the pool (lock_):
+  // members are destroyed in reverse order.
+  ~SqlUnitOfWork() override = default;
 
   const Status& begin_status() const { return txn_.status(); }
 
@@ -113,7 +112,6 @@ class SqlUnitOfWork final : public UnitOfWork, private TableWrites, private Chan
 };
 
 SqlMetadataStore::ConnectionLock::ConnectionLock(SqlMetadataStore& store) : mu_(store.mu_) {
-  ST_CHECK(store.unit_owner_.load() != std::this_thread::get_id());
   mu_.Lock();
 }
 

@@ -81,7 +81,8 @@ Result<std::unique_ptr<catalog::MetadataStore>> OpenCatalog(const ServerConfig& 
                                                             const auth::SecretSealer* sealer,
                                                             const Clock& clock, Random& random) {
   if (!config.catalog_url.empty()) {
-    return catalog::OpenPostgresMetadataStore({config.catalog_url, sealer}, clock, random);
+    return catalog::OpenPostgresMetadataStore(
+        {config.catalog_url, sealer, config.catalog_connections}, clock, random);
   }
   catalog::SqliteStoreOptions options;
   options.path = layout.catalog_db_path;

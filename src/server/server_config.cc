@@ -105,6 +105,10 @@ Result<ServerConfig> ParseServerFlags(const std::vector<std::string>& args) {
                                    "catalog is the SQLite file in the data dir)"));
       }
       config.catalog_url = value;
+    } else if (flag == "--catalog-connections") {
+      ST_ASSIGN_OR_RETURN(uint64_t connections, ParseUnsigned(flag, value, 64));
+      if (connections == 0) return Err(InvalidArgument("--catalog-connections must be 1 to 64"));
+      config.catalog_connections = static_cast<int>(connections);
     } else if (flag == "--region") {
       if (value.empty()) return Err(InvalidArgument("--region must not be empty"));
       config.region = value;
@@ -193,6 +197,8 @@ std::string ServerUsage() {
                            AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (+ AWS_SESSION_TOKEN)
   --catalog URL            postgresql://user[:password]@host:port/db: the catalog on
                            PostgreSQL (default: the SQLite file DIR/catalog.db)
+  --catalog-connections N  connections to the PostgreSQL catalog, kept open and shared by
+                           the request threads (1-64, default 4; SQLite always uses one)
   --region REGION          region in ARNs and SigV4 scopes (default us-east-1)
   --account-id DIGITS      12-digit account id (default: generated once, kept in the data dir)
   --replica-id NAME        this server's name among replicas on one catalog (Kafka group

@@ -41,6 +41,8 @@ struct ServerConfig {
   // Empty: the SQLite catalog file in the data dir. A postgresql:// URL: the
   // catalog (metadata store) on that PostgreSQL database.
   std::string catalog_url;
+  // The PostgreSQL catalog's connection pool (PostgresStoreOptions::connections).
+  int catalog_connections = 4;
   std::string region = "us-east-1";
   std::string account_id;  // Empty: the data dir's, generated on first start.
   // Empty: the data dir's, generated on first start (data_dir.h SettleReplicaId).

@@ -23,6 +23,10 @@ Fixtures (scope):
   postgres (session)         harness.postgres.PostgresCluster, started: .url,
                              .create_database(name) -> URL, .psql(sql, url=None).
 
+ST_IT_BACKEND=postgres+s3 runs every server these tests start on a PostgreSQL
+database and an s3proxy prefix of its own (harness/backends.py); tests marked
+local_store look at the data dir's files and are left out of that pass.
+
 On a failed test, the log tail of every process that ran during it is added
 to the report; the session summary lists all process logs.
 """
@@ -34,7 +38,7 @@ import uuid
 
 import pytest
 
-from harness import duckdb_engine, paths, readers, spark_engine
+from harness import backends, duckdb_engine, paths, readers, spark_engine
 from harness.binaries import Binaries
 from harness.kafka import KafkaBroker
 from harness.postgres import PostgresCluster
@@ -50,7 +54,7 @@ def pytest_configure(config):
 
 
 def pytest_report_header(config):
-    lines = [f"streamtables: build dir {paths.build_dir()}"]
+    lines = [f"streamtables: build dir {paths.build_dir()}, backend {backends.BACKEND}"]
     try:
         lines.append(f"streamtables: java {paths.java_home()}, jars {paths.cache_dir() / 'jars'}")
     except FileNotFoundError as e:
@@ -86,6 +90,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
 
 def pytest_sessionfinish(session, exitstatus):
+    backends.stop_shared()
     # Safety net: nothing we started may outlive the run.
     for proc in REGISTRY:
         proc.stop(timeout_s=10)
@@ -173,6 +178,10 @@ def iceberg_reader(request):
 # ---------------------------------------------------------------- postgresql
 @pytest.fixture(scope="session")
 def postgres():
+    shared = backends.shared_postgres()
+    if shared is not None:  # ST_IT_BACKEND=postgres+s3 already runs one
+        yield shared
+        return
     cluster = PostgresCluster().start()
     yield cluster
     cluster.stop()

@@ -52,6 +52,7 @@ def test_config_gives_encoded_prefix_endpoints_and_s3_defaults(server):
     assert set(r.json()["error"]) == {"message", "type", "code"}
 
 
+@pytest.mark.local_store  # checks the dropped table's files in the data dir
 def test_pyiceberg_namespaces_and_tables_lifecycle(server):
     arn = new_bucket(server)
     cat = pyiceberg_catalog(server, arn)
@@ -171,6 +172,7 @@ def test_bad_input_is_400_in_iceberg_shape_and_server_keeps_serving(server):
     assert cat.list_tables("ns") == [("ns", "t")]
 
 
+@pytest.mark.local_store  # the fixture tool writes the streaming table into the data dir
 def test_streaming_table_refuses_every_commit_with_403_naming_the_channel(server):
     arn = new_bucket(server)
     channel = f"arn:aws:kafka:{server.region}:{server.account_id}:channel/orders-feed"

@@ -195,6 +195,7 @@ def test_z_order_compaction_gives_each_file_a_smaller_box(writable, spark):
     assert sum(areas) / len(areas) <= 0.75 * table_area, (areas, table_area)
 
 
+@pytest.mark.local_store  # corrupts a data file in the data dir
 def test_a_corrupt_data_file_fails_the_job_naming_it_and_changes_nothing(writable):
     server = writable
     arn = new_bucket(server, prefix="compact")
@@ -361,6 +362,7 @@ def test_a_file_that_decodes_past_the_memory_budget_fails_the_job_and_memory_sta
     assert len(cat.load_table("ns.t").scan().to_arrow()) == hostile_rows + 2
 
 
+@pytest.mark.local_store  # corrupts a data file in the data dir
 def test_a_corrupt_file_fails_compaction_while_the_channel_keeps_delivering(
         server, kafka, topic_name):
     """Delivery is unaffected by a compaction job that fails on a corrupt

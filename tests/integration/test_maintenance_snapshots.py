@@ -119,6 +119,7 @@ def spark_rows(spark, server, arn: str, suffix: str = "") -> collections.Counter
                     spark.sql(f"SELECT id, name FROM {name}.ns.t {suffix}").collect())
 
 
+@pytest.mark.local_store  # checks which files are left in the data dir
 def test_expiration_keeps_rows_and_kept_snapshots_and_deletes_only_unreachable_files(
         fresh_server, spark):
     server = fresh_server(extra_args=NO_SCHEDULER)

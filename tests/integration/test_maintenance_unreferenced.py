@@ -5,6 +5,8 @@ of injected time; every file the table references stays, and readers still
 see every row.
 """
 
+import pytest
+
 from iceberg_rest_clients import pyiceberg_catalog
 from test_maintenance_snapshots import (NO_SCHEDULER, OFFSET, duckdb_rows, multiset, object_path,
                                         referenced_files, restart_with, run_job, spark_rows,
@@ -13,6 +15,7 @@ from test_maintenance_snapshots import (NO_SCHEDULER, OFFSET, duckdb_rows, multi
 JOB = "icebergUnreferencedFileRemoval"
 
 
+@pytest.mark.local_store  # plants an orphan file in the data dir
 def test_orphan_removed_only_after_the_configured_days_referenced_files_never(fresh_server, spark):
     server = fresh_server(extra_args=NO_SCHEDULER)
     arn, _, table = table_with_appends(server, appends=3)

@@ -29,7 +29,7 @@ from typing import Any, Optional, Sequence, Union
 
 import requests
 
-from . import paths
+from . import backends, paths
 from .process import ManagedProcess
 
 LISTENING = re.compile(r"streamtables: listening api=(http://\S+) s3=(http://\S+) metrics=(\S+)")
@@ -80,6 +80,10 @@ class StreamtablesServer:
         self.build_dir = build_dir
         self.name = name
         self.extra_args = list(extra_args)
+        # ST_IT_BACKEND=postgres+s3: a database and an object-store prefix of
+        # this server's own (harness/backends.py), kept across restarts even
+        # when a test replaces extra_args.
+        self.backend_args, env = backends.server_stores(self.extra_args, env)
         self.requested_account_id = account_id
         self.region = region
         # Added to the inherited environment (e.g. the object store's AWS keys).
@@ -95,7 +99,7 @@ class StreamtablesServer:
                 "--metrics-listen", "127.0.0.1:0", "--region", self.region,
                 # The hot compaction pass would rewrite other tests' small files
                 # under them; a test that wants it passes the flag (last wins).
-                "--hot-compaction-interval-seconds", "0", *self.extra_args]
+                "--hot-compaction-interval-seconds", "0", *self.extra_args, *self.backend_args]
         if self.requested_account_id:
             argv += ["--account-id", self.requested_account_id]
         log_path = self.work_dir / f"{self.name}.log"

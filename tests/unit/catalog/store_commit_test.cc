@@ -245,7 +245,7 @@ TEST_F(StoreCommitTest, StoreCallWhileOwnUnitIsOpenAborts) {
         auto unit = store_->BeginUnitOfWork();
         (void)store_->GetTableById(table.table_id);
       },
-      "unit_owner_");
+      "HeldByThisThread");
   // Another thread waits for the unit instead.
   auto unit = store_->BeginUnitOfWork();
   ASSERT_TRUE(unit.has_value());

@@ -50,6 +50,10 @@ TEST(ServerConfigTest, CatalogIsSqliteByDefaultOrAPostgresqlUrl) {
   ASSERT_FALSE(other.has_value());
   EXPECT_EQ(other.error().code(), StatusCode::kInvalidArgument);
   EXPECT_NE(other.error().message().find("postgresql://"), std::string::npos);
+  EXPECT_EQ(ParseServerFlags({})->catalog_connections, 4);
+  EXPECT_EQ(ParseServerFlags({"--catalog-connections", "16"})->catalog_connections, 16);
+  EXPECT_FALSE(ParseServerFlags({"--catalog-connections", "0"}).has_value());
+  EXPECT_FALSE(ParseServerFlags({"--catalog-connections", "65"}).has_value());
 }
 
 TEST(ServerConfigTest, MaintenanceIntervalAndTheTestOnlyClockOffset) {
