@@ -154,8 +154,8 @@ Status ChannelWorker::EnsureConsumer() {
   }
   spec.on_assign = [this](const std::vector<catalog::KafkaPartition>& partitions,
                           bool incremental) { return OnAssign(partitions, incremental); };
-  spec.on_revoke = [this](const std::vector<catalog::KafkaPartition>& partitions,
-                          bool incremental, bool lost) { OnRevoke(partitions, incremental, lost); };
+  spec.on_revoke = [this](const std::vector<catalog::KafkaPartition>& partitions, bool incremental,
+                          bool lost) { OnRevoke(partitions, incremental, lost); };
   ST_ASSIGN_OR_RETURN(consumer_, ctx_.kafka.NewConsumer(cluster_, std::move(spec)));
   return Status::OK();
 }

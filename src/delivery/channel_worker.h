@@ -153,7 +153,8 @@ class ChannelWorker {
   CommitOutcome FlushBatch(Status* error, const char** event);
   // The jittered pause between two tries of a commit that lost to another
   // writer; false when stopping or past a revoke's deadline (give up).
-  bool CommitRetryPause(int attempt);  // Drops uncommitted work; with `reseek`, every assigned partition restarts
+  bool CommitRetryPause(int attempt);
+  // Drops uncommitted work; with `reseek`, every assigned partition restarts
   // at its catalog offset.
   void DropBatch();
   // Counts the batch's SCHEMA_INCOMPATIBLE records per writer schema version

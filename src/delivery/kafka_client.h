@@ -56,8 +56,8 @@ using AssignCallback = std::function<Result<catalog::NextOffsets>(
 // commit their work (another member starts them at the catalog's offsets
 // once this returns). `incremental`: only these go, the rest stay; `lost`:
 // the group already gave them away (session expired), so committing is futile.
-using RevokeCallback = std::function<void(const std::vector<catalog::KafkaPartition>&,
-                                          bool incremental, bool lost)>;
+using RevokeCallback =
+    std::function<void(const std::vector<catalog::KafkaPartition>&, bool incremental, bool lost)>;
 
 // A group consumer of one topic. Not thread-safe: one worker thread owns it.
 class KafkaConsumer {

@@ -264,20 +264,19 @@ ChannelWorker::CommitOutcome ChannelWorker::Commit(const std::vector<iceberg::Da
     // ours: the same files on the new metadata, after a jittered pause so
     // the replicas that collided do not collide again.
     if (attempt >= options_.max_commit_retries || !CommitRetryPause(attempt)) {
-      return retry(failed.WithContext("the table kept moving under " +
-                                      std::to_string(attempt + 1) + " commit attempts"));
+      return retry(failed.WithContext("the table kept moving under " + std::to_string(attempt + 1) +
+                                      " commit attempts"));
     }
     metrics_->commit_retries += 1;
-    ctx_.logger.Log(LogLevel::kDebug, "commit_retry",
-                    {{"channel", channel_.arn},
-                     {"attempt", attempt + 1},
-                     {"error", failed.ToString()}});
+    ctx_.logger.Log(
+        LogLevel::kDebug, "commit_retry",
+        {{"channel", channel_.arn}, {"attempt", attempt + 1}, {"error", failed.ToString()}});
   }
 }
 
 bool ChannelWorker::CommitRetryPause(int attempt) {
-  const int64_t ceiling_ms = std::min<int64_t>(options_.commit_retry_cap.count(),
-                                               int64_t{20} << std::min(attempt, 16));
+  const int64_t ceiling_ms =
+      std::min<int64_t>(options_.commit_retry_cap.count(), int64_t{20} << std::min(attempt, 16));
   const auto pause = std::chrono::milliseconds(
       static_cast<int64_t>(ctx_.random.Next64() % static_cast<uint64_t>(ceiling_ms + 1)));
   const auto deadline = std::chrono::steady_clock::now() + pause;

@@ -43,20 +43,20 @@ class ChannelWorkerRebalanceTest : public DeliveryFixture {
 
   Replica& StartReplica(const catalog::Channel& channel, const std::string& replica_id,
                         int64_t buffer_budget_bytes = 64LL << 20) {
-    auto config = catalog::ParseChannelConfig(channel.configuration_json,
-                                              catalog::ChannelDocument::kStored);
+    auto config =
+        catalog::ParseChannelConfig(channel.configuration_json, catalog::ChannelDocument::kStored);
     EXPECT_TRUE(config.has_value()) << config.error().ToString();
     Replica& r = replicas_.emplace_back();
-    r.context = std::make_unique<DeliveryContext>(DeliveryContext{
-        *store_, *commits_, *faulty_, group_, format_, authorizer_, clock_, random_, "", log_,
-        replica_id});
+    r.context = std::make_unique<DeliveryContext>(
+        DeliveryContext{*store_, *commits_, *faulty_, group_, format_, authorizer_, clock_, random_,
+                        "", log_, replica_id});
     r.metrics = std::make_shared<ChannelMetrics>();
     WorkerOptions options;
     options.buffer_budget_bytes = buffer_budget_bytes;
     options.poll_timeout = 2ms;
     options.max_backoff = 50ms;
-    r.worker = std::make_unique<ChannelWorker>(*r.context, options, channel, *config, cluster_,
-                                               r.metrics);
+    r.worker =
+        std::make_unique<ChannelWorker>(*r.context, options, channel, *config, cluster_, r.metrics);
     r.instance_id = "streamtables-" + channel.channel_id + "-" + replica_id;
     r.worker->RunOnce();  // Joins: makes its group member.
     EXPECT_NE(group_.Member(r.instance_id), nullptr);

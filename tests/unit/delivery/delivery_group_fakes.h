@@ -32,7 +32,8 @@ class GroupMember final : public KafkaConsumer {
   Result<std::optional<ConsumedRecord>> Poll(std::chrono::milliseconds timeout) override {
     while (std::optional<Change> change = Next()) {
       if (change->assign) {
-        ST_ASSIGN_OR_RETURN(catalog::NextOffsets offsets, spec_.on_assign(change->partitions, true));
+        ST_ASSIGN_OR_RETURN(catalog::NextOffsets offsets,
+                            spec_.on_assign(change->partitions, true));
         for (catalog::KafkaPartition p : change->partitions) positions_[p] = offsets.at(p);
       } else {
         spec_.on_revoke(change->partitions, true, false);
