@@ -17,10 +17,13 @@ medians over --runs of:
                          (streamtables_delivery_commits_total) / wall time;
   commit retries         commits rebuilt on a table another replica moved
                          (streamtables_delivery_commit_retries_total);
+  min row share          the smallest share of the rows one replica committed
+                         (1/N: evenly spread; the first replica to rejoin after
+                         the resume takes all partitions until the others join);
 and the ratios vs 1 replica. The machine has 2 cores, so more replicas add
 no cores: the interesting figures are the cost per GB and the commit rate.
 
-  .venv/bin/python bench/replica_delivery_bench.py --build-dir build [--size-mb 128] [--runs 3]
+  .venv/bin/python bench/replica_delivery_bench.py --build-dir build [--size-mb 1024] [--runs 3]
 """
 
 import argparse
@@ -81,6 +84,8 @@ def one_run(work: pathlib.Path, args, broker, postgres, s3proxy, n: int) -> dict
         cpu = [proc_cpu_seconds(p) - c for p, c in zip(pids, cpu0)]
         per_replica_commits = [channel_metric(r.metrics_text(), "streamtables_delivery_commits_total",
                                               setup.channel_arn) or 0.0 for r in replicas.replicas]
+        rows = [channel_metric(r.metrics_text(), "streamtables_delivery_rows_successful_total",
+                               setup.channel_arn) or 0.0 for r in replicas.replicas]
         commits = sum(per_replica_commits) - commits0
         retries = metric_sum(replicas.replicas, "streamtables_delivery_commit_retries_total",
                              setup.channel_arn) - retries0
@@ -93,6 +98,8 @@ def one_run(work: pathlib.Path, args, broker, postgres, s3proxy, n: int) -> dict
             "cpu_s_per_gb_all": sum(cpu) / gb,
             "commits_per_s": commits / elapsed, "commit_retries": retries,
             "replicas_that_committed": sum(1 for c in per_replica_commits if c > 0),
+            # The smallest replica's share of the rows (1/N when evenly spread).
+            "min_row_share": min(rows) / max(1.0, sum(rows)),
         }
     finally:
         replicas.stop_all()
@@ -101,7 +108,7 @@ def one_run(work: pathlib.Path, args, broker, postgres, s3proxy, n: int) -> dict
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build-dir", default=str(REPO / "build"))
-    parser.add_argument("--size-mb", type=int, default=128)
+    parser.add_argument("--size-mb", type=int, default=1024)
     parser.add_argument("--freshness", type=int, default=10)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--replicas", default="1,2,3")
@@ -126,7 +133,7 @@ def main() -> None:
         broker.stop()
 
     keys = ["delivery_mb_s", "cpu_s_per_gb_per_replica", "cpu_s_per_gb_all", "commits_per_s",
-            "commit_retries", "replicas_that_committed"]
+            "commit_retries", "replicas_that_committed", "min_row_share"]
     medians = {n: {k: statistics.median(r[k] for r in rs) for k in keys} for n, rs in runs.items()}
     base = medians.get(1)
     print(f"\nmedians of {args.runs} runs, {args.size_mb} MB each, freshness {args.freshness} s, "

@@ -55,7 +55,8 @@ using AssignCallback = std::function<Result<catalog::NextOffsets>(
 // Called inside Poll before partitions are taken away: the last moment to
 // commit their work (another member starts them at the catalog's offsets
 // once this returns). `incremental`: only these go, the rest stay; `lost`:
-// the group already gave them away (session expired), so committing is futile.
+// the group may already have given them to another member (a commit then
+// races the new owner's; the catalog's offset fence lets only one through).
 using RevokeCallback =
     std::function<void(const std::vector<catalog::KafkaPartition>&, bool incremental, bool lost)>;
 
