@@ -9,15 +9,15 @@ verifier finds every record exactly once, PyIceberg and DuckDB read the same
 row count through two different replicas, and more than one replica
 committed (their "delivered" log lines), so the spread is real.
 
-ST_SPREAD_RECORDS scales the run (default 300,000; the issue asks for 1 M,
-which takes about three times as long here).
+ST_SPREAD_RATE scales the run (records/s over the ~50 s of kills, default
+6,000: about 300,000 records; the issue asks for 1 M, 20,000/s, which takes
+about three times as long here).
 """
 
 import collections
 import dataclasses
 import json
 import os
-import threading
 import time
 import uuid
 
@@ -25,14 +25,13 @@ import pytest
 
 from harness import duckdb_engine
 from harness.channels import ChannelSetup
-from harness.exactly_once import SCHEMA, record_value, verify_exactly_once
+from harness.exactly_once import SCHEMA, SteadyProducer, verify_exactly_once
 from harness.replicas import ReplicaSet
 from harness.s3proxy import S3Proxy
 from test_iceberg_rest_engines import duckdb_attach
 
-RECORDS = int(os.environ.get("ST_SPREAD_RECORDS", "300000"))
+RATE = int(os.environ.get("ST_SPREAD_RATE", "6000"))
 PARTITIONS = 12
-PRODUCE_SECONDS = 55.0
 # Longer than the consumer's session timeout (10 s): the killed static
 # member's partitions are reassigned to the survivors before it comes back.
 DEAD_SECONDS = 14.0
@@ -43,35 +42,6 @@ def s3proxy(tmp_path_factory):
     proxy = S3Proxy(tmp_path_factory.mktemp("s3proxy-spread")).start()
     yield proxy
     proxy.stop()
-
-
-def produce_spread(kafka, topic: str, done: threading.Event, errors: list) -> None:
-    """RECORDS records, record n keyed n on partition n % PARTITIONS, spread
-    evenly over PRODUCE_SECONDS."""
-    try:
-        producer = kafka.producer(**{"enable.idempotence": True, "acks": "all", "linger.ms": 20,
-                                     "queue.buffering.max.messages": 500000})
-        started = time.monotonic()
-        for n in range(RECORDS):
-            while True:
-                try:
-                    producer.produce(topic, record_value(n), key=str(n).encode(),
-                                     partition=n % PARTITIONS)
-                    break
-                except BufferError:
-                    producer.poll(0.05)
-            if n % 5000 == 4999:
-                producer.poll(0)
-                ahead = started + PRODUCE_SECONDS * (n + 1) / RECORDS - time.monotonic()
-                if ahead > 0:
-                    time.sleep(ahead)
-        remaining = producer.flush(120)
-        if remaining:
-            errors.append(f"{remaining} records never acknowledged by the broker")
-    except Exception as e:  # noqa: BLE001 — reported by the test thread.
-        errors.append(repr(e))
-    finally:
-        done.set()
 
 
 def delivered_rows(replicas, i: int) -> int:
@@ -93,27 +63,24 @@ def test_three_replicas_deliver_one_channel_exactly_once_through_kill_9(
         channel = ChannelSetup.create(replicas[0], kafka, topic_name, schema=SCHEMA, freshness=2)
         channel.wait_status("ACTIVE")
 
-        done, errors = threading.Event(), []
-        producer = threading.Thread(target=produce_spread,
-                                    args=(kafka, topic_name, done, errors), daemon=True)
-        producer.start()
+        load = SteadyProducer(kafka, topic_name, rate=RATE, partitions=PARTITIONS).start()
         time.sleep(8)
         for victim in (2, 1):
             replicas[victim].proc.kill()  # SIGKILL: no drain, no leave-group.
             time.sleep(DEAD_SECONDS)
             replicas[victim].start()
             time.sleep(6)
-        producer.join(timeout=240)
-        assert done.is_set() and not errors, errors
+        load.stop()
+        records = load.produced
         end = kafka.end_offsets(topic_name)
-        assert sum(end.values()) == RECORDS
+        assert sum(end.values()) == records
 
         # PyIceberg through replica 1, DuckDB through replica 2.
         via_r1 = dataclasses.replace(channel, server=replicas[1])
-        data = via_r1.wait_rows(RECORDS, timeout_s=150)
+        data = via_r1.wait_rows(records, timeout_s=150)
         print(verify_exactly_once(data, end))
-        assert data.num_rows == RECORDS
-        assert sorted(data.column("id").to_pylist()) == list(range(RECORDS))
+        assert data.num_rows == records
+        assert sorted(data.column("id").to_pylist()) == list(range(records))
 
         duck = duckdb_engine.connect(extensions=("parquet", "avro", "httpfs", "iceberg"))
         try:
@@ -123,14 +90,14 @@ def test_three_replicas_deliver_one_channel_exactly_once_through_kill_9(
             ).fetchone()
         finally:
             duck.close()
-        assert (count, distinct) == (RECORDS, RECORDS)
+        assert (count, distinct) == (records, records)
 
         # The spread is real: several replicas committed rows, every one of
         # them took part in rebalances, and the rows they report add up.
         rows = {i: delivered_rows(replicas, i) for i in range(len(replicas))}
         print(f"rows committed per replica: {rows}")
         assert sum(1 for n in rows.values() if n > 0) >= 2, rows
-        assert sum(rows.values()) <= RECORDS, rows  # A kill may cut a log line short, no more.
+        assert sum(rows.values()) <= records, rows  # A kill may cut a log line short, no more.
         for i in range(len(replicas)):
             assert replicas.log_lines(i, "partitions_assigned") > 0, i
         kinds = collections.Counter()

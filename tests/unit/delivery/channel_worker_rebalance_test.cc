@@ -63,6 +63,16 @@ class ChannelWorkerRebalanceTest : public DeliveryFixture {
     return r;
   }
 
+  // Replica "a" with partitions 0 and 1, five uncommitted records of each read.
+  Replica& ReplicaHoldingFiveOfPartitions01(const catalog::Channel& channel) {
+    Produce(0, 5);
+    Produce(1, 5);
+    Replica& a = StartReplica(channel, "a");
+    MemberOf(a).Assign({0, 1});
+    Drive(a, 20);
+    return a;
+  }
+
   testing::GroupMember& MemberOf(const Replica& r) { return *group_.Member(r.instance_id); }
 
   static void Drive(Replica& r, int polls) {
@@ -98,11 +108,7 @@ class ChannelWorkerRebalanceTest : public DeliveryFixture {
 TEST_F(ChannelWorkerRebalanceTest, AnIncrementalRevokeCommitsTheBatchAndKeepsTheOtherPartitions) {
   freshness_seconds_ = 600;  // Only the revokes commit.
   catalog::Channel channel = MakeActiveChannel();
-  Produce(0, 5);
-  Produce(1, 5);
-  Replica& a = StartReplica(channel, "a");
-  MemberOf(a).Assign({0, 1});
-  Drive(a, 20);
+  Replica& a = ReplicaHoldingFiveOfPartitions01(channel);
   EXPECT_EQ(First2(channel.arn), std::make_pair(int64_t{0}, int64_t{0}));
 
   // Partition 1 moves away: the batch (both partitions) commits first.
@@ -129,11 +135,7 @@ TEST_F(ChannelWorkerRebalanceTest, AnIncrementalRevokeCommitsTheBatchAndKeepsThe
 TEST_F(ChannelWorkerRebalanceTest, ARevokeFencedByTheNewOwnerDropsTheBatchAndRereadsTheRest) {
   freshness_seconds_ = 600;
   catalog::Channel channel = MakeActiveChannel();
-  Produce(0, 5);
-  Produce(1, 5);
-  Replica& a = StartReplica(channel, "a");
-  MemberOf(a).Assign({0, 1});
-  Drive(a, 20);
+  Replica& a = ReplicaHoldingFiveOfPartitions01(channel);
 
   // Replica b got partition 1 and committed it before a heard of the
   // revoke (a is its zombie for partition 1).
