@@ -90,6 +90,8 @@ struct WorkerOptions {
   // How long a revoke may spend committing the batch before the partitions
   // go: the group's rebalance waits for it, so well below the session
   // timeout (10 s); past it the batch is dropped and re-read by its owners.
+  // Checked between commit attempts: one in flight finishes (the catalog's
+  // and the object store's own timeouts bound it).
   std::chrono::milliseconds revoke_commit_timeout{5000};
   // A commit that lost to another writer of the table (offsets untouched) is
   // rebuilt on the new metadata up to this many times, sleeping a random

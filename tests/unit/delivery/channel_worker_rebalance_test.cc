@@ -164,7 +164,7 @@ TEST_F(ChannelWorkerRebalanceTest, ARevokeFencedByTheNewOwnerDropsTheBatchAndRer
 TEST_F(ChannelWorkerRebalanceTest, TwoReplicasCommittingToOneTableReapplyOnTheMovedTable) {
   freshness_seconds_ = 600;
   catalog::Channel channel = MakeActiveChannel();
-  for (int p = 0; p < 4; ++p) Produce(p, 150);
+  for (int p = 0; p < 4; ++p) Produce(p, 60);
   // Five rows (10 bytes each in the fake writer) fill the buffer: both
   // workers commit as fast as they can, so their commits collide.
   Replica& a = StartReplica(channel, "a", 50);
