@@ -30,6 +30,7 @@ import argparse
 import json
 import os
 import pathlib
+import shutil
 import statistics
 import sys
 import tempfile
@@ -131,6 +132,7 @@ def main() -> None:
         s3proxy.stop()
         postgres.stop()
         broker.stop()
+        shutil.rmtree(work, ignore_errors=True)  # ~1 GiB of topic and objects per size-mb GiB.
 
     keys = ["delivery_mb_s", "cpu_s_per_gb_per_replica", "cpu_s_per_gb_all", "commits_per_s",
             "commit_retries", "replicas_that_committed", "min_row_share"]
