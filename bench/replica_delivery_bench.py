@@ -132,7 +132,7 @@ def main() -> None:
         s3proxy.stop()
         postgres.stop()
         broker.stop()
-        shutil.rmtree(work, ignore_errors=True)  # ~1 GiB of topic and objects per size-mb GiB.
+        shutil.rmtree(work, ignore_errors=True)  # The topics and objects: GBs per run.
 
     keys = ["delivery_mb_s", "cpu_s_per_gb_per_replica", "cpu_s_per_gb_all", "commits_per_s",
             "commit_retries", "replicas_that_committed", "min_row_share"]
