@@ -195,10 +195,10 @@ void ChannelWorker::OnRevoke(const std::vector<catalog::KafkaPartition>& partiti
     // keep the revoked partitions' rows, and it keeps the retained ones' too.
     // The offset fence refuses it if the new owner committed first.
     bool committed = false;
-    // Also when the assignment is already lost (librdkafka 2.0 reports an
-    // ILLEGAL_GENERATION heartbeat as lost, and the partitions usually come
-    // back to us): whichever of us and a new owner commits first wins the
-    // fence, the other re-reads.
+    // Also when the assignment is already lost (seen with librdkafka 2.0.2
+    // a few seconds after another static member rejoined; nobody else held
+    // the partitions yet): whichever of us and a new owner commits first
+    // wins the fence, the other re-reads.
     if (polling_ && !stopping()) {
       revoke_deadline_ = std::chrono::steady_clock::now() + options_.revoke_commit_timeout;
       Status error;
