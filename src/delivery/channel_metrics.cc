@@ -85,6 +85,12 @@ std::string RenderMetrics(const std::vector<std::shared_ptr<const ChannelMetrics
        [](const ChannelMetrics& m) {
          return Seconds(static_cast<double>(m.commit_ms.load()) / 1000.0);
        }},
+      {"streamtables_delivery_commit_retries_total", "counter",
+       "Commits rebuilt on new table metadata after another writer of the table committed first.",
+       [](const ChannelMetrics& m) { return Int(m.commit_retries); }},
+      {"streamtables_delivery_revoke_commits_total", "counter",
+       "Batches committed early because a consumer group rebalance revoked their partitions.",
+       [](const ChannelMetrics& m) { return Int(m.revoke_commits); }},
       {"streamtables_delivery_dlq_records_total", "counter",
        "Records written to the dead-letter queue.",
        [](const ChannelMetrics& m) { return Int(m.dlq_records); }},

@@ -33,6 +33,11 @@ struct ChannelMetrics {
   // commit), ms: with `commits`, the mean commit latency of any window, the
   // figure that must stay flat as a table ages (maintenance, issue 10).
   std::atomic<int64_t> commit_ms{0};
+  // Commits rebuilt on new table metadata because another writer (another
+  // replica's worker, maintenance) committed to the table first.
+  std::atomic<int64_t> commit_retries{0};
+  // Batches committed because a rebalance revoked some of their partitions.
+  std::atomic<int64_t> revoke_commits{0};
   std::atomic<int64_t> dlq_records{0};
   // Timestamp (ms) of the oldest consumed record not yet committed; 0: none.
   std::atomic<int64_t> oldest_uncommitted_ms{0};

@@ -106,8 +106,11 @@ bool ChannelWorker::RunOnce() {
     (void)consumer_->ResumeAll();
     paused_ = false;
   }
+  polling_ = true;
   Result<std::optional<ConsumedRecord>> polled = consumer_->Poll(options_.poll_timeout);
+  polling_ = false;
   if (!polled.has_value()) {
+    rewind_pending_ = false;
     ctx_.logger.Log(LogLevel::kWarn, "consume_failed",
                     {{"channel", channel_.arn}, {"error", polled.error().ToString()}});
     // A fresh consumer rejoins the group and seeks to the catalog offsets.
@@ -120,7 +123,12 @@ bool ChannelWorker::RunOnce() {
     Backoff();
     return !stopping();
   }
-  if (polled->has_value()) {
+  if (rewind_pending_) {
+    // A revoke dropped the batch: the polled record was fetched before the
+    // retained partitions are sought back, so it goes too.
+    rewind_pending_ = false;
+    Rewind();
+  } else if (polled->has_value()) {
     HandleRecord(std::move(**polled));
   } else if (metrics_->failing_since_ms.load() > 0 && catch_up_.empty() && !tracker_.HasPending()) {
     NoteProgress();  // Kafka answers again and nothing is left to deliver.
@@ -144,39 +152,87 @@ Status ChannelWorker::EnsureConsumer() {
     spec.max_prefetch_bytes =
         std::min(spec.max_prefetch_bytes, options_.shared_budget->FairShare() / 4);
   }
-  spec.on_assign = [this](const std::vector<catalog::KafkaPartition>& partitions) {
-    return OnAssign(partitions);
-  };
-  spec.on_revoke = [this](const std::vector<catalog::KafkaPartition>& partitions) {
-    OnRevoke(partitions);
-  };
+  spec.on_assign = [this](const std::vector<catalog::KafkaPartition>& partitions,
+                          bool incremental) { return OnAssign(partitions, incremental); };
+  spec.on_revoke = [this](const std::vector<catalog::KafkaPartition>& partitions, bool incremental,
+                          bool lost) { OnRevoke(partitions, incremental, lost); };
   ST_ASSIGN_OR_RETURN(consumer_, ctx_.kafka.NewConsumer(cluster_, std::move(spec)));
   return Status::OK();
 }
 
 Result<catalog::NextOffsets> ChannelWorker::OnAssign(
-    const std::vector<catalog::KafkaPartition>& partitions) {
-  // Work of partitions kept across the rebalance is dropped too: one batch
-  // spans every partition, and the catalog is the truth to restart from.
-  DropBatch();
-  tracker_.Clear();
+    const std::vector<catalog::KafkaPartition>& partitions, bool incremental) {
+  if (!incremental) {
+    // Eager: this is the whole new assignment, every partition restarts at
+    // its catalog offset (the revoke before it committed or dropped the batch).
+    DropBatch();
+    tracker_.Clear();
+    rewind_pending_ = false;
+  }
+  // Incremental: the partitions kept go on with their buffered rows; only
+  // the new ones start, at the catalog's offsets.
   catalog::NextOffsets offsets;
   for (catalog::KafkaPartition p : partitions) {
     ST_ASSIGN_OR_RETURN(catalog::KafkaOffset next, ctx_.store.GetChannelOffset(channel_.arn, p));
     offsets[p] = next;
-    tracker_.Start(p, next);
   }
+  for (const auto& [p, next] : offsets) tracker_.Start(p, next);
   ctx_.logger.Log(LogLevel::kInfo, "partitions_assigned",
-                  {{"channel", channel_.arn}, {"count", static_cast<int64_t>(partitions.size())}});
+                  {{"channel", channel_.arn},
+                   {"count", static_cast<int64_t>(partitions.size())},
+                   {"protocol", incremental ? "COOPERATIVE" : "EAGER"},
+                   {"held", static_cast<int64_t>(tracker_.Next().size())}});
   return offsets;
 }
 
-void ChannelWorker::OnRevoke(const std::vector<catalog::KafkaPartition>& partitions) {
-  DropBatch();
+void ChannelWorker::OnRevoke(const std::vector<catalog::KafkaPartition>& partitions,
+                             bool incremental, bool lost) {
+  const catalog::OffsetRanges pending = tracker_.Pending();
+  bool holds_revoked = false;
+  for (catalog::KafkaPartition p : partitions) holds_revoked |= pending.contains(p);
+  if (holds_revoked) {
+    // One batch spans every partition: committing it is the only way to
+    // keep the revoked partitions' rows, and it keeps the retained ones' too.
+    // The offset fence refuses it if the new owner committed first.
+    bool committed = false;
+    // Also when the assignment is already lost (seen with librdkafka 2.0.2
+    // a few seconds after another static member rejoined; nobody else held
+    // the partitions yet): whichever of us and a new owner commits first
+    // wins the fence, the other re-reads.
+    if (polling_ && !stopping()) {
+      revoke_deadline_ = std::chrono::steady_clock::now() + options_.revoke_commit_timeout;
+      Status error;
+      const char* event = "revoke_commit_failed";
+      CommitOutcome outcome = FlushBatch(&error, &event);
+      revoke_deadline_.reset();
+      committed = outcome == CommitOutcome::kCommitted;
+      if (committed) {
+        metrics_->revoke_commits += 1;
+      } else {
+        ctx_.logger.Log(LogLevel::kWarn, "revoke_commit_failed",
+                        {{"channel", channel_.arn},
+                         {"stage", event},
+                         {"error", error.ok() ? "not committed" : error.ToString()}});
+      }
+    }
+    if (!committed) {
+      // Dropped: the revoked partitions' new owner re-reads them from the
+      // catalog, the retained ones are sought back once Poll returns.
+      ResetWriter();
+      DropBatch();
+      rewind_pending_ = true;
+    }
+  }
   for (catalog::KafkaPartition p : partitions) {
     tracker_.Remove(p);
     catch_up_.erase(p);
   }
+  ctx_.logger.Log(LogLevel::kInfo, "partitions_revoked",
+                  {{"channel", channel_.arn},
+                   {"count", static_cast<int64_t>(partitions.size())},
+                   {"protocol", incremental ? "COOPERATIVE" : "EAGER"},
+                   {"lost", lost},
+                   {"held", static_cast<int64_t>(tracker_.Next().size())}});
 }
 
 void ChannelWorker::HandleRecord(ConsumedRecord record) {
@@ -238,26 +294,33 @@ bool ChannelWorker::CaughtUp() const {
   return true;
 }
 
-void ChannelWorker::Flush() {
+ChannelWorker::CommitOutcome ChannelWorker::FlushBatch(Status* error, const char** event) {
   if (!table_) {
     // Only failed records so far: the table comes from the channel's schema.
-    if (failures_.empty()) return;
+    if (failures_.empty()) return CommitOutcome::kSkipped;
     Result<std::optional<RecordFailure>> opened = EnsureTable(failures_.front().first);
-    if (!opened.has_value()) return RetryAfter("table_open_failed", opened.error());
-    if (!table_) return;  // Faulted.
+    if (!opened.has_value()) {
+      *event = "table_open_failed";
+      *error = opened.error();
+      return CommitOutcome::kRetry;
+    }
+    if (!table_) return CommitOutcome::kSkipped;  // Faulted.
   }
   const auto flush_started = ctx_.clock.Now();
   std::vector<iceberg::DataFile> files;
   if (writer_) {
     Result<std::vector<iceberg::DataFile>> finished = writer_->Finish();
-    if (!finished.has_value()) return RetryAfter("finish_failed", finished.error());
+    if (!finished.has_value()) {
+      *event = "finish_failed";
+      *error = finished.error();
+      return CommitOutcome::kRetry;
+    }
     files = std::move(*finished);
     batch_schemas_ = writer_->SchemaChanges();
   }
   const catalog::OffsetRanges ranges = tracker_.Pending();
-  Status error;
-  CommitOutcome outcome = Commit(files, ranges, &error);
-  if (outcome == CommitOutcome::kRetry) return RetryAfter("commit_failed", error);
+  *event = "commit_failed";
+  CommitOutcome outcome = Commit(files, ranges, error);
   if (outcome == CommitOutcome::kCommitted) {
     const auto took =
         std::chrono::duration_cast<std::chrono::milliseconds>(ctx_.clock.Now() - flush_started);
@@ -298,9 +361,16 @@ void ChannelWorker::Flush() {
     for (const auto& [partition, range] : ranges) committed[partition] = range.to;
     if (consumer_) (void)consumer_->CommitGroupOffsets(committed);
     UpdateLag();
-  } else if (outcome == CommitOutcome::kAbandoned) {
-    DropBatch();
   }
+  return outcome;
+}
+
+void ChannelWorker::Flush() {
+  Status error;
+  const char* event = "commit_failed";
+  CommitOutcome outcome = FlushBatch(&error, &event);
+  if (outcome == CommitOutcome::kRetry) return RetryAfter(event, error);
+  if (outcome == CommitOutcome::kAbandoned) DropBatch();
 }
 
 void ChannelWorker::NoteQuarantined() {

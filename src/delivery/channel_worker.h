@@ -8,6 +8,17 @@
 // zombie's commit is refused (Conflict) and its work is dropped and re-read;
 // an ambiguous commit is resolved by re-reading the channel's offsets.
 //
+// Replicas: every replica runs a worker per channel, all in one consumer
+// group (cooperative-sticky, incremental rebalances). An incremental assign
+// starts only the new partitions at their catalog offsets; the batch goes on.
+// An incremental revoke first commits the batch (every partition's buffered
+// rows, revoked and retained, bounded by WorkerOptions::revoke_commit_timeout);
+// if that fails the batch is dropped and the retained partitions re-read from
+// the catalog. A commit that loses to another replica's commit on the same
+// table while its partitions' offsets are untouched is re-applied on the new
+// metadata (up to max_commit_retries times, jittered backoff), never failing
+// the channel.
+//
 // Faults: any storage or catalog error (opening the table, writing or
 // closing a data file, writing a dead letter, committing) drops the batch and
 // the writer, seeks every partition back to its catalog offset and backs off
@@ -76,6 +87,18 @@ struct WorkerOptions {
   // doubling) up to this: the longest a fault that cleared keeps a channel
   // waiting before its next attempt.
   std::chrono::milliseconds max_backoff{10000};
+  // How long a revoke may spend committing the batch before the partitions
+  // go: the group's rebalance waits for it, so well below the session
+  // timeout (10 s); past it the batch is dropped and re-read by its owners.
+  // Checked between commit attempts: one in flight finishes (the catalog's
+  // and the object store's own timeouts bound it).
+  std::chrono::milliseconds revoke_commit_timeout{5000};
+  // A commit that lost to another writer of the table (offsets untouched) is
+  // rebuilt on the new metadata up to this many times, sleeping a random
+  // time in [0, min(commit_retry_cap, 20 ms * 2^attempt)] between tries;
+  // after that the batch is retried from the catalog like any catalog error.
+  int max_commit_retries = 12;
+  std::chrono::milliseconds commit_retry_cap{1000};
 };
 
 // Why a worker gave up: the status the reconciler moves the channel to.
@@ -109,7 +132,8 @@ class ChannelWorker {
  private:
   // kRetry: a storage or catalog error; nothing of the batch was committed
   // (or it is unknown and the catalog offsets tell): retry from the catalog.
-  enum class CommitOutcome { kCommitted, kRewound, kAbandoned, kFault, kRetry };
+  // kSkipped: nothing was committed and the batch is kept (no table yet).
+  enum class CommitOutcome { kCommitted, kRewound, kAbandoned, kFault, kRetry, kSkipped };
 
   void Run();
   bool stopping() const;
@@ -118,11 +142,20 @@ class ChannelWorker {
   void SetFault(catalog::ChannelStatus status, catalog::ChannelStateCode code, std::string message);
 
   Status EnsureConsumer();
-  Result<catalog::NextOffsets> OnAssign(const std::vector<catalog::KafkaPartition>& partitions);
-  void OnRevoke(const std::vector<catalog::KafkaPartition>& partitions);
+  Result<catalog::NextOffsets> OnAssign(const std::vector<catalog::KafkaPartition>& partitions,
+                                        bool incremental);
+  void OnRevoke(const std::vector<catalog::KafkaPartition>& partitions, bool incremental,
+                bool lost);
   void HandleRecord(ConsumedRecord record);
   bool FlushDue() const;
   void Flush();
+  // Flush without the failure handling: closes the files and commits them
+  // with every pending range. kRetry sets `error` and `event`; the caller
+  // decides (Flush: RetryAfter; a revoke: drop the batch).
+  CommitOutcome FlushBatch(Status* error, const char** event);
+  // The jittered pause between two tries of a commit that lost to another
+  // writer; false when stopping or past a revoke's deadline (give up).
+  bool CommitRetryPause(int attempt);
   // Drops uncommitted work; with `reseek`, every assigned partition restarts
   // at its catalog offset.
   void DropBatch();
@@ -206,6 +239,13 @@ class ChannelWorker {
   bool horizon_stale_ = true;
   bool stall_logged_ = false;
   bool paused_ = false;  // Fetching stopped while the worker backs off.
+  // Inside Poll: a revoke there may commit (not during Close or Stop).
+  bool polling_ = false;
+  // A revoke dropped the batch: the retained partitions restart at their
+  // catalog offsets once Poll returns (not inside the rebalance callback).
+  bool rewind_pending_ = false;
+  // While a revoke commits: the time it must be done by.
+  std::optional<std::chrono::steady_clock::time_point> revoke_deadline_;
   std::chrono::milliseconds backoff_{100};
   std::chrono::system_clock::time_point last_lag_update_;
 

@@ -46,11 +46,19 @@ struct ConsumedRecord {
 
 // Called on the polling thread inside Poll when the group hands partitions to
 // this consumer: returns where each must start (the catalog's next offsets);
-// an error leaves the partitions unassigned and is returned by Poll.
-using AssignCallback =
-    std::function<Result<catalog::NextOffsets>(const std::vector<catalog::KafkaPartition>&)>;
-// Called inside Poll before partitions are taken away.
-using RevokeCallback = std::function<void(const std::vector<catalog::KafkaPartition>&)>;
+// an error leaves the partitions unconsumed and is returned by Poll (the
+// caller then drops the consumer). `incremental` (cooperative rebalancing):
+// the partitions are added to those already held, which keep their
+// position; otherwise (eager) they are the whole new assignment.
+using AssignCallback = std::function<Result<catalog::NextOffsets>(
+    const std::vector<catalog::KafkaPartition>&, bool incremental)>;
+// Called inside Poll before partitions are taken away: the last moment to
+// commit their work (another member starts them at the catalog's offsets
+// once this returns). `incremental`: only these go, the rest stay; `lost`:
+// the group may already have given them to another member (a commit then
+// races the new owner's; the catalog's offset fence lets only one through).
+using RevokeCallback =
+    std::function<void(const std::vector<catalog::KafkaPartition>&, bool incremental, bool lost)>;
 
 // A group consumer of one topic. Not thread-safe: one worker thread owns it.
 class KafkaConsumer {

@@ -1,6 +1,7 @@
 // librdkafka adapter of kafka_client.h (the C++ API; it never throws).
 #include <librdkafka/rdkafkacpp.h>
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <memory>
@@ -70,12 +71,22 @@ class RdKafkaConsumer final : public KafkaConsumer, public RdKafka::RebalanceCb 
 
   void rebalance_cb(RdKafka::KafkaConsumer* consumer, RdKafka::ErrorCode err,
                     std::vector<RdKafka::TopicPartition*>& partitions) override {
+    // cooperative-sticky is configured, but a group whose other members
+    // only speak an eager assignor falls back to eager: ask every time.
+    const bool incremental = consumer->rebalance_protocol() == "COOPERATIVE";
     std::vector<catalog::KafkaPartition> ids;
     for (RdKafka::TopicPartition* tp : partitions) ids.push_back(tp->partition());
     if (err == RdKafka::ERR__ASSIGN_PARTITIONS) {
-      Result<catalog::NextOffsets> offsets = spec_.on_assign(ids);
+      Result<catalog::NextOffsets> offsets = spec_.on_assign(ids, incremental);
       if (!offsets.has_value()) {
         callback_error_ = offsets.error();
+        if (incremental) {
+          // The group state machine waits for this call; the partitions
+          // are not tracked by the worker (their records are dropped) and
+          // the consumer is remade once Poll returns the error.
+          TakeError(consumer->incremental_assign(partitions));
+          return;
+        }
         consumer->unassign();
         assignment_.clear();
         return;
@@ -84,12 +95,28 @@ class RdKafkaConsumer final : public KafkaConsumer, public RdKafka::RebalanceCb 
         auto it = offsets->find(tp->partition());
         if (it != offsets->end()) tp->set_offset(it->second);
       }
-      consumer->assign(partitions);
-      assignment_ = ids;
+      if (incremental) {
+        if (TakeError(consumer->incremental_assign(partitions))) return;
+        for (catalog::KafkaPartition p : ids) {
+          if (std::find(assignment_.begin(), assignment_.end(), p) == assignment_.end()) {
+            assignment_.push_back(p);
+          }
+        }
+      } else {
+        consumer->assign(partitions);
+        assignment_ = ids;
+      }
     } else {
-      spec_.on_revoke(ids);
-      consumer->unassign();
-      assignment_.clear();
+      spec_.on_revoke(ids, incremental, consumer->assignment_lost());
+      if (incremental) {
+        TakeError(consumer->incremental_unassign(partitions));
+        std::erase_if(assignment_, [&](catalog::KafkaPartition p) {
+          return std::find(ids.begin(), ids.end(), p) != ids.end();
+        });
+      } else {
+        consumer->unassign();
+        assignment_.clear();
+      }
     }
   }
 
@@ -175,6 +202,17 @@ class RdKafkaConsumer final : public KafkaConsumer, public RdKafka::RebalanceCb 
   }
 
  private:
+  // Keeps an incremental (un)assign failure for Poll to return; true if any.
+  bool TakeError(RdKafka::Error* error) {
+    if (error == nullptr) return false;
+    if (!callback_error_.has_value()) {
+      callback_error_ = Status(StatusCode::kUnavailable,
+                               "rebalance of " + spec_.topic + " failed: " + error->str());
+    }
+    delete error;
+    return true;
+  }
+
   Status PauseResume(bool pause) {
     std::vector<RdKafka::TopicPartition*> tps;
     for (catalog::KafkaPartition p : assignment_) {
@@ -329,6 +367,13 @@ class RdKafkaClientFactory final : public KafkaClientFactory {
     // own static member (see ConsumerSpec::group_instance_id).
     ST_TRY(ConfSet(*conf, "group.instance.id",
                    spec.group_instance_id.empty() ? spec.group_id : spec.group_instance_id));
+    // Incremental rebalancing: a member joining or leaving moves only the
+    // partitions that change owner; the others keep their buffered rows. A
+    // cluster registered with an assignor of its own keeps it (eager ones
+    // work too, see rebalance_cb).
+    if (!cluster.client_properties.contains("partition.assignment.strategy")) {
+      ST_TRY(ConfSet(*conf, "partition.assignment.strategy", "cooperative-sticky"));
+    }
     ST_TRY(ConfSet(*conf, "enable.auto.commit", "false"));
     ST_TRY(ConfSet(*conf, "enable.auto.offset.store", "false"));
     ST_TRY(ConfSet(*conf, "auto.offset.reset", "earliest"));

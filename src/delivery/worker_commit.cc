@@ -2,6 +2,7 @@
 // topic), then one catalog transaction with the data files and the offset
 // ranges. A failed record counts as delivered in the same commit that
 // advances past it, so the dead letters must be durable before that commit.
+#include <algorithm>
 #include <map>
 
 #include "catalog/channel_records.h"
@@ -191,7 +192,7 @@ ChannelWorker::CommitOutcome ChannelWorker::Commit(const std::vector<iceberg::Da
     return retry(written.WithContext("writing dead letters to " + config_.dlq_bucket_arn));
   }
 
-  while (true) {
+  for (int attempt = 0;; ++attempt) {
     if (stopping()) {
       discard();
       return CommitOutcome::kAbandoned;
@@ -239,7 +240,9 @@ ChannelWorker::CommitOutcome ChannelWorker::Commit(const std::vector<iceberg::Da
           ctx_.logger.Log(LogLevel::kWarn, "commit_fenced",
                           {{"channel", channel_.arn}, {"error", failed.ToString()}});
           discard();
-          Rewind();
+          // Inside a revoke the caller drops the batch and seeks once the
+          // rebalance callback has returned.
+          if (!revoke_deadline_) Rewind();
           return CommitOutcome::kRewound;
         }
         break;  // The table moved: the same batch on the new base.
@@ -256,10 +259,32 @@ ChannelWorker::CommitOutcome ChannelWorker::Commit(const std::vector<iceberg::Da
         // I/O, Unavailable, ...: a fresh writer re-reads the batch from the catalog offsets.
         return retry(failed);
     }
-    ctx_.logger.Log(LogLevel::kWarn, "commit_retry",
-                    {{"channel", channel_.arn}, {"error", failed.ToString()}});
-    Backoff();
+    // Another writer of the table (another replica's worker of this
+    // channel, maintenance) committed first and our partitions are still
+    // ours: the same files on the new metadata, after a jittered pause so
+    // the replicas that collided do not collide again.
+    if (attempt >= options_.max_commit_retries || !CommitRetryPause(attempt)) {
+      return retry(failed.WithContext("the table kept moving under " + std::to_string(attempt + 1) +
+                                      " commit attempts"));
+    }
+    metrics_->commit_retries += 1;
+    ctx_.logger.Log(
+        LogLevel::kDebug, "commit_retry",
+        {{"channel", channel_.arn}, {"attempt", attempt + 1}, {"error", failed.ToString()}});
   }
+}
+
+bool ChannelWorker::CommitRetryPause(int attempt) {
+  const int64_t ceiling_ms =
+      std::min<int64_t>(options_.commit_retry_cap.count(), int64_t{20} << std::min(attempt, 16));
+  const auto pause = std::chrono::milliseconds(
+      static_cast<int64_t>(ctx_.random.Next64() % static_cast<uint64_t>(ceiling_ms + 1)));
+  const auto deadline = std::chrono::steady_clock::now() + pause;
+  if (revoke_deadline_ && deadline >= *revoke_deadline_) return false;
+  common::MutexLock lock(mu_);
+  while (!stop_ && cv_.WaitUntil(mu_, deadline)) {
+  }
+  return !stop_;
 }
 
 }  // namespace st::delivery

@@ -60,7 +60,7 @@ class FakeConsumer final : public KafkaConsumer {
     if (!assigned_) {
       std::vector<catalog::KafkaPartition> all;
       for (int p = 0; p < topic_.partitions(); ++p) all.push_back(p);
-      ST_ASSIGN_OR_RETURN(catalog::NextOffsets offsets, spec_.on_assign(all));
+      ST_ASSIGN_OR_RETURN(catalog::NextOffsets offsets, spec_.on_assign(all, false));
       positions_ = offsets;
       assigned_ = true;
     }
