@@ -95,6 +95,22 @@ Status WriteIdFile(const fs::path& id_path, const std::string& id) {
   return Status::OK();
 }
 
+// The id kept in `id_path`: its whole first line (`in >> id` would stop at a
+// blank and take "bad id!" for the valid id "bad"), checked by `valid`.
+// `what` names the kind of id in the error. Errors: Io, Corruption.
+Result<std::string> ReadIdFile(const fs::path& id_path, bool (*valid)(const std::string&),
+                               const char* what) {
+  std::ifstream in(id_path);
+  std::string stored;
+  if (!std::getline(in, stored)) return Err(IoError("cannot read '" + id_path.string() + "'"));
+  while (!stored.empty() && (stored.back() == '\r' || stored.back() == ' ')) stored.pop_back();
+  if (!valid(stored)) {
+    return Err(Corruption("'" + id_path.string() + "' holds '" + stored + "', not " + what +
+                          "; fix or delete the file"));
+  }
+  return stored;
+}
+
 }  // namespace
 
 Result<DataDirLayout> PrepareDataDir(const std::string& root, const std::string& account_id_flag,
@@ -119,16 +135,8 @@ Result<DataDirLayout> PrepareDataDir(const std::string& root, const std::string&
   fs::path id_path = base / "account-id";
   std::error_code ec;
   if (fs::exists(id_path, ec)) {
-    std::ifstream in(id_path);
-    std::string stored;
-    // The whole first line: `in >> stored` would stop at a blank and take
-    // "bad id!" for the valid id "bad".
-    if (!std::getline(in, stored)) return Err(IoError("cannot read '" + id_path.string() + "'"));
-    while (!stored.empty() && (stored.back() == '\r' || stored.back() == ' ')) stored.pop_back();
-    if (!IsTwelveDigits(stored)) {
-      return Err(Corruption("'" + id_path.string() + "' holds '" + stored +
-                            "', not a 12-digit account id; fix or delete the file"));
-    }
+    ST_ASSIGN_OR_RETURN(std::string stored,
+                        ReadIdFile(id_path, IsTwelveDigits, "a 12-digit account id"));
     if (!account_id_flag.empty() && account_id_flag != stored) {
       return Err(FailedPrecondition("data dir '" + root + "' belongs to account " + stored +
                                     ", not --account-id " + account_id_flag +
@@ -176,17 +184,7 @@ Result<std::string> SettleReplicaId(const DataDirLayout& layout, const std::stri
   }
   std::error_code ec;
   if (fs::exists(id_path, ec)) {
-    std::ifstream in(id_path);
-    std::string stored;
-    // The whole first line: `in >> stored` would stop at a blank and take
-    // "bad id!" for the valid id "bad".
-    if (!std::getline(in, stored)) return Err(IoError("cannot read '" + id_path.string() + "'"));
-    while (!stored.empty() && (stored.back() == '\r' || stored.back() == ' ')) stored.pop_back();
-    if (!IsValidReplicaId(stored)) {
-      return Err(Corruption("'" + id_path.string() + "' holds '" + stored +
-                            "', not a replica id; fix or delete the file"));
-    }
-    return stored;
+    return ReadIdFile(id_path, IsValidReplicaId, "a replica id");
   }
   static constexpr char kHex[] = "0123456789abcdef";
   std::string id = "r-";
