@@ -43,14 +43,19 @@ def client(url, access_key, secret_key, region, seconds, out):
     session = requests.Session()
     latencies = []
     deadline = time.perf_counter() + seconds
-    while time.perf_counter() < deadline:
-        request = AWSRequest(method="GET", url=url)
-        SigV4Auth(creds, "s3tables", region).add_auth(request)
-        start = time.perf_counter()
-        response = session.get(url, headers=dict(request.headers.items()))
-        _ = response.content
-        latencies.append(time.perf_counter() - start)
-        assert response.status_code == 200, response.text
+    try:
+        while time.perf_counter() < deadline:
+            request = AWSRequest(method="GET", url=url)
+            SigV4Auth(creds, "s3tables", region).add_auth(request)
+            start = time.perf_counter()
+            response = session.get(url, headers=dict(request.headers.items()))
+            _ = response.content
+            latencies.append(time.perf_counter() - start)
+            if response.status_code != 200:
+                raise RuntimeError(f"HTTP {response.status_code}: {response.text}")
+    except Exception as e:  # the parent must hear of it, or it waits forever
+        out.put(e)
+        return
     out.put(latencies)
 
 
@@ -78,9 +83,13 @@ def run(build_dir, cluster, pool: int, clients: int, seconds: float) -> dict:
                 for _ in range(clients)]
             for p in procs:
                 p.start()
-            latencies = [x for _ in procs for x in out.get()]
+            results = [out.get() for _ in procs]
             for p in procs:
                 p.join()
+            for result in results:
+                if isinstance(result, Exception):
+                    raise result
+            latencies = [x for result in results for x in result]
         finally:
             server.stop()
     latencies.sort()
