@@ -5,6 +5,8 @@
 #                                   loopback port, print the URL
 #                                   postgresql://postgres@127.0.0.1:PORT/postgres
 #   tools/pg_cluster.sh stop DIR    stop it (DIR stays; remove it yourself)
+#   tools/pg_cluster.sh resume DIR  start a stopped cluster again on its port
+#                                   (a database restart for fault tests)
 #
 # Trust authentication on 127.0.0.1 only, no Unix socket outside DIR. As root
 # the server runs as the `postgres` OS user (PostgreSQL refuses root).
@@ -13,7 +15,7 @@ set -euo pipefail
 
 PG_BIN="${ST_PG_BIN:-/usr/lib/postgresql/15/bin}"
 cmd="${1:-}" dir="${2:-}"
-[[ -n "$cmd" && -n "$dir" ]] || { echo "usage: $0 start|stop DIR" >&2; exit 2; }
+[[ -n "$cmd" && -n "$dir" ]] || { echo "usage: $0 start|stop|resume DIR" >&2; exit 2; }
 [[ -x "$PG_BIN/initdb" ]] || { echo "pg_cluster.sh: $PG_BIN/initdb missing; run tools/install.sh (apt postgresql)" >&2; exit 1; }
 
 as_pg=()
@@ -30,10 +32,17 @@ case "$cmd" in
     "${as_pg[@]}" "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
       -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c max_connections=200" start >/dev/null \
       || { cat "$dir/server.log" >&2; exit 1; }
+    echo "$port" >"$dir/port"
     echo "postgresql://postgres@127.0.0.1:$port/postgres"
+    ;;
+  resume)
+    port="$(cat "$dir/port")"
+    "${as_pg[@]}" "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c max_connections=200" start >/dev/null \
+      || { cat "$dir/server.log" >&2; exit 1; }
     ;;
   stop)
     "${as_pg[@]}" "$PG_BIN/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
     ;;
-  *) echo "usage: $0 start|stop DIR" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|resume DIR" >&2; exit 2 ;;
 esac

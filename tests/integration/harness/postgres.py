@@ -45,6 +45,18 @@ class PostgresCluster:
         self.psql(f'CREATE DATABASE "{name}"')
         return self.url.rsplit("/", 1)[0] + "/" + name
 
+    def stop_server(self):
+        """Stops the server, keeping its data (resume_server starts it again)."""
+        result = subprocess.run([str(SCRIPT), "stop", str(self.work_dir)], capture_output=True,
+                                text=True, timeout=60)
+        assert result.returncode == 0, f"PostgreSQL did not stop:\n{result.stderr}"
+
+    def resume_server(self):
+        """Starts the stopped server again, on the same port and data."""
+        result = subprocess.run([str(SCRIPT), "resume", str(self.work_dir)],
+                                capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, f"PostgreSQL did not start again:\n{result.stderr}"
+
     def stop(self):
         if self.url is not None:
             subprocess.run([str(SCRIPT), "stop", str(self.work_dir)], capture_output=True,
