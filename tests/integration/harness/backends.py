@@ -16,6 +16,7 @@ carries @pytest.mark.local_store and the pass leaves it out.
 """
 
 import os
+import shutil
 import tempfile
 import uuid
 from typing import Optional
@@ -67,6 +68,7 @@ def stop_shared():
     global _cluster, _proxy
     if _proxy is not None:
         _proxy.stop()
+        shutil.rmtree(_proxy.work_dir, ignore_errors=True)
         _proxy = None
     if _cluster is not None:
         _cluster.stop()
