@@ -5,8 +5,8 @@ each replica a static member). While records are produced, one replica is
 killed with SIGKILL and restarted after its session expired (so its
 partitions move to the others and back: incremental revokes and assigns),
 then another one, the same way. Afterwards the per-(partition, offset)
-verifier finds every record exactly once, PyIceberg and DuckDB read the same
-row count through two different replicas, and more than one replica
+verifier finds every record exactly once, PyIceberg, DuckDB and Spark read the same
+row count through three different replicas, and more than one replica
 committed (their "delivered" log lines), so the spread is real.
 
 ST_SPREAD_RATE scales the run (records/s over the ~48 s of kills; default
@@ -28,7 +28,7 @@ from harness.channels import ChannelSetup
 from harness.exactly_once import SCHEMA, SteadyProducer, verify_exactly_once
 from harness.replicas import ReplicaSet
 from harness.s3proxy import S3Proxy
-from test_iceberg_rest_engines import duckdb_attach
+from test_iceberg_rest_engines import duckdb_attach, spark_catalog
 
 RATE = int(os.environ.get("ST_SPREAD_RATE", "21000"))
 PARTITIONS = 12
@@ -55,7 +55,7 @@ def delivered_rows(replicas, i: int) -> int:
 
 
 def test_three_replicas_deliver_one_channel_exactly_once_through_kill_9(
-        tmp_path, build_dir, postgres, kafka, topic_name, s3proxy):
+        tmp_path, build_dir, postgres, kafka, topic_name, s3proxy, spark):
     url = postgres.create_database(f"spread_{uuid.uuid4().hex[:8]}")
     replicas = ReplicaSet(tmp_path, build_dir, url, s3proxy, n=3).start_all()
     try:
@@ -75,7 +75,7 @@ def test_three_replicas_deliver_one_channel_exactly_once_through_kill_9(
         end = kafka.end_offsets(topic_name)
         assert sum(end.values()) == records
 
-        # PyIceberg through replica 1, DuckDB through replica 2.
+        # PyIceberg through replica 1, DuckDB through replica 2, Spark through replica 0.
         via_r1 = dataclasses.replace(channel, server=replicas[1])
         data = via_r1.wait_rows(records, timeout_s=240)
         print(verify_exactly_once(data, end))
@@ -91,6 +91,12 @@ def test_three_replicas_deliver_one_channel_exactly_once_through_kill_9(
         finally:
             duck.close()
         assert (count, distinct) == (records, records)
+
+        # Spark through replica 0: every replica serves the same table.
+        cat = spark_catalog(spark, replicas[0], channel.bucket_arn)
+        row = spark.sql(f"SELECT count(*) AS n, count(DISTINCT id) AS d "
+                        f"FROM {cat}.{channel.namespace}.{channel.table}").collect()[0]
+        assert (row["n"], row["d"]) == (records, records)
 
         # The spread is real: several replicas committed rows, every one of
         # them took part in rebalances, and the rows they report add up.
