@@ -57,68 +57,66 @@ def stalled_metric_lines(channel) -> tuple:
     return channel_metric(text, "streamtables_delivery_stalled", arn), errors
 
 
-def test_postgresql_restart_mid_delivery_recovers_exactly_once(tmp_path, build_dir, kafka,
-                                                               topic_name, stores):
+@pytest.fixture
+def delivering(tmp_path, build_dir, kafka, topic_name, stores):
+    """A server on its own PostgreSQL and s3proxy with a channel taking 2,000
+    records/s: (cluster, proxy, channel, load, watch, commits so far)."""
     cluster, proxy = stores
     server = scaleout_server(tmp_path, build_dir, cluster, proxy)
+    load = None
     try:
         kafka.create_topic(topic_name, partitions=PARTITIONS)
         channel = ChannelSetup.create(server, kafka, topic_name, schema=SCHEMA,
                                       freshness=FRESHNESS_S)
         load, watch = start_load(channel, kafka, topic_name)
         time.sleep(2)
-        committed_before = watch.sample()["commits"]
-        cluster.stop_server()
-        down = time.monotonic()
-        reports = []
-        while time.monotonic() - down < DOWN_PG_S:
-            stalled, errors = stalled_metric_lines(channel)
-            if stalled == 1 and errors:
-                reports.append((time.monotonic() - down, errors[0]))
-            time.sleep(0.5)
-        cluster.resume_server()
-        back = time.monotonic()
-        assert reports, f"/metrics never reported the stall in {DOWN_PG_S}s without PostgreSQL"
-        print(f"\nPostgreSQL down {back - down:.1f}s; stall on /metrics after "
-              f"{reports[0][0]:.1f}s: {reports[0][1][:200]}")
-        measured = recover_and_verify(channel, load, kafka, back, committed_before,
-                                      load.produced, f"PostgreSQL down {DOWN_PG_S}s")
-        assert measured["first_commit_s"] <= 30
+        yield cluster, proxy, channel, load, watch, watch.sample()["commits"]
     finally:
+        if load is not None:
+            load._stop.set()  # recover_and_verify has stopped it unless the test failed
         server.stop()
 
 
-def test_object_store_outage_30s_reports_why_and_recovers_exactly_once(tmp_path, build_dir,
-                                                                       kafka, topic_name, stores):
-    cluster, proxy = stores
-    server = scaleout_server(tmp_path, build_dir, cluster, proxy)
-    try:
-        kafka.create_topic(topic_name, partitions=PARTITIONS)
-        channel = ChannelSetup.create(server, kafka, topic_name, schema=SCHEMA,
-                                      freshness=FRESHNESS_S)
-        load, watch = start_load(channel, kafka, topic_name)
-        time.sleep(2)
-        committed_before = watch.sample()["commits"]
-        proxy.stop()
-        down = time.monotonic()
-        stalled = []
-        while time.monotonic() - down < DOWN_S3_S:
-            sample = watch.sample()
-            if sample["state_info"] or sample["stalled"]:
-                stalled.append(sample)
-            time.sleep(0.5)
-        proxy.start()
-        back = time.monotonic()
-        assert stalled, f"no stall reported while the object store was down {DOWN_S3_S}s"
-        info = next((s["state_info"] for s in stalled if s["state_info"]), None)
-        assert info is not None, "DescribeChannel never showed a stateInfo"
-        assert info["Code"] == "DELIVERY_STALLED", info
-        assert f"data freshness of {FRESHNESS_S} s" in info["Message"], info
-        assert all(s["status"] == "ACTIVE" for s in stalled)
-        assert any(s["stalled"] == 1 for s in stalled), "/metrics never said stalled"
-        print(f"\nobject store down {back - down:.1f}s; stateInfo: {info['Message'][:300]}")
-        measured = recover_and_verify(channel, load, kafka, back, committed_before,
-                                      load.produced, f"object store down {DOWN_S3_S}s")
-        assert measured["first_commit_s"] <= 30
-    finally:
-        server.stop()
+def test_postgresql_restart_mid_delivery_recovers_exactly_once(kafka, delivering):
+    cluster, _, channel, load, _, committed_before = delivering
+    cluster.stop_server()
+    down = time.monotonic()
+    reports = []
+    while time.monotonic() - down < DOWN_PG_S:
+        stalled, errors = stalled_metric_lines(channel)
+        if stalled == 1 and errors:
+            reports.append((time.monotonic() - down, errors[0]))
+        time.sleep(0.5)
+    cluster.resume_server()
+    back = time.monotonic()
+    assert reports, f"/metrics never reported the stall in {DOWN_PG_S}s without PostgreSQL"
+    print(f"\nPostgreSQL down {back - down:.1f}s; stall on /metrics after "
+          f"{reports[0][0]:.1f}s: {reports[0][1][:200]}")
+    measured = recover_and_verify(channel, load, kafka, back, committed_before, load.produced,
+                                  f"PostgreSQL down {DOWN_PG_S}s")
+    assert measured["first_commit_s"] <= 30
+
+
+def test_object_store_outage_30s_reports_why_and_recovers_exactly_once(kafka, delivering):
+    _, proxy, channel, load, watch, committed_before = delivering
+    proxy.stop()
+    down = time.monotonic()
+    stalled = []
+    while time.monotonic() - down < DOWN_S3_S:
+        sample = watch.sample()
+        if sample["state_info"] or sample["stalled"]:
+            stalled.append(sample)
+        time.sleep(0.5)
+    proxy.start()
+    back = time.monotonic()
+    assert stalled, f"no stall reported while the object store was down {DOWN_S3_S}s"
+    info = next((s["state_info"] for s in stalled if s["state_info"]), None)
+    assert info is not None, "DescribeChannel never showed a stateInfo"
+    assert info["Code"] == "DELIVERY_STALLED", info
+    assert f"data freshness of {FRESHNESS_S} s" in info["Message"], info
+    assert all(s["status"] == "ACTIVE" for s in stalled)
+    assert any(s["stalled"] == 1 for s in stalled), "/metrics never said stalled"
+    print(f"\nobject store down {back - down:.1f}s; stateInfo: {info['Message'][:300]}")
+    measured = recover_and_verify(channel, load, kafka, back, committed_before, load.produced,
+                                  f"object store down {DOWN_S3_S}s")
+    assert measured["first_commit_s"] <= 30
