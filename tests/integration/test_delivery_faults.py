@@ -111,6 +111,18 @@ class Watch:
                 + (metric("rows_failed_total") or 0),
                 "errors": metric("errors_total") or 0, "metrics": text}
 
+    def stalls_during(self, seconds: float) -> list[dict]:
+        """Samples every 0.5 s for `seconds`; returns those that report a stall
+        (a stateInfo or the stalled gauge)."""
+        start = time.monotonic()
+        stalled = []
+        while time.monotonic() - start < seconds:
+            sample = self.sample()
+            if sample["state_info"] or sample["stalled"]:
+                stalled.append(sample)
+            time.sleep(0.5)
+        return stalled
+
     def until(self, done, timeout_s: float, what: str) -> dict:
         deadline = time.monotonic() + timeout_s
         last = None
@@ -173,12 +185,7 @@ def test_full_data_dir_reports_the_stall_and_recovers_exactly_once(kafka, topic_
             ballast = server.data_dir / "ballast"
             filled = fill(ballast)
             full_at = time.monotonic()
-            stalled = []
-            while time.monotonic() - full_at < FULL_FOR_S:
-                sample = watch.sample()
-                if sample["state_info"] or sample["stalled"]:
-                    stalled.append(sample)
-                time.sleep(0.5)
+            stalled = watch.stalls_during(FULL_FOR_S)
             committed_before = watch.sample()["commits"]
             ballast.unlink()
             ended = time.monotonic()

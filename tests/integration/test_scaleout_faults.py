@@ -101,12 +101,7 @@ def test_object_store_outage_30s_reports_why_and_recovers_exactly_once(kafka, de
     _, proxy, channel, load, watch, committed_before = delivering
     proxy.stop()
     down = time.monotonic()
-    stalled = []
-    while time.monotonic() - down < DOWN_S3_S:
-        sample = watch.sample()
-        if sample["state_info"] or sample["stalled"]:
-            stalled.append(sample)
-        time.sleep(0.5)
+    stalled = watch.stalls_during(DOWN_S3_S)
     proxy.start()
     back = time.monotonic()
     assert stalled, f"no stall reported while the object store was down {DOWN_S3_S}s"
