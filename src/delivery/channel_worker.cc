@@ -304,7 +304,11 @@ ChannelWorker::CommitOutcome ChannelWorker::FlushBatch(Status* error, const char
       *error = opened.error();
       return CommitOutcome::kRetry;
     }
-    if (!table_) return CommitOutcome::kSkipped;  // Faulted.
+    // Faulted (SetFault said why), unless the first failed record could
+    // not define the table either: then no record of the batch can, and it
+    // is committed as dead letters alone (Commit without a table), so a
+    // channel fed only undecodable records does not hold them forever.
+    if (!table_ && !opened->has_value()) return CommitOutcome::kSkipped;
   }
   const auto flush_started = ctx_.clock.Now();
   std::vector<iceberg::DataFile> files;

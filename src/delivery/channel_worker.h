@@ -200,6 +200,11 @@ class ChannelWorker {
                        const catalog::OffsetRanges& ranges, Status* error);
   Result<catalog::LoadedTable> CommitOnce(const std::vector<iceberg::DataFile>& files,
                                           const catalog::OffsetRanges& ranges);
+  // A batch of dead letters only, before any record could define the table
+  // (every record so far failed ahead of a known schema): the offset fence
+  // alone, in one unit of work, so those records leave memory and the
+  // channel moves on. Errors: as AdvanceChannelOffsets and Commit.
+  Status CommitOffsetsOnly(const catalog::OffsetRanges& ranges);
   Status AuthorizeTableWrite();
 
   DeliveryContext& ctx_;

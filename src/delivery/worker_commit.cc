@@ -157,6 +157,19 @@ Result<catalog::LoadedTable> ChannelWorker::CommitOnce(const std::vector<iceberg
   return ctx_.commits.CommitTable(table_->table_id, requirements, updates, options);
 }
 
+Status ChannelWorker::CommitOffsetsOnly(const catalog::OffsetRanges& ranges) {
+  ST_ASSIGN_OR_RETURN(std::unique_ptr<catalog::UnitOfWork> unit, ctx_.store.BeginUnitOfWork());
+  // No table yet: the offsets are recorded as delivered into none ("").
+  ST_TRY(unit->channel_offsets().AdvanceChannelOffsets(channel_.arn, "", ranges));
+  Status committed = unit->Commit();
+  // An I/O failure while committing may or may not have applied: like a
+  // table commit's CommitStateUnknown, the caller re-reads the offsets.
+  if (committed.code() == StatusCode::kIo) {
+    return Status(StatusCode::kCommitStateUnknown, committed.message());
+  }
+  return committed;
+}
+
 ChannelWorker::CommitOutcome ChannelWorker::Commit(const std::vector<iceberg::DataFile>& files,
                                                    const catalog::OffsetRanges& ranges,
                                                    Status* error) {
@@ -197,7 +210,7 @@ ChannelWorker::CommitOutcome ChannelWorker::Commit(const std::vector<iceberg::Da
       discard();
       return CommitOutcome::kAbandoned;
     }
-    Status allowed = AuthorizeTableWrite();
+    Status allowed = table_ ? AuthorizeTableWrite() : Status::OK();
     if (allowed.code() == StatusCode::kAccessDenied) {
       // A missing KMS permission suspends (the service retries it, see
       // IsKmsFault); any other denial fails the channel as before.
@@ -205,9 +218,14 @@ ChannelWorker::CommitOutcome ChannelWorker::Commit(const std::vector<iceberg::Da
                    catalog::ChannelStateCode::kAccessDenied, allowed.message());
     }
     if (!allowed.ok()) return retry(allowed);
-    Result<catalog::LoadedTable> committed = CommitOnce(files, ranges);
-    if (committed.has_value()) return CommitOutcome::kCommitted;
-    const Status& failed = committed.error();
+    Status failed;
+    if (table_) {
+      Result<catalog::LoadedTable> committed = CommitOnce(files, ranges);
+      if (!committed.has_value()) failed = committed.error();
+    } else {
+      failed = CommitOffsetsOnly(ranges);
+    }
+    if (failed.ok()) return CommitOutcome::kCommitted;
     switch (failed.code()) {
       case StatusCode::kConflict:
       case StatusCode::kCommitStateUnknown: {

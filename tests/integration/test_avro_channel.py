@@ -346,3 +346,54 @@ def test_avro_confluent_channel_through_the_built_in_registry(server, kafka, top
     assert sorted(schemas) == [0, 1]
     assert "note" not in [f.name for f in schemas[0].fields]
     assert "note" in [f.name for f in schemas[1].fields]
+
+
+def test_records_that_cannot_define_the_table_go_to_the_dlq_and_the_channel_moves_on(
+        server, kafka, topic_name):
+    """An AVRO_CONFLUENT channel whose first records all fail before any schema
+    is known (wrong magic byte, unknown schema id) has no table to commit them
+    with: they still reach the DLQ within the freshness, their offsets are
+    committed (no table yet), and the first decodable record later creates the
+    table; table + DLQ = produced, each offset once."""
+    from confluent_kafka.schema_registry import SchemaRegistryClient
+    from confluent_kafka.schema_registry.avro import AvroSerializer
+    from confluent_kafka.serialization import MessageField, SerializationContext
+
+    kafka.create_topic(topic_name, partitions=2)
+    sr = SchemaRegistryClient({"url": server.api_url + "/schema-registry",
+                               "basic.auth.user.info": f"{server.access_key}:{server.secret_key}"})
+    setup = ChannelSetup.create(server, kafka, topic_name, converter="AVRO_CONFLUENT", freshness=1)
+    setup.wait_status("ACTIVE")
+    context = SerializationContext(topic_name, MessageField.VALUE)
+    serializer = AvroSerializer(sr, json.dumps(V1))
+    payload = serializer(order(0, 1), context)[5:]
+
+    produced = {}
+    poison = []
+    for i in range(60):
+        if i % 2:
+            poison.append((b"\x02\x00\x00\x00\x01" + payload, "WRONG_MAGIC_BYTE"))
+        else:
+            poison.append((b"\x00" + (9_000_000 + i).to_bytes(4, "big") + payload,
+                           "SCHEMA_NOT_FOUND"))
+    for (p, o), (_, code) in zip(produce(kafka, topic_name, [v for v, _ in poison]), poison):
+        produced[(p, o)] = ("dlq", code)
+    wait_for(lambda: len(setup.dlq_lines()) >= len(poison), timeout_s=60, what="poison in the DLQ")
+    assert setup.read_arrow() is None  # No record could define the table yet.
+    assert setup.describe()["Status"] == "ACTIVE"
+
+    ids = range(100, 110)
+    values = [serializer(order(i, 1), context) for i in ids]
+    for (p, o), i in zip(produce(kafka, topic_name, values), ids):
+        produced[(p, o)] = ("row", expected(i, 1))
+    wait_for(lambda: len(rows_of(setup)) >= len(ids), what="rows after the poison")
+    time.sleep(2)  # A batch delivered twice would show up within the freshness.
+
+    got = rows_of(setup)
+    lines = setup.dlq_lines()
+    in_table = [(r["_kafka"]["partition"], r["_kafka"]["offset"]) for r in got]
+    in_dlq = [(line["partition"], line["offset"]) for line in lines]
+    assert sorted(in_table + in_dlq) == sorted(produced)  # No gap, no duplicate.
+    for line in lines:
+        assert produced[(line["partition"], line["offset"])] == ("dlq", line["errorCode"]), line
+    assert sorted(r["id"] for r in got) == list(ids)
