@@ -168,6 +168,7 @@ def start_load(channel: ChannelSetup, kafka, topic: str) -> tuple[SteadyProducer
     return load, watch
 
 
+@pytest.mark.local_store  # fills the data dir's file system (test_scaleout_faults stops s3proxy)
 def test_full_data_dir_reports_the_stall_and_recovers_exactly_once(kafka, topic_name, build_dir,
                                                                    tmp_path):
     work = tmp_path / "server"

@@ -14,6 +14,7 @@ from pyiceberg.exceptions import (CommitFailedException, ForbiddenError, Namespa
                                   NoSuchNamespaceError, NoSuchTableError, TableAlreadyExistsError)
 from pyiceberg.types import LongType, StringType
 
+from harness.backends import StoredObjects
 from iceberg_rest_clients import (fixture_tool, iceberg_request, new_bucket, pyiceberg_catalog,
                                   s3_writes_available)
 
@@ -21,9 +22,8 @@ SCHEMA = pa.schema([pa.field("id", pa.int64(), nullable=False), pa.field("name",
 
 
 def objects_under(server, location: str) -> list:
-    """Files the local object store holds for a table (key root "")."""
-    root = server.data_dir / "objects" / location.removeprefix("s3://").rstrip("/")
-    return sorted(p for p in root.rglob("*") if p.is_file()) if root.exists() else []
+    """Objects the server's store holds for a table (either backend)."""
+    return StoredObjects(server).list(location)
 
 
 def test_config_gives_encoded_prefix_endpoints_and_s3_defaults(server):
@@ -52,7 +52,6 @@ def test_config_gives_encoded_prefix_endpoints_and_s3_defaults(server):
     assert set(r.json()["error"]) == {"message", "type", "code"}
 
 
-@pytest.mark.local_store  # checks the dropped table's files in the data dir
 def test_pyiceberg_namespaces_and_tables_lifecycle(server):
     arn = new_bucket(server)
     cat = pyiceberg_catalog(server, arn)
@@ -172,7 +171,10 @@ def test_bad_input_is_400_in_iceberg_shape_and_server_keeps_serving(server):
     assert cat.list_tables("ns") == [("ns", "t")]
 
 
-@pytest.mark.local_store  # the fixture tool writes the streaming table into the data dir
+# The fixture tool seeds the SQLite catalog and the local store directly; on
+# PostgreSQL + s3proxy the same rule is shown with a real channel's table by
+# test_channel_access.py::test_channel_table_is_read_only_to_everyone_else.
+@pytest.mark.local_store
 def test_streaming_table_refuses_every_commit_with_403_naming_the_channel(server):
     arn = new_bucket(server)
     channel = f"arn:aws:kafka:{server.region}:{server.account_id}:channel/orders-feed"

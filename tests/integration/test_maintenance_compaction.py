@@ -17,7 +17,7 @@ import pytest
 
 from iceberg_rest_clients import new_bucket, pyiceberg_catalog, s3_writes_available
 from test_iceberg_rest_engines import spark_catalog
-from test_maintenance_snapshots import duckdb_rows_sql, object_bytes, object_path
+from test_maintenance_snapshots import duckdb_rows_sql, object_bytes, stored
 
 SCHEMA = pa.schema([pa.field("id", pa.int64(), nullable=False), pa.field("name", pa.string())])
 
@@ -199,7 +199,6 @@ def test_z_order_compaction_gives_each_file_a_smaller_box(writable, spark):
     assert sum(areas) / len(areas) <= 0.75 * table_area, (areas, table_area)
 
 
-@pytest.mark.local_store  # corrupts a data file in the data dir
 def test_a_corrupt_data_file_fails_the_job_naming_it_and_changes_nothing(writable):
     server = writable
     arn = new_bucket(server, prefix="compact")
@@ -211,8 +210,8 @@ def test_a_corrupt_data_file_fails_the_job_naming_it_and_changes_nothing(writabl
     table = cat.load_table("ns.t")
     before_snapshot = table.metadata.current_snapshot_id
     victim = sorted(f.file_path for f in live_files(table))[1]
-    path = object_path(server, victim)
-    path.write_bytes(b"\0" * path.stat().st_size)
+    store = stored(server)
+    store.write(victim, b"\0" * len(store.read(victim)))
 
     result = run_job(server, arn, "ns", "t")
     assert result["status"] == "Failed", result
@@ -366,7 +365,6 @@ def test_a_file_that_decodes_past_the_memory_budget_fails_the_job_and_memory_sta
     assert len(cat.load_table("ns.t").scan().to_arrow()) == hostile_rows + 2
 
 
-@pytest.mark.local_store  # corrupts a data file in the data dir
 def test_a_corrupt_file_fails_compaction_while_the_channel_keeps_delivering(
         server, kafka, topic_name):
     """Delivery is unaffected by a compaction job that fails on a corrupt
@@ -399,9 +397,9 @@ def test_a_corrupt_file_fails_compaction_while_the_channel_keeps_delivering(
     files = sorted(f.file_path for f in live_files(table))
     assert len(files) >= 3, files
     victim = files[1]
-    path = object_path(server, victim)
-    original = path.read_bytes()
-    path.write_bytes(b"\0" * len(original))
+    store = stored(server)
+    original = store.read(victim)
+    store.write(victim, b"\0" * len(original))
 
     stop = threading.Event()
 
@@ -431,7 +429,7 @@ def test_a_corrupt_file_fails_compaction_while_the_channel_keeps_delivering(
     # and the corrupt file is still referenced.
     assert all(s.summary.operation.value == "append" for s in after.metadata.snapshots)
     assert victim in {f.file_path for f in live_files(after)}
-    path.write_bytes(original)
+    store.write(victim, original)
     data = channel.wait_rows(produced)
     ids = sorted(r["id"] for r in data.to_pylist())
     assert ids == list(range(produced)), (len(ids), produced)

@@ -11,13 +11,13 @@ proves it runs by itself; jobs run through POST /admin/maintenance/run and the
 
 import collections
 import json
-import pathlib
 import time
 
 import pyarrow as pa
 import pytest
 
 from harness import duckdb_engine
+from harness.backends import StoredObjects
 from iceberg_rest_clients import new_bucket, pyiceberg_catalog, s3_writes_available
 
 SCHEMA = pa.schema([pa.field("id", pa.int64(), nullable=False), pa.field("name", pa.string())])
@@ -46,9 +46,9 @@ def table_with_appends(server, appends: int, per_append: int = 5):
     return arn, cat, cat.load_table("ns.t")
 
 
-def object_path(server, uri: str) -> pathlib.Path:
-    """The local object store's file for an s3:// URI (key root "")."""
-    return server.data_dir / "objects" / uri.removeprefix("s3://")
+def stored(server) -> StoredObjects:
+    """The server's objects as stored, on either backend (harness/backends.py)."""
+    return StoredObjects(server)
 
 
 def object_bytes(server, uri: str) -> bytes:
@@ -119,7 +119,6 @@ def spark_rows(spark, server, arn: str, suffix: str = "") -> collections.Counter
                     spark.sql(f"SELECT id, name FROM {name}.ns.t {suffix}").collect())
 
 
-@pytest.mark.local_store  # checks which files are left in the data dir
 def test_expiration_keeps_rows_and_kept_snapshots_and_deletes_only_unreachable_files(
         fresh_server, spark):
     server = fresh_server(extra_args=NO_SCHEDULER)
@@ -165,10 +164,11 @@ def test_expiration_keeps_rows_and_kept_snapshots_and_deletes_only_unreachable_f
         spark_rows(spark, server, arn, f"VERSION AS OF {snapshots[0]}")
 
     # Storage: every file the metadata reaches exists; expired manifest lists are deleted.
+    store = stored(server)
     for uri in referenced_files(after):
-        assert object_path(server, uri).is_file(), f"referenced file missing: {uri}"
+        assert store.exists(uri), f"referenced file missing: {uri}"
     for snapshot_id, manifest_list in old_lists.items():
-        assert object_path(server, manifest_list).is_file() == (snapshot_id in kept), manifest_list
+        assert store.exists(manifest_list) == (snapshot_id in kept), manifest_list
 
 
 def test_job_status_shapes_and_metrics(fresh_server):

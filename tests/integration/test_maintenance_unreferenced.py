@@ -8,14 +8,13 @@ see every row.
 import pytest
 
 from iceberg_rest_clients import pyiceberg_catalog
-from test_maintenance_snapshots import (NO_SCHEDULER, OFFSET, duckdb_rows, multiset, object_path,
+from test_maintenance_snapshots import (NO_SCHEDULER, OFFSET, duckdb_rows, multiset, stored,
                                         referenced_files, restart_with, run_job, spark_rows,
                                         table_with_appends)
 
 JOB = "icebergUnreferencedFileRemoval"
 
 
-@pytest.mark.local_store  # plants an orphan file in the data dir
 def test_orphan_removed_only_after_the_configured_days_referenced_files_never(fresh_server, spark):
     server = fresh_server(extra_args=NO_SCHEDULER)
     arn, _, table = table_with_appends(server, appends=3)
@@ -24,9 +23,9 @@ def test_orphan_removed_only_after_the_configured_days_referenced_files_never(fr
         tableBucketARN=arn, type=JOB,
         value={"status": "enabled", "settings": {JOB: {"unreferencedDays": 2,
                                                        "nonCurrentDays": 3}}})
-    orphan = object_path(server, table.metadata.location + "/data/planted-orphan.parquet")
-    orphan.parent.mkdir(parents=True, exist_ok=True)
-    orphan.write_bytes(b"not referenced by anything")
+    store = stored(server)
+    orphan = table.metadata.location + "/data/planted-orphan.parquet"
+    store.write(orphan, b"not referenced by anything")
     referenced = referenced_files(table)
 
     def run_at(hours: int) -> dict:
@@ -38,18 +37,18 @@ def test_orphan_removed_only_after_the_configured_days_referenced_files_never(fr
     # Now, and 1 day on (younger than unreferencedDays): untouched.
     for hours in (0, 24):
         run_at(hours)
-        assert orphan.is_file()
+        assert store.exists(orphan)
     # 3 days: noncurrent (older than 2 days) but not yet 2 + 3 days old: kept.
     run_at(72)
-    assert orphan.is_file()
+    assert store.exists(orphan)
     # 6 days: deleted.
     result = run_at(144)
-    assert not orphan.exists()
+    assert not store.exists(orphan)
     assert result["removedFilesSize"] == len(b"not referenced by anything")
 
     after = pyiceberg_catalog(server, arn).load_table("ns.t")  # The restarts picked new ports.
     for uri in referenced | referenced_files(after):
-        assert object_path(server, uri).is_file(), f"referenced file removed: {uri}"
+        assert store.exists(uri), f"referenced file removed: {uri}"
     assert multiset(after.scan().to_arrow().to_pylist()) == expected
     assert multiset(duckdb_rows(server, arn)) == expected
     assert spark_rows(spark, server, arn) == expected

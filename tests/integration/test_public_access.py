@@ -195,6 +195,7 @@ def test_unsigned_requests_are_refused_on_every_surface(server, world):
     assert (status, code) == (404, "NotFoundException")
 
 
+@pytest.mark.local_store  # plants the policy straight into the SQLite catalog file
 def test_unsigned_refused_even_with_a_principal_star_policy_in_the_catalog(fresh_server):
     """A public policy stored before this fix (written into the catalog directly, since
     the API now refuses it) still admits no unsigned caller."""

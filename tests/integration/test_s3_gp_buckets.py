@@ -21,6 +21,8 @@ from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials as BotoCredentials
 from botocore.exceptions import ClientError
 
+from harness.backends import StoredObjects
+
 MIB = 1024 * 1024
 
 
@@ -101,11 +103,11 @@ def test_bucket_lifecycle_and_objects(server, s3, tmp_path):
     assert dst.read_bytes() == big
 
     # Stored where the dead-letter-queue writer puts them.
-    stored = server.data_dir / "objects" / "s3-buckets" / bucket / "errors" / "2026" / "part2.jsonl"
+    stored = StoredObjects(server).read(f"s3://s3-buckets/{bucket}/errors/2026/part2.jsonl")
     # Encrypted at rest (SSE-S3, the envelope of storage/envelope.h), as S3
     # encrypts every new object; read back as plaintext through the endpoint.
-    assert stored.read_bytes().startswith(b"\x89STE\r\n\x1a\n")
-    assert b"{}\n" not in stored.read_bytes()
+    assert stored.startswith(b"\x89STE\r\n\x1a\n")
+    assert b"{}\n" not in stored
     assert s3.get_object(Bucket=bucket, Key="errors/2026/part2.jsonl")["Body"].read() == b"{}\n"
 
     with pytest.raises(ClientError) as not_empty:

@@ -109,6 +109,7 @@ def test_object_store_outage_30s_reports_why_and_recovers_exactly_once(kafka, de
     assert info is not None, "DescribeChannel never showed a stateInfo"
     assert info["Code"] == "DELIVERY_STALLED", info
     assert f"data freshness of {FRESHNESS_S} s" in info["Message"], info
+    assert "object store s3://" in info["Message"], info  # Says what is unreachable.
     assert all(s["status"] == "ACTIVE" for s in stalled)
     assert any(s["stalled"] == 1 for s in stalled), "/metrics never said stalled"
     print(f"\nobject store down {back - down:.1f}s; stateInfo: {info['Message'][:300]}")
