@@ -507,15 +507,31 @@ asio::awaitable<beast::error_code> Connection::WriteResponse(const Request& requ
       span.has_value() && response.stream_length == span->length) {
     co_return co_await SendFileSpan(request, *span);
   }
-  std::vector<char> chunk(kStreamChunkBytes);
+  // A lending source's bytes go to the socket from its own buffer (one copy
+  // fewer per byte); any other source is read into this chunk.
+  const bool lends = response.stream->CanLend();
+  std::vector<char> chunk(lends ? 0 : kStreamChunkBytes);
   while (true) {
-    Result<size_t> got = response.stream->Read(chunk.data(), chunk.size());
+    const char* data = chunk.data();
+    Result<size_t> got = size_t{0};
+    if (lends) {
+      Result<std::string_view> lent = response.stream->Lend(kStreamChunkBytes);
+      if (lent.has_value()) {
+        data = lent->data();
+        got = lent->size();
+      } else {
+        got = Err(lent.error());
+      }
+    } else {
+      got = response.stream->Read(chunk.data(), chunk.size());
+    }
     if (!got.has_value()) {
       server_.logger().Log(LogLevel::kError, "response_stream_failed",
                            {{"request_id", request.request_id}, {"error", got.error().ToString()}});
       co_return beast::error_code(asio::error::broken_pipe);
     }
-    message.body().data = *got == 0 ? nullptr : chunk.data();
+    // buffer_body takes a mutable pointer but the serializer only reads it.
+    message.body().data = *got == 0 ? nullptr : const_cast<char*>(data);
     message.body().size = *got;
     message.body().more = *got != 0;
     stream_.expires_after(options.idle_timeout);

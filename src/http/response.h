@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "common/status.h"
 #include "http/headers.h"
@@ -33,6 +34,15 @@ class BodySource {
   // the response has a stream_length equal to the span's length. The fd must
   // stay open until the source is destroyed.
   virtual std::optional<FileSpan> File() const { return std::nullopt; }
+  // A source that already holds its next bytes in a buffer of its own may
+  // lend them instead of copying them into the server's (CanLend true):
+  // Lend returns a view of up to `max` next bytes (empty at the end), valid
+  // until the next Lend call or the source's destruction, and those bytes
+  // count as consumed. The server then uses Lend only, never Read.
+  virtual bool CanLend() const { return false; }
+  virtual Result<std::string_view> Lend(size_t /*max*/) {
+    return Err(Status(StatusCode::kInternal, "this body source does not lend"));
+  }
 };
 
 // Streams bytes [offset, offset + length) of the file at `path`. The file is

@@ -247,8 +247,11 @@ class S3ObjectStore final : public storage::ObjectStore {
       reply.response = std::move(sent).value();
       return reply;
     }
-    return Err(
-        last.WithContext("after " + std::to_string(options_.retry.max_attempts) + " attempts"));
+    // Named as the object store, so a stalled channel's stateInfo says what
+    // is unreachable (the transport error alone names only host:port).
+    return Err(last.WithContext("object store " + ObjectName(call.key) + ": " + call.method +
+                                " failed after " + std::to_string(options_.retry.max_attempts) +
+                                " attempts"));
   }
 
   // OK when the reply has one of `ok`; otherwise its S3 error as a Status.

@@ -108,6 +108,29 @@ class ReadAheadBodySource final : public http::BodySource {
     return n;
   }
 
+  // Lending hands the I/O thread a view of the filled slot itself (no copy
+  // into the server's chunk); the slot goes back to the worker only on the
+  // next Lend, once the server has written the bytes.
+  bool CanLend() const override { return true; }
+  Result<std::string_view> Lend(size_t max) override {
+    common::MutexLock lock(mu_);
+    if (lent_ > 0) {
+      Slot& done = slots_[reading_];
+      done.taken += lent_;
+      lent_ = 0;
+      if (done.taken == done.size) {
+        done.ready = false;
+        reading_ ^= 1;
+        changed_.NotifyAll();
+      }
+    }
+    Slot& slot = slots_[reading_];
+    while (!slot.ready) changed_.Wait(mu_);
+    if (!slot.status.ok()) return Err(slot.status);
+    lent_ = std::min(max, slot.size - slot.taken);
+    return std::string_view(slot.bytes.data() + slot.taken, lent_);
+  }
+
  private:
   struct Slot {
     std::string bytes;
@@ -153,6 +176,7 @@ class ReadAheadBodySource final : public http::BodySource {
   common::CondVar changed_;
   bool stop_ GUARDED_BY(mu_) = false;
   int reading_ = 0;  // The slot Read takes from; Read's thread only.
+  size_t lent_ = 0;  // Bytes of slots_[reading_] the last Lend handed out.
   std::thread worker_;
   static inline std::atomic<int> active_count{0};
 };
