@@ -11,7 +11,9 @@ our endpoint (stored SSE-S3: an envelope in s3proxy), then alternates:
   ours:   the same kind of GET of the object from our S3 endpoint, which
           streams it from s3proxy and decrypts it on the way.
 Both sides read the same number of bytes (ours returns the plaintext, 1/4096
-shorter than the envelope). Reports median MB/s and ours/direct.
+shorter than the envelope). Reports median MB/s and ours/direct, and the CPU
+seconds per GB of each process (s3proxy, our server, the client) on each
+path, from /proc: on 2 cores the proxy hop's extra work shows there.
 
   .venv/bin/python bench/s3store_get_bench.py --build-dir build [--size-mb 256] [--runs 5]
 """
@@ -37,6 +39,15 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from harness.s3proxy import ACCESS_KEY, SECRET_KEY, S3Proxy  # noqa: E402
 from harness.server import StreamtablesServer  # noqa: E402
 from s3_get_bench import CHUNK, print_report, read_s3_raw  # noqa: E402
+
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of every thread of `pid` so far."""
+    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
 
 
 def main() -> int:
@@ -91,11 +102,18 @@ def main() -> int:
             sizes = {name: read() for name, read in readers.items()}  # Warm up.
             assert sizes["ours"] == size, sizes
             seconds = {}
+            pids = {"s3proxy": proxy.process.pid, "server": server.proc.pid}
+            cpu = {name: {who: 0.0 for who in (*pids, "client")} for name in readers}
             for _ in range(args.runs):
                 for name, read in readers.items():
+                    before = {who: cpu_seconds(pid) for who, pid in pids.items()}
+                    client_before = sum(os.times()[:2])
                     start = time.perf_counter()
                     got = read()
                     seconds.setdefault(name, []).append(time.perf_counter() - start)
+                    for who, pid in pids.items():
+                        cpu[name][who] += cpu_seconds(pid) - before[who]
+                    cpu[name]["client"] += sum(os.times()[:2]) - client_before
                     assert got == sizes[name]
         finally:
             server.stop()
@@ -106,7 +124,10 @@ def main() -> int:
         mb = sizes[name] / 1e6
         result[name] = {"median_mb_s": round(mb / statistics.median(values), 1),
                         "best_mb_s": round(mb / min(values), 1),
-                        "seconds": [round(v, 3) for v in values]}
+                        "seconds": [round(v, 3) for v in values],
+                        "cpu_s_per_gb": {who: round(c / (sizes[name] * len(values) / 1e9), 3)
+                                         for who, c in cpu[name].items()},
+                        "cores_busy": round(sum(cpu[name].values()) / sum(values), 2)}
     result["ours_vs_direct"] = round(result["ours"]["median_mb_s"] /
                                      result["direct"]["median_mb_s"], 2)
     return print_report(result, args.json)

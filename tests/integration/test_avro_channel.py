@@ -21,7 +21,7 @@ from botocore.exceptions import ClientError
 
 from harness import duckdb_engine
 from harness.channels import ChannelSetup, glue_client
-from test_iceberg_rest_engines import duckdb_attach
+from test_iceberg_rest_engines import duckdb_attach, spark_catalog
 
 BASE = dt.datetime(2026, 11, 30, 8, 0, 0, tzinfo=dt.timezone.utc)
 TS = {"type": "long", "logicalType": "timestamp-micros"}
@@ -181,7 +181,7 @@ def test_glue_registry_accepts_avro_and_refuses_an_invalid_definition(server):
     assert len(versions["Schemas"]) == 1
 
 
-def test_avro_gsr_channel_evolution_sequence_and_poison(server, kafka, topic_name):
+def test_avro_gsr_channel_evolution_sequence_and_poison(server, kafka, topic_name, spark):
     kafka.create_topic(topic_name, partitions=2)
     ids = register(server, unique("orders"), [V1, V2, V3, V4, V5])
     schemas = [V1, V2, V3, V4, V5]
@@ -280,6 +280,23 @@ def test_avro_gsr_channel_evolution_sequence_and_poison(server, kafka, topic_nam
         f"ORDER BY id").fetchall()
     assert duck_rows == [(r["id"], r["name"], r["qty"], r["note"], r["tag"])
                          for r in sorted(want_rows, key=lambda r: r["id"])]
+
+    # Spark reads the same rows field by field, and time travel to the
+    # v1-era snapshot gives v1's schema and rows.
+    cat = spark_catalog(spark, server, setup.bucket_arn)
+    name = f"{cat}.{setup.namespace}.{setup.table}"
+    spark_rows = [r.asDict() for r in spark.sql(
+        f"SELECT id, ts, name, qty, price, note, tag FROM {name} ORDER BY id").collect()]
+    assert len(spark_rows) == len(want_rows)
+    for row, want in zip(spark_rows, sorted(want_rows, key=lambda r: r["id"])):
+        assert row["ts"].replace(tzinfo=dt.timezone.utc) == want["ts"], (row, want)
+        for field in ("id", "name", "qty", "note", "tag"):
+            assert row[field] == want[field], (field, row, want)
+        assert row["price"] == pytest.approx(want["price"], rel=1e-7), (row, want)
+    v1_era = spark.sql(f"SELECT * FROM {name} VERSION AS OF {snapshots[1].snapshot_id}")
+    assert "note" not in v1_era.columns and "tag" not in v1_era.columns
+    assert dict(v1_era.dtypes)["qty"] == "int"
+    assert sorted(r["id"] for r in v1_era.collect()) == list(range(100, 100 + per_version))
 
     # The quarantined version in DescribeChannel (extension) and /metrics.
     described = describe_raw(server, setup)
