@@ -12,29 +12,10 @@
 #include "auth/sigv4_parse_internal.h"
 #include "auth/time_format_internal.h"
 #include "common/ascii.h"
+#include "common/base64.h"
 
 namespace st::auth {
 namespace {
-
-std::string Base64(std::string_view bytes) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    uint32_t v = (uint8_t(bytes[i]) << 16) | (uint8_t(bytes[i + 1]) << 8) | uint8_t(bytes[i + 2]);
-    for (int k = 3; k >= 0; --k) out += kAlphabet[(v >> (6 * k)) & 63];
-  }
-  if (i < bytes.size()) {
-    uint32_t v = uint8_t(bytes[i]) << 16;
-    if (i + 1 < bytes.size()) v |= uint8_t(bytes[i + 1]) << 8;
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += i + 1 < bytes.size() ? kAlphabet[(v >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
 
 bool IsHex64(std::string_view s) {
   return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {
@@ -211,7 +192,7 @@ Result<VerifiedRequest> SigV4Verifier::Verify(const HttpRequestView& request,
     } else if (*declared == "STREAMING-UNSIGNED-PAYLOAD-TRAILER") {
       mode = PayloadMode::kStreamingUnsignedTrailer;
     } else if (scope.service != "s3" && request.body && !IsHex64(*declared) &&
-               *declared == Base64(Sha256(*request.body))) {
+               *declared == common::Base64Encode(Sha256(*request.body))) {
       // Iceberg Java's REST signer sends x-amz-content-sha256 as the base64
       // SHA-256 of the body (an ordinary signed header) and signs the hex
       // SHA-256 as the payload; it matched the body, so verify that form.

@@ -2,45 +2,11 @@
 
 #include "catalog/page_token_internal.h"
 #include "catalog/pagination.h"
+#include "common/base64.h"
 
 namespace st::catalog {
 
 namespace {
-
-constexpr std::string_view kAlphabet =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-std::string Base64Url(std::string_view bytes) {
-  std::string out;
-  uint32_t buffer = 0;
-  int bits = 0;
-  for (unsigned char c : bytes) {
-    buffer = (buffer << 8) | c;
-    bits += 8;
-    while (bits >= 6) {
-      bits -= 6;
-      out.push_back(kAlphabet[(buffer >> bits) & 0x3F]);
-    }
-  }
-  if (bits > 0) out.push_back(kAlphabet[(buffer << (6 - bits)) & 0x3F]);
-  return out;
-}
-
-bool FromBase64Url(std::string_view text, std::string* out) {
-  uint32_t buffer = 0;
-  int bits = 0;
-  for (char c : text) {
-    size_t value = kAlphabet.find(c);
-    if (value == std::string_view::npos) return false;
-    buffer = (buffer << 6) | static_cast<uint32_t>(value);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out->push_back(static_cast<char>((buffer >> bits) & 0xFF));
-    }
-  }
-  return true;
-}
 
 // Fields are length-prefixed ("<len>:<bytes>") so any byte may appear in them.
 void AppendField(std::string& out, std::string_view field) {
@@ -78,7 +44,7 @@ std::string EncodePageToken(std::string_view listing, std::string_view filter,
   AppendField(raw, listing);
   AppendField(raw, filter);
   for (const std::string& part : last_key) AppendField(raw, part);
-  return Base64Url(raw);
+  return common::Base64Encode(raw, common::Base64Alphabet::kUrl, common::Base64Padding::kOptional);
 }
 
 Result<std::vector<std::string>> DecodePageToken(std::string_view token, std::string_view listing,
@@ -86,7 +52,10 @@ Result<std::vector<std::string>> DecodePageToken(std::string_view token, std::st
   if (token.empty()) return std::vector<std::string>{};
   if (token.size() > 2048) return Err(BadToken());
   std::string raw;
-  if (!FromBase64Url(token, &raw)) return Err(BadToken());
+  if (!common::Base64DecodeAppend(token, &raw, common::Base64Alphabet::kUrl,
+                                  common::Base64Padding::kOptional)) {
+    return Err(BadToken());
+  }
   std::string_view in(raw);
   std::string got_listing, got_filter;
   if (!ReadField(in, &got_listing) || !ReadField(in, &got_filter) || got_listing != listing ||

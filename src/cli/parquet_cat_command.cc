@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cli/row_json.h"
+#include "common/base64.h"
 #include "common/uuid.h"
 #include "parquet/file_reader.h"
 
@@ -114,7 +115,7 @@ Json ValueJson(const Node& node, const Value& v) {
         for (size_t i = 0; i < 16; ++i) uuid.bytes[i] = static_cast<uint8_t>(v.bytes_value()[i]);
         return uuid.ToString();
       }
-      return Base64Encode(v.bytes_value());
+      return common::Base64Encode(v.bytes_value());
     default:
       return nullptr;
   }
@@ -179,8 +180,8 @@ Json MetadataJson(const parquet::FileMetadata& m) {
       if (cc.statistics) {
         const parquet::ColumnStatistics& s = *cc.statistics;
         if (s.null_count) chunk["null_count"] = *s.null_count;
-        if (s.min_value) chunk["min_value"] = Base64Encode(*s.min_value);
-        if (s.max_value) chunk["max_value"] = Base64Encode(*s.max_value);
+        if (s.min_value) chunk["min_value"] = common::Base64Encode(*s.min_value);
+        if (s.max_value) chunk["max_value"] = common::Base64Encode(*s.max_value);
       }
       chunks.push_back(std::move(chunk));
     }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "common/base64.h"
 #include "common/uuid.h"
 
 namespace st::cli {
@@ -65,7 +66,7 @@ Result<Json> ToJson(const Type& type, const Value& value) {
     case TypeId::kFixed:
     case TypeId::kBinary:
       ST_TRY(expect(Value::Kind::kBinary));
-      return Json(Base64Encode(value.bytes_value()));
+      return Json(common::Base64Encode(value.bytes_value()));
     case TypeId::kStruct: {
       ST_TRY(expect(Value::Kind::kStruct));
       const auto& fields = type.fields();
@@ -128,28 +129,6 @@ Result<std::string> RowToJsonLine(const iceberg::Schema& schema, const Value& ro
   } catch (const nlohmann::json::exception& e) {
     return Err(InvalidArgument(std::string("row is not valid UTF-8 JSON: ") + e.what()));
   }
-}
-
-std::string Base64Encode(std::string_view bytes) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  size_t i = 0;
-  for (; i + 3 <= bytes.size(); i += 3) {
-    uint32_t v = (static_cast<uint8_t>(bytes[i]) << 16) |
-                 (static_cast<uint8_t>(bytes[i + 1]) << 8) | static_cast<uint8_t>(bytes[i + 2]);
-    for (int s = 18; s >= 0; s -= 6) out.push_back(kAlphabet[(v >> s) & 63]);
-  }
-  size_t rest = bytes.size() - i;
-  if (rest > 0) {
-    uint32_t v = static_cast<uint8_t>(bytes[i]) << 16;
-    if (rest == 2) v |= static_cast<uint8_t>(bytes[i + 1]) << 8;
-    out.push_back(kAlphabet[(v >> 18) & 63]);
-    out.push_back(kAlphabet[(v >> 12) & 63]);
-    out.push_back(rest == 2 ? kAlphabet[(v >> 6) & 63] : '=');
-    out.push_back('=');
-  }
-  return out;
 }
 
 }  // namespace st::cli

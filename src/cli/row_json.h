@@ -30,9 +30,6 @@ namespace st::cli {
 // Errors: InvalidArgument when the value does not match the schema.
 Result<std::string> RowToJsonLine(const iceberg::Schema& schema, const Value& row);
 
-// Standard base64 with padding (how fixed and binary values are printed).
-std::string Base64Encode(std::string_view bytes);
-
 // "-123.45" for unscaled -12345 at scale 2.
 std::string DecimalToString(Int128 unscaled, int scale);
 

@@ -1,5 +1,6 @@
 #include <array>
 
+#include "common/base64.h"
 #include "decoding/text_scalars_internal.h"
 
 namespace st::decoding {
@@ -81,15 +82,6 @@ bool ParseOffset(std::string_view text, size_t pos, int64_t* offset_seconds) {
   return true;
 }
 
-int Base64Value(unsigned char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
-
 // -1 for non-hex characters; a table because uuids are on the hot path.
 constexpr auto kHexTable = [] {
   std::array<int8_t, 256> table{};
@@ -168,29 +160,6 @@ bool ParseUuidText(std::string_view text, std::string* out) {
   }
   out->append(bytes, 16);
   return true;
-}
-
-bool DecodeBase64(std::string_view text, std::string* out) {
-  size_t end = text.size();
-  if (end % 4 == 0 && end > 0) {
-    if (text[end - 1] == '=') --end;
-    if (text[end - 1] == '=') --end;
-  }
-  if (end % 4 == 1) return false;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (size_t i = 0; i < end; ++i) {
-    const int v = Base64Value(static_cast<unsigned char>(text[i]));
-    if (v < 0) return false;
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out->push_back(static_cast<char>((acc >> bits) & 0xff));
-    }
-  }
-  // Leftover bits must be zero (canonical encoding).
-  return (acc & ((1u << bits) - 1)) == 0;
 }
 
 bool ParseDecimalText(std::string_view text, int precision, int scale, Int128* unscaled) {

@@ -23,8 +23,6 @@ bool ParseIsoDate(std::string_view text, int32_t* days);
 bool ParseIsoTime(std::string_view text, int64_t* micros);
 // Canonical 8-4-4-4-12 hex UUID → 16 big-endian bytes appended to `out`.
 bool ParseUuidText(std::string_view text, std::string* out);
-// Standard base64 (RFC 4648 §4; '=' padding optional) decoded and appended to `out`.
-bool DecodeBase64(std::string_view text, std::string* out);
 // A JSON number token (optional '-', digits, optional fraction, optional
 // exponent) → unscaled value at `scale`. False when the text is not a number,
 // a non-zero digit falls beyond the scale, or |unscaled| >= 10^precision.

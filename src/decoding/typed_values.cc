@@ -1,3 +1,4 @@
+#include "common/base64.h"
 #include "decoding/text_scalars_internal.h"
 #include "decoding/typed_values_internal.h"
 #include "parquet/schema.h"
@@ -55,7 +56,8 @@ bool PushTextValue(const ShredNode& node, std::string_view text, int16_t rep, Co
     case iceberg::TypeId::kBinary:
     case iceberg::TypeId::kFixed: {
       const size_t before = c.arena.size();
-      const bool ok = DecodeBase64(text, &c.arena) &&
+      const bool ok = common::Base64DecodeAppend(text, &c.arena, common::Base64Alphabet::kStandard,
+                                                 common::Base64Padding::kOptional) &&
                       (node.type_id == iceberg::TypeId::kBinary ||
                        c.arena.size() - before == static_cast<size_t>(node.type->fixed_length()));
       if (!ok) {

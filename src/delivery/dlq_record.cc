@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "common/base64.h"
+
 namespace st::delivery {
 
 namespace {
@@ -30,36 +32,10 @@ CivilTime ToCivil(int64_t epoch_ms) {
 
 nlohmann::json Base64OrNull(const std::optional<std::string>& bytes) {
   if (!bytes.has_value()) return nullptr;
-  return Base64Encode(*bytes);
+  return common::Base64Encode(*bytes);
 }
 
 }  // namespace
-
-std::string Base64Encode(std::string_view bytes) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 3 <= bytes.size(); i += 3) {
-    uint32_t v = (uint32_t(uint8_t(bytes[i])) << 16) | (uint32_t(uint8_t(bytes[i + 1])) << 8) |
-                 uint8_t(bytes[i + 2]);
-    out += kAlphabet[v >> 18];
-    out += kAlphabet[(v >> 12) & 63];
-    out += kAlphabet[(v >> 6) & 63];
-    out += kAlphabet[v & 63];
-  }
-  size_t rest = bytes.size() - i;
-  if (rest > 0) {
-    uint32_t v = uint32_t(uint8_t(bytes[i])) << 16;
-    if (rest == 2) v |= uint32_t(uint8_t(bytes[i + 1])) << 8;
-    out += kAlphabet[v >> 18];
-    out += kAlphabet[(v >> 12) & 63];
-    out += rest == 2 ? kAlphabet[(v >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
 
 std::string FormatTimestampMillis(int64_t epoch_ms) {
   CivilTime t = ToCivil(epoch_ms);

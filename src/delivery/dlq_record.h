@@ -33,8 +33,6 @@ std::string DlqObjectKey(const std::string& error_output_prefix, const std::stri
                          const std::string& channel_id, int32_t partition, int64_t first_offset,
                          int64_t last_offset, int64_t hour_ms);
 
-// Standard base64 with padding (RFC 4648 §4).
-std::string Base64Encode(std::string_view bytes);
 // "2026-01-02T03:04:05.678Z".
 std::string FormatTimestampMillis(int64_t epoch_ms);
 

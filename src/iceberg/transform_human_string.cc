@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "common/base64.h"
 #include "common/uuid.h"
 #include "iceberg/calendar_internal.h"
 #include "iceberg/conversions_internal.h"
@@ -119,29 +120,6 @@ std::string HumanDouble(double d) {
   return sign + mantissa + "e" + (exponent < 0 ? "-" : "+") + PadNumber(std::abs(exponent), 2);
 }
 
-std::string Base64(const std::string& bytes) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    const uint32_t n = (static_cast<uint8_t>(bytes[i]) << 16) |
-                       (static_cast<uint8_t>(bytes[i + 1]) << 8) |
-                       static_cast<uint8_t>(bytes[i + 2]);
-    out += {kAlphabet[n >> 18], kAlphabet[(n >> 12) & 63], kAlphabet[(n >> 6) & 63],
-            kAlphabet[n & 63]};
-  }
-  if (i + 1 == bytes.size()) {
-    const uint32_t n = static_cast<uint8_t>(bytes[i]) << 16;
-    out += {kAlphabet[n >> 18], kAlphabet[(n >> 12) & 63], '=', '='};
-  } else if (i + 2 == bytes.size()) {
-    const uint32_t n =
-        (static_cast<uint8_t>(bytes[i]) << 16) | (static_cast<uint8_t>(bytes[i + 1]) << 8);
-    out += {kAlphabet[n >> 18], kAlphabet[(n >> 12) & 63], kAlphabet[(n >> 6) & 63], '='};
-  }
-  return out;
-}
-
 std::string HumanValue(const Type& type, const Value& v) {
   switch (type.id()) {
     case TypeId::kBoolean:
@@ -172,9 +150,9 @@ std::string HumanValue(const Type& type, const Value& v) {
         std::copy(v.bytes_value().begin(), v.bytes_value().end(), uuid.bytes.begin());
         return uuid.ToString();
       }
-      return Base64(v.bytes_value());
+      return common::Base64Encode(v.bytes_value());
     default:
-      return Base64(v.bytes_value());
+      return common::Base64Encode(v.bytes_value());
   }
 }
 

@@ -8,6 +8,7 @@
 #include <array>
 #include <memory>
 
+#include "common/base64.h"
 #include "common/uuid.h"
 
 namespace st::kms {
@@ -45,9 +46,6 @@ using CipherPtr = std::unique_ptr<EVP_CIPHER_CTX, CipherDeleter>;
 const unsigned char* Bytes(std::string_view s) {
   return reinterpret_cast<const unsigned char*>(s.data());
 }
-
-constexpr std::string_view kAlphabet =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 }  // namespace
 
@@ -151,60 +149,6 @@ Result<std::string> OpenBlob(std::string_view key, std::string_view blob,
 
 void Wipe(std::string& secret) {
   if (!secret.empty()) OPENSSL_cleanse(secret.data(), secret.size());
-}
-
-std::string Base64Encode(std::string_view bytes) {
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 3 <= bytes.size(); i += 3) {
-    uint32_t n = (static_cast<uint32_t>(static_cast<unsigned char>(bytes[i])) << 16) |
-                 (static_cast<uint32_t>(static_cast<unsigned char>(bytes[i + 1])) << 8) |
-                 static_cast<unsigned char>(bytes[i + 2]);
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += kAlphabet[(n >> 6) & 63];
-    out += kAlphabet[n & 63];
-  }
-  size_t rest = bytes.size() - i;
-  if (rest > 0) {
-    uint32_t n = static_cast<uint32_t>(static_cast<unsigned char>(bytes[i])) << 16;
-    if (rest == 2) n |= static_cast<uint32_t>(static_cast<unsigned char>(bytes[i + 1])) << 8;
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += rest == 2 ? kAlphabet[(n >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
-
-Result<std::string> Base64Decode(std::string_view text) {
-  if (text.size() % 4 != 0) return Err(InvalidArgument("not valid base64 (length)"));
-  std::string out;
-  out.reserve(text.size() / 4 * 3);
-  for (size_t i = 0; i < text.size(); i += 4) {
-    uint32_t n = 0;
-    int pad = 0;
-    for (size_t j = 0; j < 4; ++j) {
-      char c = text[i + j];
-      uint32_t v = 0;
-      if (c == '=') {
-        // Padding only in the last group's last two places.
-        if (i + 4 != text.size() || j < 2) return Err(InvalidArgument("not valid base64"));
-        ++pad;
-      } else {
-        if (pad > 0) return Err(InvalidArgument("not valid base64"));
-        size_t pos = kAlphabet.find(c);
-        if (pos == std::string_view::npos) return Err(InvalidArgument("not valid base64"));
-        v = static_cast<uint32_t>(pos);
-      }
-      n = (n << 6) | v;
-    }
-    out += static_cast<char>((n >> 16) & 0xff);
-    if (pad < 2) out += static_cast<char>((n >> 8) & 0xff);
-    if (pad < 1) out += static_cast<char>(n & 0xff);
-  }
-  return out;
 }
 
 }  // namespace st::kms

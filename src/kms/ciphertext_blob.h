@@ -58,9 +58,4 @@ Result<std::string> OpenBlob(std::string_view key, std::string_view blob,
 // Overwrites `secret` (key material, plaintext) before it is freed.
 void Wipe(std::string& secret);
 
-// Base64 (RFC 4648, padded) as the AWS JSON protocol carries blobs.
-std::string Base64Encode(std::string_view bytes);
-// Errors: InvalidArgument for characters outside the alphabet or bad padding.
-Result<std::string> Base64Decode(std::string_view text);
-
 }  // namespace st::kms

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "auth/arn.h"
+#include "common/base64.h"
 #include "common/json_fields.h"
 #include "http/error_table.h"
 
@@ -121,7 +122,7 @@ Result<std::string> ReadBlob(const nlohmann::json& body, std::string_view member
                                "1 and " +
                                std::to_string(max_encoded * 3 / 4)));
   }
-  Result<std::string> decoded = Base64Decode(text);
+  std::optional<std::string> decoded = common::Base64Decode(text);
   if (!decoded.has_value()) {
     return Err(InvalidArgument(std::string(member) + " is not valid base64"));
   }
@@ -318,7 +319,7 @@ Result<http::Response> Encrypt(const Call& call) {
   ST_ASSIGN_OR_RETURN(EncryptionContext context, ReadContext(call.body, "EncryptionContext"));
   KMS_OR_FAIL(blob, call.deps.keys.Encrypt(*key, plaintext, context));
   Wipe(plaintext);
-  return JsonResponse({{"CiphertextBlob", Base64Encode(*blob)},
+  return JsonResponse({{"CiphertextBlob", common::Base64Encode(*blob)},
                        {"KeyId", key->arn},
                        {"EncryptionAlgorithm", "SYMMETRIC_DEFAULT"}});
 }
@@ -351,7 +352,7 @@ Result<http::Response> Decrypt(const Call& call) {
   KMS_OR_FAIL(expected, OptionalNamedKey(call, "KeyId"));
   KMS_OR_FAIL(decrypted, call.deps.keys.Decrypt(call.account_id, blob, context, *expected));
   http::Response response = JsonResponse({{"KeyId", decrypted->key.arn},
-                                          {"Plaintext", Base64Encode(decrypted->plaintext)},
+                                          {"Plaintext", common::Base64Encode(decrypted->plaintext)},
                                           {"EncryptionAlgorithm", "SYMMETRIC_DEFAULT"}});
   Wipe(decrypted->plaintext);
   return response;
@@ -381,9 +382,9 @@ Result<http::Response> GenerateDataKeyCommon(const Call& call, bool with_plainte
     bytes = static_cast<size_t>(*number);
   }
   KMS_OR_FAIL(data_key, call.deps.keys.GenerateDataKey(*key, bytes, context, with_plaintext));
-  nlohmann::json out = {{"CiphertextBlob", Base64Encode(data_key->ciphertext_blob)},
+  nlohmann::json out = {{"CiphertextBlob", common::Base64Encode(data_key->ciphertext_blob)},
                         {"KeyId", key->arn}};
-  if (with_plaintext) out["Plaintext"] = Base64Encode(data_key->plaintext);
+  if (with_plaintext) out["Plaintext"] = common::Base64Encode(data_key->plaintext);
   Wipe(data_key->plaintext);
   return JsonResponse(out);
 }
@@ -418,7 +419,7 @@ Result<http::Response> ReEncrypt(const Call& call) {
   KMS_OR_FAIL(sealed,
               call.deps.keys.Encrypt(*destination, decrypted->plaintext, destination_context));
   Wipe(decrypted->plaintext);
-  return JsonResponse({{"CiphertextBlob", Base64Encode(*sealed)},
+  return JsonResponse({{"CiphertextBlob", common::Base64Encode(*sealed)},
                        {"SourceKeyId", decrypted->key.arn},
                        {"KeyId", destination->arn},
                        {"SourceEncryptionAlgorithm", "SYMMETRIC_DEFAULT"},

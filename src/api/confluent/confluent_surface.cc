@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "auth/arn.h"
+#include "common/base64.h"
 #include "common/json_nesting.h"
 
 namespace st::api::confluent {
@@ -79,32 +80,6 @@ class ConfluentErrorWriter final : public http::ErrorWriter {
   }
 };
 
-std::optional<std::string> Base64Decode(std::string_view text) {
-  auto value = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-  };
-  while (!text.empty() && text.back() == '=') text.remove_suffix(1);
-  std::string out;
-  uint32_t bits = 0;
-  int count = 0;
-  for (char c : text) {
-    int v = value(c);
-    if (v < 0) return std::nullopt;
-    bits = (bits << 6) | static_cast<uint32_t>(v);
-    count += 6;
-    if (count >= 8) {
-      count -= 8;
-      out.push_back(static_cast<char>((bits >> count) & 0xFF));
-    }
-  }
-  return out;
-}
-
 bool ConstantTimeEquals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   unsigned char diff = 0;
@@ -171,7 +146,9 @@ std::optional<auth::Principal> Authenticate(const ConfluentDeps& deps,
       return std::nullopt;
     }
   }
-  std::optional<std::string> decoded = Base64Decode(value.substr(kScheme.size()));
+  std::optional<std::string> decoded =
+      common::Base64Decode(value.substr(kScheme.size()), common::Base64Alphabet::kStandard,
+                           common::Base64Padding::kOptional);
   if (!decoded.has_value()) return std::nullopt;
   size_t colon = decoded->find(':');
   if (colon == std::string::npos || colon == 0) return std::nullopt;

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "api/s3/object_etag_internal.h"
+#include "common/base64.h"
 
 namespace st::api::s3 {
 
@@ -61,15 +62,6 @@ std::string HexLower(std::string_view bytes) {
     out += kDigits[c >> 4];
     out += kDigits[c & 15];
   }
-  return out;
-}
-
-std::string Base64(std::string_view bytes) {
-  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-  int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                          reinterpret_cast<const unsigned char*>(bytes.data()),
-                          static_cast<int>(bytes.size()));
-  out.resize(static_cast<size_t>(n));
   return out;
 }
 

@@ -35,8 +35,6 @@ class Md5 {
 
 std::string Md5Raw(std::string_view bytes);
 std::string HexLower(std::string_view bytes);
-// Base64 of raw bytes (Content-MD5 comparison).
-std::string Base64(std::string_view bytes);
 
 // The quoted ETag of `info` (an object of the store); never fails: a missing
 // or stale record gives the synthetic ETag.

@@ -5,6 +5,7 @@
 #include "api/s3/object_headers_internal.h"
 #include "api/s3/s3_errors_internal.h"
 #include "api/s3/surface_state_internal.h"
+#include "common/base64.h"
 
 namespace st::api::s3 {
 
@@ -58,7 +59,7 @@ tl::expected<std::string, http::HttpError> UploadPayload(const S3State& state,
     }
   }
   if (auto content_md5 = request.headers.Get("Content-MD5")) {
-    if (*content_md5 != Base64(Md5Raw(*payload))) {
+    if (*content_md5 != common::Base64Encode(Md5Raw(*payload))) {
       return tl::unexpected(
           BadRequest("BadDigest", "The Content-MD5 you specified did not match what we received."));
     }

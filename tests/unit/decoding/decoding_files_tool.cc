@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "avro/schema.h"
+#include "common/base64.h"
 #include "common/random.h"
 #include "decoding/avro_schema_mapping.h"
 #include "decoding/channel_schema.h"
@@ -36,7 +37,9 @@ int Die(const std::string& message) {
 
 std::string Base64(const nlohmann::json& j) {
   std::string out;
-  if (!decoding::DecodeBase64(j.get<std::string>(), &out)) std::cerr << "bad base64\n";
+  if (!common::Base64DecodeAppend(j.get<std::string>(), &out, common::Base64Alphabet::kStandard,
+                                  common::Base64Padding::kOptional))
+    std::cerr << "bad base64\n";
   return out;
 }
 

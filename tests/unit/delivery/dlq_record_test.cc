@@ -4,19 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/base64.h"
+
 namespace st::delivery {
 namespace {
-
-TEST(DlqRecordTest, Base64MatchesRfc4648Vectors) {
-  EXPECT_EQ(Base64Encode(""), "");
-  EXPECT_EQ(Base64Encode("f"), "Zg==");
-  EXPECT_EQ(Base64Encode("fo"), "Zm8=");
-  EXPECT_EQ(Base64Encode("foo"), "Zm9v");
-  EXPECT_EQ(Base64Encode("foob"), "Zm9vYg==");
-  EXPECT_EQ(Base64Encode("fooba"), "Zm9vYmE=");
-  EXPECT_EQ(Base64Encode("foobar"), "Zm9vYmFy");
-  EXPECT_EQ(Base64Encode(std::string("\xff\x00\xfe", 3)), "/wD+");
-}
 
 TEST(DlqRecordTest, TimestampIsRfc3339WithMillisInUtc) {
   EXPECT_EQ(FormatTimestampMillis(0), "1970-01-01T00:00:00.000Z");
@@ -41,7 +32,7 @@ TEST(DlqRecordTest, LineCarriesRecordReasonAndChannel) {
   EXPECT_EQ(json["offset"], 41);
   EXPECT_EQ(json["timestamp"], "2025-11-30T08:00:00.123Z");
   EXPECT_EQ(json["key"], "azE=");
-  EXPECT_EQ(json["value"], Base64Encode(*record.value));
+  EXPECT_EQ(json["value"], common::Base64Encode(*record.value));
   ASSERT_EQ(json["headers"].size(), 2u);
   EXPECT_EQ(json["headers"][0]["key"], "h");
   EXPECT_EQ(json["headers"][0]["value"], "dg==");

@@ -79,19 +79,5 @@ TEST(CiphertextBlobTest, Bounds) {
   EXPECT_FALSE(SealBlob("short", Header(), "p", {}).has_value());
 }
 
-TEST(Base64Test, RoundTripAndStrictness) {
-  for (std::string s : {"", "f", "fo", "foo", "foob", "fooba", "foobar"}) {
-    auto decoded = Base64Decode(Base64Encode(s));
-    ASSERT_TRUE(decoded.has_value());
-    EXPECT_EQ(*decoded, s);
-  }
-  EXPECT_EQ(Base64Encode("foobar"), "Zm9vYmFy");
-  EXPECT_EQ(Base64Encode("fo"), "Zm8=");
-  EXPECT_FALSE(Base64Decode("Zm8").has_value());
-  EXPECT_FALSE(Base64Decode("Z=8=").has_value());
-  EXPECT_FALSE(Base64Decode("Zm8=Zm8=").has_value());
-  EXPECT_FALSE(Base64Decode("Zm!=").has_value());
-}
-
 }  // namespace
 }  // namespace st::kms
