@@ -3,16 +3,22 @@
 
     tools/check_simd_isolation.py LIBRARY.a --target-object NAME.o [--target-object ...]
 
-LIBRARY.a is a static library built for baseline x86-64 (st_decoding). Its
---target-object members may contain code for a newer CPU (AVX2, BMI, LZCNT,
-PCLMULQDQ...) inside target regions, reached only after a CPU check; every
-other member must contain none. In a target object, a function with such
-instructions must have internal linkage or carry "haswell" in its name: an
-inline function (std::, simdjson::, ours) defined in a target region would be
-emitted as a weak COMDAT copy under a name that baseline objects also emit,
-and the linker may keep the AVX2 copy for a baseline caller (SIGILL on an old
-CPU). A target object without any such instruction fails too (the region did
-not take effect, so the check would prove nothing).
+LIBRARY.a is a static library built for baseline x86-64 (st_decoding). A
+function containing instructions a baseline CPU lacks (AVX2, BMI, LZCNT,
+PCLMULQDQ...) must be named after a simdjson SIMD kernel (haswell, icelake,
+westmere): it lives in simdjson::<kernel>:: (simdjson's own target regions,
+which every object including <simdjson.h> may emit) or takes a <kernel>
+type or names one (our haswell build: JsonWalker<HaswellOndemand>,
+MakeHaswellJsonKernel), so only code that already dispatched to that kernel
+calls it. Any other function with such instructions fails: an inline function
+(std::, generic simdjson::, ours) compiled in a target region is emitted as a
+weak COMDAT copy under a name that baseline objects also emit, and the linker
+may keep the AVX2 copy for a baseline caller (SIGILL on an old CPU). Each
+--target-object must contain such instructions (else its target region did not
+take effect and the check proves nothing). In a --target-object, functions
+with internal linkage are fine too: only the object's own functions call them,
+and its baseline entry points reach the target region only through the
+runtime dispatch (MakeHaswellJsonKernel).
 
 `tzcnt` is not counted: GCC emits `rep bsf` (which objdump shows as tzcnt)
 for baseline code too, and old CPUs run it as bsf.
@@ -84,6 +90,16 @@ def bindings(obj):
     return result
 
 
+KERNEL_RE = re.compile(r"haswell|icelake|westmere", re.I)
+_BINDINGS = {}
+
+
+def bindings_of(obj):
+    if obj not in _BINDINGS:
+        _BINDINGS[obj] = bindings(obj)
+    return _BINDINGS[obj]
+
+
 def demangle(names):
     if not names:
         return {}
@@ -109,23 +125,22 @@ def main(argv):
         for member in members:
             obj = os.path.join(tmp, member)
             found = target_functions(obj)
-            if member not in args.target_object:
-                names = demangle(sorted(found))
-                for sym, insn in sorted(found.items()):
-                    violations.append(f"{member}: baseline object has `{insn}` in {names[sym]}")
-                continue
-            if not found:
+            if member in args.target_object and not found:
                 violations.append(f"{member}: no AVX2/BMI instruction at all: the target region "
                                   "did not take effect")
-            bind = bindings(obj)
             names = demangle(sorted(found))
+            bad = 0
             for sym, insn in sorted(found.items()):
-                if bind.get(sym, "g") == "l" or "haswell" in names[sym].lower():
+                local = bindings_of(obj).get(sym) == "l"
+                if KERNEL_RE.search(names[sym]) or (local and member in args.target_object):
                     continue
-                violations.append(f"{member}: `{insn}` in {names[sym]}, which has external "
-                                  "linkage and a name baseline objects may emit too")
-            print(f"{member}: {len(found)} functions with target instructions, all internal or "
-                  "haswell-named" if not violations else f"{member}: checked")
+                bad += 1
+                linkage = "internal" if local else "external"
+                violations.append(f"{member}: `{insn}` in {names[sym]} ({linkage} linkage), "
+                                  "which is not named after a SIMD kernel")
+            if member in args.target_object:
+                print(f"{member}: {len(found)} functions with target instructions, "
+                      f"{len(found) - bad} internal or named after a kernel")
     if violations:
         print("\n".join(violations))
         print(f"check_simd_isolation.py: {len(violations)} violation(s)")
