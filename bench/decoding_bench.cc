@@ -323,10 +323,11 @@ int main(int argc, char** argv) {
     }
     const double s = Seconds(start);
     const double cpu = CpuSeconds() - cpu0;
-    std::printf("json decode only (shredder into column buffers, kernel %s): %.3f s, %.1f MB/s, "
-                "%.0f records/s, %.2f CPU-s/GB\n",
-                std::string(st::decoding::JsonKernelName(shredder.kernel())).c_str(), s, mb / s,
-                n / s, cpu / (mb / 1000.0));
+    std::printf(
+        "json decode only (shredder into column buffers, kernel %s): %.3f s, %.1f MB/s, "
+        "%.0f records/s, %.2f CPU-s/GB\n",
+        std::string(st::decoding::JsonKernelName(shredder.kernel())).c_str(), s, mb / s, n / s,
+        cpu / (mb / 1000.0));
   }
 
   // Decode + write Parquet: the JSON records, then the same records as Avro.

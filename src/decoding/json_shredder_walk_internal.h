@@ -44,7 +44,8 @@ namespace st::decoding {
 // What a kernel's walk keeps between records.
 template <class Od>
 struct JsonWalkState {
-  JsonWalkState(const ShredPlan& p, std::vector<Value>* values) : plan(p), partition_values(values) {}
+  JsonWalkState(const ShredPlan& p, std::vector<Value>* values)
+      : plan(p), partition_values(values) {}
   const ShredPlan& plan;
   std::vector<Value>* partition_values;
   std::string padded;
@@ -69,8 +70,7 @@ class JsonWalker {
     padded.assign(json.data(), json.size());
     padded.resize(json.size() + simdjson::SIMDJSON_PADDING);
     OdDocument doc;
-    if (auto e =
-            state_.parser.iterate(padded.data(), json.size(), padded.size()).get(doc)) {
+    if (auto e = state_.parser.iterate(padded.data(), json.size(), padded.size()).get(doc)) {
       return Malformed(e, "");
     }
     JsonType type;
@@ -130,7 +130,8 @@ class JsonWalker {
                                    "; got " + std::string(got));
   }
 
-  ST_JSON_WALK_COLD bool FromSimdjson(simdjson::error_code e, const ShredNode& node, JsonType type) {
+  ST_JSON_WALK_COLD bool FromSimdjson(simdjson::error_code e, const ShredNode& node,
+                                      JsonType type) {
     if (e == simdjson::INCORRECT_TYPE || e == simdjson::NUMBER_OUT_OF_RANGE ||
         e == simdjson::NUMBER_ERROR) {
       return Mismatch(node, e == simdjson::INCORRECT_TYPE ? std::string(TypeName(type))
@@ -160,8 +161,9 @@ class JsonWalker {
         e = doc.get_string().error();
         break;
       case JsonType::number:
-        e = IsJsonNumber(TrimJsonWhitespaceRight(doc.raw_json_token().value_unsafe())) ? simdjson::SUCCESS
-                                                                         : simdjson::NUMBER_ERROR;
+        e = IsJsonNumber(TrimJsonWhitespaceRight(doc.raw_json_token().value_unsafe()))
+                ? simdjson::SUCCESS
+                : simdjson::NUMBER_ERROR;
         break;
       case JsonType::boolean:
         e = doc.get_bool().error();
@@ -305,7 +307,8 @@ class JsonWalker {
     return true;
   }
 
-  ST_JSON_WALK_HOT bool Primitive(const ShredNode& node, OdValue& value, JsonType type, int16_t rep) {
+  ST_JSON_WALK_HOT bool Primitive(const ShredNode& node, OdValue& value, JsonType type,
+                                  int16_t rep) {
     ColumnBuffer& c = out_.column(node.column);
     const int16_t def = node.def_level;
     switch (node.type_id) {

@@ -1,6 +1,5 @@
 // JSON → columns: every type, nesting, nulls and every JSON error code.
 #include <gtest/gtest.h>
-
 #include <stdlib.h>
 
 #include <algorithm>
@@ -383,9 +382,9 @@ TEST_F(JsonDecodingTest, KernelsShredIdentically) {
   }
   const int columns = parquet_schema->num_columns();
   JsonShredder fallback(*plan, 1, JsonKernel::kFallback);
-  JsonShredder best(*plan, 1,
-                    JsonKernelSupported(JsonKernel::kHaswell) ? JsonKernel::kHaswell
-                                                              : JsonKernel::kFallback);
+  JsonShredder best(
+      *plan, 1,
+      JsonKernelSupported(JsonKernel::kHaswell) ? JsonKernel::kHaswell : JsonKernel::kFallback);
   ColumnBuffers fallback_out(*parquet_schema);
   ColumnBuffers best_out(*parquet_schema);
 
@@ -394,7 +393,14 @@ TEST_F(JsonDecodingTest, KernelsShredIdentically) {
       R"({"t\u0073": "2025-03-01T12:00:00Z", "name": "a\"b\\c\u00e9\n\ud83d\ude00"})",
       R"({"ts": "2025-03-01T12:00:00Z", "name": "a string longer than thirty-two bytes, )"
       R"(with \"escapes\" after the first SIMD block", "score": -1.5e-300, "big": -1})",
-      "not json", "", "[1, 2]", "\"x\"", "12", "true", "null", R"({"ts": 1} x)",
+      "not json",
+      "",
+      "[1, 2]",
+      "\"x\"",
+      "12",
+      "true",
+      "null",
+      R"({"ts": 1} x)",
       R"({"ts": "2025-03-01T12:00:00Z", "attrs": {"a": 1, "a": 2}})",
       R"({"ts": "2025-03-01T12:00:00Z", "n": 2147483648, "big": 18446744073709551616})",
       R"({"ts": "2025-03-01T12:00:00Z", "price": 01.5})",
@@ -407,7 +413,8 @@ TEST_F(JsonDecodingTest, KernelsShredIdentically) {
     corpus.push_back(nested + std::string(depth, '[') + "1" + std::string(depth, ']') + "}");
   }
   std::string many = R"({"ts": "2025-03-01T12:00:00Z", "attrs": {)";
-  for (int i = 0; i < 40; ++i) many += "\"k" + std::to_string(i) + "\": " + std::to_string(i) + ", ";
+  for (int i = 0; i < 40; ++i)
+    many += "\"k" + std::to_string(i) + "\": " + std::to_string(i) + ", ";
   corpus.push_back(many + R"("k3": 2}})");
   corpus.push_back(many + R"("end": 2}})");
   const std::string base(kFullRow);
