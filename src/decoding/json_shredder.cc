@@ -24,13 +24,13 @@ namespace st::decoding {
 namespace {
 
 struct FallbackOndemand {
-  using json_type = simdjson::fallback::ondemand::json_type;
-  using document = simdjson::fallback::ondemand::document;
-  using object = simdjson::fallback::ondemand::object;
-  using array = simdjson::fallback::ondemand::array;
-  using value = simdjson::fallback::ondemand::value;
-  using field = simdjson::fallback::ondemand::field;
-  using parser = simdjson::fallback::ondemand::parser;
+  using JsonType = simdjson::fallback::ondemand::json_type;
+  using Document = simdjson::fallback::ondemand::document;
+  using Object = simdjson::fallback::ondemand::object;
+  using Array = simdjson::fallback::ondemand::array;
+  using JsonValue = simdjson::fallback::ondemand::value;
+  using Field = simdjson::fallback::ondemand::field;
+  using Parser = simdjson::fallback::ondemand::parser;
 };
 
 const simdjson::implementation* SimdjsonImplementation(JsonKernel kernel) {
@@ -72,8 +72,8 @@ bool JsonKernelSupported(JsonKernel kernel) {
 }
 
 JsonKernel ProcessJsonKernel() {
-  static const JsonKernel kernel = ChooseProcessJsonKernel();
-  return kernel;
+  static const JsonKernel kKernel = ChooseProcessJsonKernel();
+  return kKernel;
 }
 
 std::string_view TrimJsonWhitespaceRight(std::string_view text) {

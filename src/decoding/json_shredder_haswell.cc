@@ -57,10 +57,17 @@
 // them (std::pair<raw_json_string, value> in ondemand::field).
 #define simdjson_inline inline
 // ... so the walk's hot functions inline everything they call instead (not
-// under ASan, where flattening costs many minutes of compile time; -O2's own
-// inlining then keeps simdjson's templates inside them, which ctest
+// under a sanitizer, where flattening costs many minutes of compile time;
+// -O2's own inlining then keeps simdjson's templates inside them, which ctest
 // decoding_simd_isolation checks).
-#if !defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define ST_JSON_WALK_SANITIZED
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define ST_JSON_WALK_SANITIZED
+#endif
+#endif
+#if !defined(ST_JSON_WALK_SANITIZED)
 #define ST_JSON_WALK_HOT [[gnu::flatten]]
 #endif
 #define SIMDJSON_BUILTIN_IMPLEMENTATION haswell
@@ -73,13 +80,13 @@ namespace st::decoding {
 namespace {
 
 struct HaswellOndemand {
-  using json_type = simdjson::haswell::ondemand::json_type;
-  using document = simdjson::haswell::ondemand::document;
-  using object = simdjson::haswell::ondemand::object;
-  using array = simdjson::haswell::ondemand::array;
-  using value = simdjson::haswell::ondemand::value;
-  using field = simdjson::haswell::ondemand::field;
-  using parser = simdjson::haswell::ondemand::parser;
+  using JsonType = simdjson::haswell::ondemand::json_type;
+  using Document = simdjson::haswell::ondemand::document;
+  using Object = simdjson::haswell::ondemand::object;
+  using Array = simdjson::haswell::ondemand::array;
+  using JsonValue = simdjson::haswell::ondemand::value;
+  using Field = simdjson::haswell::ondemand::field;
+  using Parser = simdjson::haswell::ondemand::parser;
 };
 
 }  // namespace

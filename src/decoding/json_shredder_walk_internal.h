@@ -1,15 +1,15 @@
 // The On-Demand walk of JsonShredder, written once over a simdjson kernel's
-// On-Demand types and compiled once per kernel (json_shredder.cc: fallback;
-// json_shredder_haswell.cc: haswell, inside simdjson's haswell target
-// region). Include it after <simdjson.h> (with SIMDJSON_BUILTIN_IMPLEMENTATION
-// set to the kernel) and after every header it needs, so that nothing but
-// these templates is compiled for the kernel's target: an inline function
-// defined in a target region would be emitted with that target under a
-// name the baseline translation units share, and the linker may keep either
-// copy (tools/check_simd_isolation.py checks the objects for this).
+// On-Demand types and compiled once per kernel: json_shredder.cc (fallback)
+// and json_shredder_haswell.cc (haswell, with <simdjson.h> and this header
+// inside one AVX2 target region). Include it after <simdjson.h> (with
+// SIMDJSON_BUILTIN_IMPLEMENTATION set to the kernel) and, in a target region,
+// after every other header it includes: an inline function defined in a
+// target region is emitted with that target under a name the baseline
+// translation units share, and the linker may keep either copy
+// (tools/check_simd_isolation.py checks the objects for this).
 //
-// `Od` names the kernel's On-Demand types: json_type, document, object,
-// array, value, field, parser.
+// `Od` names the kernel's On-Demand types: JsonType, Document, Object,
+// Array, JsonValue, Field, Parser.
 #pragma once
 
 #ifndef SIMDJSON_H
@@ -49,17 +49,17 @@ struct JsonWalkState {
   const ShredPlan& plan;
   std::vector<Value>* partition_values;
   std::string padded;
-  typename Od::parser parser;
+  typename Od::Parser parser;
 };
 
 template <class Od>
 class JsonWalker {
-  using JsonType = typename Od::json_type;
-  using OdDocument = typename Od::document;
-  using OdObject = typename Od::object;
-  using OdArray = typename Od::array;
-  using OdValue = typename Od::value;
-  using OdField = typename Od::field;
+  using JsonType = typename Od::JsonType;
+  using OdDocument = typename Od::Document;
+  using OdObject = typename Od::Object;
+  using OdArray = typename Od::Array;
+  using OdValue = typename Od::JsonValue;
+  using OdField = typename Od::Field;
 
  public:
   JsonWalker(JsonWalkState<Od>& state, ColumnBuffers& out, RecordError* error)
