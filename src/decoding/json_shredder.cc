@@ -23,15 +23,7 @@ namespace st::decoding {
 
 namespace {
 
-struct FallbackOndemand {
-  using JsonType = simdjson::fallback::ondemand::json_type;
-  using Document = simdjson::fallback::ondemand::document;
-  using Object = simdjson::fallback::ondemand::object;
-  using Array = simdjson::fallback::ondemand::array;
-  using JsonValue = simdjson::fallback::ondemand::value;
-  using Field = simdjson::fallback::ondemand::field;
-  using Parser = simdjson::fallback::ondemand::parser;
-};
+ST_JSON_ONDEMAND_TYPES(FallbackOndemand, fallback);
 
 const simdjson::implementation* SimdjsonImplementation(JsonKernel kernel) {
   return simdjson::get_available_implementations()[std::string(JsonKernelName(kernel))];

@@ -79,15 +79,7 @@ namespace st::decoding {
 
 namespace {
 
-struct HaswellOndemand {
-  using JsonType = simdjson::haswell::ondemand::json_type;
-  using Document = simdjson::haswell::ondemand::document;
-  using Object = simdjson::haswell::ondemand::object;
-  using Array = simdjson::haswell::ondemand::array;
-  using JsonValue = simdjson::haswell::ondemand::value;
-  using Field = simdjson::haswell::ondemand::field;
-  using Parser = simdjson::haswell::ondemand::parser;
-};
+ST_JSON_ONDEMAND_TYPES(HaswellOndemand, haswell);
 
 }  // namespace
 

@@ -32,6 +32,18 @@
 #include "decoding/shred_plan_internal.h"
 #include "decoding/typed_values_internal.h"
 
+// Declares `Name`, the On-Demand types of simdjson kernel `kernel`, for Od.
+#define ST_JSON_ONDEMAND_TYPES(Name, kernel)                \
+  struct Name {                                             \
+    using JsonType = simdjson::kernel::ondemand::json_type; \
+    using Document = simdjson::kernel::ondemand::document;  \
+    using Object = simdjson::kernel::ondemand::object;      \
+    using Array = simdjson::kernel::ondemand::array;        \
+    using JsonValue = simdjson::kernel::ondemand::value;    \
+    using Field = simdjson::kernel::ondemand::field;        \
+    using Parser = simdjson::kernel::ondemand::parser;      \
+  }
+
 // A build may define ST_JSON_WALK_HOT (json_shredder_haswell.cc: flatten, as
 // its simdjson functions are not always_inline). Error paths stay out of line.
 #ifndef ST_JSON_WALK_HOT

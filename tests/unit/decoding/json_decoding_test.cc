@@ -293,18 +293,14 @@ TEST_F(JsonDecodingTest, EscapedStringsAndKeysAreUnescaped) {
   EXPECT_EQ(Bound((*files)[0], 2, *Type::String(), true), Value::String("a\"b\\c\xc3\xa9\n"));
 }
 
-// Mutated and truncated records never break the writer: each is either a
-// row or a RecordError with a known code, and the file holds exactly the rows.
-TEST_F(JsonDecodingTest, MutatedRecordsAreRowsOrKnownErrors) {
-  auto writer = AllTypesWriter();
-  const std::string base(kFullRow);
-  DefaultRandom random(99);
-  int64_t accepted = 0;
-  const std::string_view codes[] = {kMalformedJson, kTypeMismatch, kMissingRequiredField,
-                                    kMissingPartitionValue, kNestingTooDeep};
+// `count` copies of `base`, each truncated or with 1-3 bytes replaced by
+// JSON-significant or invalid ones.
+std::vector<std::string> MutatedRecords(std::string_view base, uint64_t seed, int count) {
+  DefaultRandom random(seed);
   const char replacements[] = "{}[]\",:0123456789.-eE\\ntfu \x01\xff";
-  for (int i = 0; i < 3000; ++i) {
-    std::string json = base;
+  std::vector<std::string> out;
+  for (int i = 0; i < count; ++i) {
+    std::string json(base);
     const uint64_t r = random.Next64();
     if (r % 4 == 0) {
       json.resize(r / 4 % json.size());
@@ -314,6 +310,21 @@ TEST_F(JsonDecodingTest, MutatedRecordsAreRowsOrKnownErrors) {
             replacements[random.Next64() % (sizeof(replacements) - 1)];
       }
     }
+    out.push_back(std::move(json));
+  }
+  return out;
+}
+
+// Mutated and truncated records never break the writer: each is either a
+// row or a RecordError with a known code, and the file holds exactly the rows.
+TEST_F(JsonDecodingTest, MutatedRecordsAreRowsOrKnownErrors) {
+  auto writer = AllTypesWriter();
+  int64_t accepted = 0;
+  const std::string_view codes[] = {kMalformedJson, kTypeMismatch, kMissingRequiredField,
+                                    kMissingPartitionValue, kNestingTooDeep};
+  const std::vector<std::string> mutated = MutatedRecords(kFullRow, 99, 3000);
+  for (int i = 0; i < static_cast<int>(mutated.size()); ++i) {
+    const std::string& json = mutated[i];
     auto error = AddValue(*writer, json, i);
     if (!error) {
       ++accepted;
@@ -417,22 +428,7 @@ TEST_F(JsonDecodingTest, KernelsShredIdentically) {
     many += "\"k" + std::to_string(i) + "\": " + std::to_string(i) + ", ";
   corpus.push_back(many + R"("k3": 2}})");
   corpus.push_back(many + R"("end": 2}})");
-  const std::string base(kFullRow);
-  DefaultRandom random(7);
-  const char replacements[] = "{}[]\",:0123456789.-eE\\ntfu \x01\xff";
-  for (int i = 0; i < 4000; ++i) {
-    std::string json = base;
-    const uint64_t r = random.Next64();
-    if (r % 4 == 0) {
-      json.resize(r / 4 % json.size());
-    } else {
-      for (int k = 0; k < 1 + static_cast<int>(r % 3); ++k) {
-        json[random.Next64() % json.size()] =
-            replacements[random.Next64() % (sizeof(replacements) - 1)];
-      }
-    }
-    corpus.push_back(std::move(json));
-  }
+  for (std::string& json : MutatedRecords(kFullRow, 7, 4000)) corpus.push_back(std::move(json));
 
   int rows = 0;
   for (const std::string& json : corpus) {
