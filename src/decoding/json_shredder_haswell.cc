@@ -8,7 +8,9 @@
 // copy the linker keeps. What the region emits out of line must have internal
 // linkage or a haswell name (simdjson::haswell::, MakeHaswellJsonKernel):
 // tools/check_simd_isolation.py checks the object (ctest decoding_simd_isolation).
-// Not part of a unity batch: it sets simdjson's builtin kernel.
+// Compiled -O2 in every build type and never in a unity batch (CMakeLists.txt).
+// Off x86-64 there is no haswell kernel (JsonKernelSupported is false).
+#if defined(__x86_64__)
 #include <cpuid.h>
 #include <strings.h>
 #include <x86intrin.h>
@@ -95,3 +97,18 @@ std::unique_ptr<JsonShredKernel> MakeHaswellJsonKernel(const ShredPlan& plan,
 #else
 #pragma GCC pop_options
 #endif
+
+#else  // !defined(__x86_64__)
+
+#include "decoding/json_shredder_internal.h"
+
+namespace st::decoding {
+
+std::unique_ptr<JsonShredKernel> MakeHaswellJsonKernel(const ShredPlan& plan,
+                                                       std::vector<Value>* partition_values) {
+  return MakeFallbackJsonKernel(plan, partition_values);
+}
+
+}  // namespace st::decoding
+
+#endif  // defined(__x86_64__)
