@@ -1,9 +1,15 @@
 // JSON → columns: every type, nesting, nulls and every JSON error code.
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <algorithm>
+#include <cstring>
 
+#include "decoding/column_buffers_internal.h"
+#include "decoding/json_shredder_internal.h"
+#include "decoding/shred_plan_internal.h"
 #include "decoding_test_fixture.h"
+#include "iceberg/parquet_schema.h"
 
 namespace st::decoding {
 namespace {
@@ -287,18 +293,14 @@ TEST_F(JsonDecodingTest, EscapedStringsAndKeysAreUnescaped) {
   EXPECT_EQ(Bound((*files)[0], 2, *Type::String(), true), Value::String("a\"b\\c\xc3\xa9\n"));
 }
 
-// Mutated and truncated records never break the writer: each is either a
-// row or a RecordError with a known code, and the file holds exactly the rows.
-TEST_F(JsonDecodingTest, MutatedRecordsAreRowsOrKnownErrors) {
-  auto writer = AllTypesWriter();
-  const std::string base(kFullRow);
-  DefaultRandom random(99);
-  int64_t accepted = 0;
-  const std::string_view codes[] = {kMalformedJson, kTypeMismatch, kMissingRequiredField,
-                                    kMissingPartitionValue, kNestingTooDeep};
+// `count` copies of `base`, each truncated or with 1-3 bytes replaced by
+// JSON-significant or invalid ones.
+std::vector<std::string> MutatedRecords(std::string_view base, uint64_t seed, int count) {
+  DefaultRandom random(seed);
   const char replacements[] = "{}[]\",:0123456789.-eE\\ntfu \x01\xff";
-  for (int i = 0; i < 3000; ++i) {
-    std::string json = base;
+  std::vector<std::string> out;
+  for (int i = 0; i < count; ++i) {
+    std::string json(base);
     const uint64_t r = random.Next64();
     if (r % 4 == 0) {
       json.resize(r / 4 % json.size());
@@ -308,6 +310,21 @@ TEST_F(JsonDecodingTest, MutatedRecordsAreRowsOrKnownErrors) {
             replacements[random.Next64() % (sizeof(replacements) - 1)];
       }
     }
+    out.push_back(std::move(json));
+  }
+  return out;
+}
+
+// Mutated and truncated records never break the writer: each is either a
+// row or a RecordError with a known code, and the file holds exactly the rows.
+TEST_F(JsonDecodingTest, MutatedRecordsAreRowsOrKnownErrors) {
+  auto writer = AllTypesWriter();
+  int64_t accepted = 0;
+  const std::string_view codes[] = {kMalformedJson, kTypeMismatch, kMissingRequiredField,
+                                    kMissingPartitionValue, kNestingTooDeep};
+  const std::vector<std::string> mutated = MutatedRecords(kFullRow, 99, 3000);
+  for (int i = 0; i < static_cast<int>(mutated.size()); ++i) {
+    const std::string& json = mutated[i];
     auto error = AddValue(*writer, json, i);
     if (!error) {
       ++accepted;
@@ -323,6 +340,115 @@ TEST_F(JsonDecodingTest, MutatedRecordsAreRowsOrKnownErrors) {
   for (const auto& f : *files) rows += f.record_count;
   EXPECT_EQ(rows, accepted);
   EXPECT_GT(accepted, 0);
+}
+
+// The process kernel is the best one the CPU has, or the one ST_SIMD_KERNEL
+// names (ctest runs this binary twice: `decoding` and
+// `decoding_fallback_kernel` with ST_SIMD_KERNEL=fallback).
+TEST(JsonKernelTest, ProcessKernelIsTheBestOrTheForcedOne) {
+  const char* forced = getenv("ST_SIMD_KERNEL");
+  EXPECT_TRUE(JsonKernelSupported(JsonKernel::kFallback));
+  if (forced != nullptr && std::strcmp(forced, "fallback") == 0) {
+    EXPECT_EQ(ProcessJsonKernel(), JsonKernel::kFallback);
+  } else if (forced == nullptr) {
+    EXPECT_EQ(ProcessJsonKernel(), JsonKernelSupported(JsonKernel::kHaswell)
+                                       ? JsonKernel::kHaswell
+                                       : JsonKernel::kFallback);
+  }
+  std::printf("JSON shredder kernel: %s (haswell supported: %d)\n",
+              std::string(JsonKernelName(ProcessJsonKernel())).c_str(),
+              JsonKernelSupported(JsonKernel::kHaswell) ? 1 : 0);
+}
+
+void ExpectSameColumns(ColumnBuffers& a, ColumnBuffers& b, int columns, const std::string& json) {
+  for (int i = 0; i < columns; ++i) {
+    const ColumnBuffer& x = a.column(i);
+    const ColumnBuffer& y = b.column(i);
+    EXPECT_EQ(x.def, y.def) << "column " << i << ": " << json;
+    EXPECT_EQ(x.rep, y.rep) << "column " << i << ": " << json;
+    EXPECT_EQ(x.bools, y.bools) << "column " << i << ": " << json;
+    EXPECT_EQ(x.i32, y.i32) << "column " << i << ": " << json;
+    EXPECT_EQ(x.i64, y.i64) << "column " << i << ": " << json;
+    EXPECT_EQ(x.f32, y.f32) << "column " << i << ": " << json;
+    EXPECT_EQ(x.f64, y.f64) << "column " << i << ": " << json;
+    EXPECT_EQ(x.arena, y.arena) << "column " << i << ": " << json;
+    EXPECT_EQ(x.ends, y.ends) << "column " << i << ": " << json;
+  }
+}
+
+// Both builds of the walk give the same rows, partition values and errors
+// (code and message) for valid, invalid and mutated records, whatever
+// simdjson's active implementation (stage 1) is. On a CPU without AVX2 this
+// compares the fallback build with itself; `decoding_simd_isolation` checks
+// the haswell build's object there.
+TEST_F(JsonDecodingTest, KernelsShredIdentically) {
+  auto table = ChannelTableSchema(ValueFormat::kJson, AllTypes(), false, std::nullopt);
+  ASSERT_TRUE(table.has_value());
+  auto parquet_schema = iceberg::ToParquetSchema(*table);
+  ASSERT_TRUE(parquet_schema.has_value());
+  auto plan = MakeShredPlan(*table, *parquet_schema);
+  ASSERT_TRUE(plan.has_value());
+  for (auto& child : plan->root.children) {
+    if (child.name == "ts") child.partition_slot = 0;
+  }
+  const int columns = parquet_schema->num_columns();
+  JsonShredder fallback(*plan, 1, JsonKernel::kFallback);
+  JsonShredder best(
+      *plan, 1,
+      JsonKernelSupported(JsonKernel::kHaswell) ? JsonKernel::kHaswell : JsonKernel::kFallback);
+  ColumnBuffers fallback_out(*parquet_schema);
+  ColumnBuffers best_out(*parquet_schema);
+
+  std::vector<std::string> corpus = {
+      std::string(kFullRow),
+      R"({"t\u0073": "2025-03-01T12:00:00Z", "name": "a\"b\\c\u00e9\n\ud83d\ude00"})",
+      R"({"ts": "2025-03-01T12:00:00Z", "name": "a string longer than thirty-two bytes, )"
+      R"(with \"escapes\" after the first SIMD block", "score": -1.5e-300, "big": -1})",
+      "not json",
+      "",
+      "[1, 2]",
+      "\"x\"",
+      "12",
+      "true",
+      "null",
+      R"({"ts": 1} x)",
+      R"({"ts": "2025-03-01T12:00:00Z", "attrs": {"a": 1, "a": 2}})",
+      R"({"ts": "2025-03-01T12:00:00Z", "n": 2147483648, "big": 18446744073709551616})",
+      R"({"ts": "2025-03-01T12:00:00Z", "price": 01.5})",
+      R"({"ts": "2025-03-01T12:00:00Z", "ok": tru})",
+      R"({"ts": "2025-03-01T12:00:00Z", "user": {"id": null}})",
+      R"({"ts": "2025-03-01T12:00:00Z", "name": "\xff"})",
+  };
+  std::string nested = R"({"ts": "2025-03-01T12:00:00Z", "extra": )";
+  for (int depth = 1; depth <= 20; ++depth) {
+    corpus.push_back(nested + std::string(depth, '[') + "1" + std::string(depth, ']') + "}");
+  }
+  std::string many = R"({"ts": "2025-03-01T12:00:00Z", "attrs": {)";
+  for (int i = 0; i < 40; ++i)
+    many += "\"k" + std::to_string(i) + "\": " + std::to_string(i) + ", ";
+  corpus.push_back(many + R"("k3": 2}})");
+  corpus.push_back(many + R"("end": 2}})");
+  for (std::string& json : MutatedRecords(kFullRow, 7, 4000)) corpus.push_back(std::move(json));
+
+  int rows = 0;
+  for (const std::string& json : corpus) {
+    fallback_out.Clear();
+    best_out.Clear();
+    RecordError fallback_error;
+    RecordError best_error;
+    const bool fallback_ok = fallback.Shred(json, fallback_out, &fallback_error);
+    const bool best_ok = best.Shred(json, best_out, &best_error);
+    ASSERT_EQ(fallback_ok, best_ok) << json;
+    if (!fallback_ok) {
+      EXPECT_EQ(fallback_error.code, best_error.code) << json;
+      EXPECT_EQ(fallback_error.message, best_error.message) << json;
+      continue;
+    }
+    ++rows;
+    ExpectSameColumns(fallback_out, best_out, columns, json);
+    EXPECT_EQ(fallback.partition_values(), best.partition_values()) << json;
+  }
+  EXPECT_GT(rows, 100);
 }
 
 }  // namespace
