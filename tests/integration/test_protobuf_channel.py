@@ -75,12 +75,14 @@ ORDER_V2 = ORDER_V1.replace("int32 qty = 29;", "int64 qty = 29;\n  string added 
 EVENTS = """
 syntax = "proto3";
 package ev;
+import "google/protobuf/timestamp.proto";
 message First { int32 a = 1; }
-message Second { string label = 1; sint64 big = 2; }
+message Second { string label = 1; sint64 big = 2; google.protobuf.Timestamp ts = 3; }
 """
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 BASE = dt.datetime(2026, 11, 30, 8, 0, 0, tzinfo=dt.timezone.utc)
+EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
 
 
 def message_classes(tmp_path, files, names):
@@ -222,7 +224,8 @@ def test_protobuf_confluent_channel(server, kafka, topic_name, tmp_path):
         b"\x01" + good[1:]: "WRONG_MAGIC_BYTE",
         b"\x00" + (7_654_321).to_bytes(4, "big") + good[5:]: "SCHEMA_NOT_FOUND",
         b"\x00" + sid: "TRUNCATED_PAYLOAD",
-        b"\x00" + sid + b"\x00" + payload[:-3]: "MALFORMED_PROTOBUF",
+        # Cut inside the last field's two-byte tag (qty = 29).
+        b"\x00" + sid + b"\x00" + payload[:-2]: "MALFORMED_PROTOBUF",
         # Field 1 (id, a varint) sent with wire type 2.
         b"\x00" + sid + b"\x00" + b"\x0a\x01\x41": "MALFORMED_PROTOBUF",
         # Message index [7]: no such message in the file.
@@ -275,13 +278,13 @@ def test_protobuf_confluent_channel(server, kafka, topic_name, tmp_path):
     duck = duckdb_engine.connect(extensions=("parquet", "avro", "httpfs", "iceberg"))
     duckdb_attach(duck, server, setup.bucket_arn)
     duck_rows = duck.execute(
-        f"SELECT id, u32, i64, name, color, address.street, len(nums), text, number, ts, "
+        f"SELECT id, u32, i64, name, color, address.street, len(nums), text, number, epoch_us(ts), "
         f"maybe_int, note, qty, added FROM st.{setup.namespace}.{setup.table} ORDER BY id"
     ).fetchall()
     assert duck_rows == [
         (w["id"], w["u32"], w["i64"], w["name"], w["color"],
          None if w["address"] is None else w["address"]["street"], 3, w["text"], w["number"],
-         w["ts"], w["maybe_int"], w["note"], w["qty"], w["added"])
+         (w["ts"] - EPOCH) // dt.timedelta(microseconds=1), w["maybe_int"], w["note"], w["qty"], w["added"])
         for _, w in sorted(want.items())]
 
 
@@ -300,7 +303,11 @@ def test_protobuf_second_message_by_index(server, kafka, topic_name, tmp_path):
     (second,) = message_classes(tmp_path, {"ev/events.proto": EVENTS}, ["ev.Second"])
     ser = ProtobufSerializer(second, sr, {"use.deprecated.format": False})
     ctx = SerializationContext(topic_name, MessageField.VALUE)
-    values = [ser(second(label=f"l{i}", big=INT64_MIN + i), ctx) for i in range(5)]
+    values = []
+    for i in range(5):
+        m = second(label=f"l{i}", big=INT64_MIN + i)
+        m.ts.seconds = int(BASE.timestamp()) + i
+        values.append(ser(m, ctx))
     assert values[0][5:7] == b"\x02\x02"  # One index (zigzag 1), the index 1 (zigzag 2).
     produce(kafka, topic_name, values)
     wait_for(lambda: len(rows_of(setup)) >= 5, what="rows")
