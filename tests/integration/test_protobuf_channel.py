@@ -19,7 +19,7 @@ import pytest
 from harness import duckdb_engine
 from harness.channels import ChannelSetup
 from test_avro_channel import produce, rows_of, wait_for
-from test_iceberg_rest_engines import duckdb_attach
+from test_iceberg_rest_engines import duckdb_attach, spark_catalog
 
 COMMON = """
 syntax = "proto3";
@@ -70,6 +70,9 @@ message Other { string ignored = 1; }
 
 # v2: qty int32 -> int64 (Iceberg int -> long) and a new field.
 ORDER_V2 = ORDER_V1.replace("int32 qty = 29;", "int64 qty = 29;\n  string added = 30;")
+
+# v3: name string -> int32, which Iceberg cannot promote (SCHEMA_INCOMPATIBLE).
+ORDER_V3 = ORDER_V2.replace("string name = 14;", "int32 name = 14;")
 
 # A second top-level message selected by the message index [1].
 EVENTS = """
@@ -177,7 +180,7 @@ def same(a, b):
     return a == b
 
 
-def test_protobuf_confluent_channel(server, kafka, topic_name, tmp_path):
+def test_protobuf_confluent_channel(server, kafka, topic_name, tmp_path, spark):
     from confluent_kafka.schema_registry import SchemaRegistryClient
     from confluent_kafka.schema_registry.protobuf import ProtobufSerializer
     from confluent_kafka.serialization import MessageField, SerializationContext
@@ -195,8 +198,11 @@ def test_protobuf_confluent_channel(server, kafka, topic_name, tmp_path):
                             ["shop.Order"])
     (v2,) = message_classes(tmp_path, {"shop/common.proto": COMMON, "shop/order.proto": ORDER_V2},
                             ["shop.Order"])
+    (v3,) = message_classes(tmp_path, {"shop/common.proto": COMMON, "shop/order.proto": ORDER_V3},
+                            ["shop.Order"])
     ser1 = ProtobufSerializer(v1, sr, {"use.deprecated.format": False})
     ser2 = ProtobufSerializer(v2, sr, {"use.deprecated.format": False})
+    ser3 = ProtobufSerializer(v3, sr, {"use.deprecated.format": False})
 
     produced, want = {}, {}
     v1_ids = range(0, 12)
@@ -216,6 +222,15 @@ def test_protobuf_confluent_channel(server, kafka, topic_name, tmp_path):
         want[i] = expected_row(i, (1 << 40) + i, 2)
     wait_for(lambda: len(rows_of(setup)) >= len(want), what="v2 rows")
 
+    # v3 is quarantined while v1 keeps flowing (the row of 500 below).
+    v3_values = [ser3(v3(id=i, name=i), ctx) for i in range(200, 204)]
+    for (p, o) in produce(kafka, topic_name, v3_values):
+        produced[(p, o)] = "SCHEMA_INCOMPATIBLE"
+    v3_id = int.from_bytes(v3_values[0][1:5], "big")
+    (p, o), = produce(kafka, topic_name, [ser1(build_order(v1, 500, 1000, 1), ctx)])
+    produced[(p, o)] = "row"
+    want[500] = expected_row(500, 1000, 1)
+
     good = ser1(build_order(v1, 900, 1, 1), ctx)
     sid = good[1:5]
     payload = good[6:]  # Header: magic, id, the single index byte 0.
@@ -233,7 +248,9 @@ def test_protobuf_confluent_channel(server, kafka, topic_name, tmp_path):
     }
     for (p, o), code in zip(produce(kafka, topic_name, list(poison)), poison.values()):
         produced[(p, o)] = code
-    wait_for(lambda: len(setup.dlq_lines()) >= len(poison), what="poison in the DLQ")
+    wait_for(lambda: len(setup.dlq_lines()) >= len(poison) + len(v3_values),
+             what="poison and v3 in the DLQ")
+    wait_for(lambda: len(rows_of(setup)) >= len(want), what="the v1 row after v3")
 
     table = setup.load_table()
     got = sorted(table.scan().to_arrow().to_pylist(), key=lambda r: r["id"])
@@ -274,6 +291,10 @@ def test_protobuf_confluent_channel(server, kafka, topic_name, tmp_path):
     assert any("field 1" in m and "wire type" in m for m in messages), messages
     assert any("offset" in m for m in messages), messages
     assert any("message index" in m for m in messages), messages
+    incompatible = [line for line in lines if line["errorCode"] == "SCHEMA_INCOMPATIBLE"]
+    assert {line["schemaVersionId"] for line in incompatible} == {str(v3_id)}
+    message = incompatible[0]["errorMessage"]
+    assert "name" in message and "string" in message and "int" in message, message
 
     duck = duckdb_engine.connect(extensions=("parquet", "avro", "httpfs", "iceberg"))
     duckdb_attach(duck, server, setup.bucket_arn)
@@ -286,6 +307,14 @@ def test_protobuf_confluent_channel(server, kafka, topic_name, tmp_path):
          None if w["address"] is None else w["address"]["street"], 3, w["text"], w["number"],
          (w["ts"] - EPOCH) // dt.timedelta(microseconds=1), w["maybe_int"], w["note"], w["qty"], w["added"])
         for _, w in sorted(want.items())]
+
+    cat = spark_catalog(spark, server, setup.bucket_arn)
+    spark_rows = spark.sql(
+        f"SELECT id, s64, u64, name, color, counts['a'] AS a, maybe_str, inner.x AS x, qty, added "
+        f"FROM {cat}.{setup.namespace}.{setup.table} ORDER BY id").collect()
+    assert [tuple(r) for r in spark_rows] == [
+        (w["id"], w["s64"], w["u64"], w["name"], w["color"], w["counts"]["a"], w["maybe_str"],
+         w["inner"]["x"], w["qty"], w["added"]) for _, w in sorted(want.items())]
 
 
 def test_protobuf_second_message_by_index(server, kafka, topic_name, tmp_path):
