@@ -8,14 +8,14 @@
 #include "common/utc_time.h"
 #include "decoding/avro_plan_cache_internal.h"
 #include "decoding/avro_shredder_internal.h"
-#include "decoding/protobuf_plan_cache_internal.h"
-#include "decoding/protobuf_shredder_internal.h"
 #include "decoding/channel_schema.h"
 #include "decoding/column_buffers_internal.h"
 #include "decoding/confluent_framing_internal.h"
 #include "decoding/gsr_framing_internal.h"
 #include "decoding/json_shredder_internal.h"
 #include "decoding/kafka_metadata_internal.h"
+#include "decoding/protobuf_plan_cache_internal.h"
+#include "decoding/protobuf_shredder_internal.h"
 #include "decoding/shred_plan_internal.h"
 #include "iceberg/partitioned_data_files.h"
 
@@ -323,9 +323,10 @@ class PartitionedFileWriter::Impl {
     if (!ParseConfluentFrame(value, true, &frame, &error)) return error;
     error.schema_version_id = std::to_string(frame.schema_id);
     const int32_t id = frame.schema_id;
-    ST_ASSIGN_OR_RETURN(const ProtoWriterVersion* version,
-                        proto_plans_.Get(id, frame.message_indexes, options_.schema.schema_id(),
-                                         *plan_, [this, id] { return options_.writer_schemas(id); }));
+    ST_ASSIGN_OR_RETURN(
+        const ProtoWriterVersion* version,
+        proto_plans_.Get(id, frame.message_indexes, options_.schema.schema_id(), *plan_,
+                         [this, id] { return options_.writer_schemas(id); }));
     if (version == nullptr) {
       error.code = std::string(kSchemaNotFound);
       error.message = "writer schema " + error.schema_version_id + " is not in the schema registry";

@@ -56,7 +56,8 @@ class ProtoTextErrors final : public pb::io::ErrorCollector {
  public:
   void AddError(int line, pb::io::ColumnNumber column, const std::string& message) override {
     if (first.empty()) {
-      first = "line " + std::to_string(line + 1) + ":" + std::to_string(column + 1) + ": " + message;
+      first =
+          "line " + std::to_string(line + 1) + ":" + std::to_string(column + 1) + ": " + message;
     }
   }
   std::string first;
@@ -75,11 +76,10 @@ class ProtoPoolErrors final : public pb::DescriptorPool::ErrorCollector {
 // `.proto` text, or base64 of a serialized FileDescriptorProto.
 Result<pb::FileDescriptorProto> ParseProtoFile(const std::string& name, const std::string& text) {
   pb::FileDescriptorProto file;
-  const bool base64_chars =
-      !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-               c == '+' || c == '/' || c == '=';
-      });
+  const bool base64_chars = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' ||
+           c == '/' || c == '=';
+  });
   std::string decoded;
   if (base64_chars && DecodeBase64(text, &decoded) && file.ParseFromString(decoded)) {
     file.set_name(name);
@@ -92,8 +92,9 @@ Result<pb::FileDescriptorProto> ParseProtoFile(const std::string& name, const st
   pb::compiler::Parser parser;
   parser.RecordErrorsTo(&errors);
   if (!parser.Parse(&tokenizer, &file) || !errors.first.empty()) {
-    return Err(InvalidArgument("the Protobuf schema " + name + " does not parse: " +
-                               (errors.first.empty() ? std::string("syntax error") : errors.first)));
+    return Err(InvalidArgument(
+        "the Protobuf schema " + name +
+        " does not parse: " + (errors.first.empty() ? std::string("syntax error") : errors.first)));
   }
   file.set_name(name);
   return file;
@@ -146,23 +147,40 @@ class ProtoPoolBuilder {
 
 ProtoKind KindOf(const pb::FieldDescriptor& f) {
   switch (f.type()) {
-    case pb::FieldDescriptor::TYPE_INT32: return ProtoKind::kInt32;
-    case pb::FieldDescriptor::TYPE_SINT32: return ProtoKind::kSint32;
-    case pb::FieldDescriptor::TYPE_SFIXED32: return ProtoKind::kSfixed32;
-    case pb::FieldDescriptor::TYPE_UINT32: return ProtoKind::kUint32;
-    case pb::FieldDescriptor::TYPE_FIXED32: return ProtoKind::kFixed32;
-    case pb::FieldDescriptor::TYPE_INT64: return ProtoKind::kInt64;
-    case pb::FieldDescriptor::TYPE_SINT64: return ProtoKind::kSint64;
-    case pb::FieldDescriptor::TYPE_SFIXED64: return ProtoKind::kSfixed64;
-    case pb::FieldDescriptor::TYPE_UINT64: return ProtoKind::kUint64;
-    case pb::FieldDescriptor::TYPE_FIXED64: return ProtoKind::kFixed64;
-    case pb::FieldDescriptor::TYPE_FLOAT: return ProtoKind::kFloat;
-    case pb::FieldDescriptor::TYPE_DOUBLE: return ProtoKind::kDouble;
-    case pb::FieldDescriptor::TYPE_BOOL: return ProtoKind::kBool;
-    case pb::FieldDescriptor::TYPE_STRING: return ProtoKind::kString;
-    case pb::FieldDescriptor::TYPE_BYTES: return ProtoKind::kBytes;
-    case pb::FieldDescriptor::TYPE_ENUM: return ProtoKind::kEnum;
-    default: return ProtoKind::kMessage;  // MESSAGE; GROUP is refused by the caller.
+    case pb::FieldDescriptor::TYPE_INT32:
+      return ProtoKind::kInt32;
+    case pb::FieldDescriptor::TYPE_SINT32:
+      return ProtoKind::kSint32;
+    case pb::FieldDescriptor::TYPE_SFIXED32:
+      return ProtoKind::kSfixed32;
+    case pb::FieldDescriptor::TYPE_UINT32:
+      return ProtoKind::kUint32;
+    case pb::FieldDescriptor::TYPE_FIXED32:
+      return ProtoKind::kFixed32;
+    case pb::FieldDescriptor::TYPE_INT64:
+      return ProtoKind::kInt64;
+    case pb::FieldDescriptor::TYPE_SINT64:
+      return ProtoKind::kSint64;
+    case pb::FieldDescriptor::TYPE_SFIXED64:
+      return ProtoKind::kSfixed64;
+    case pb::FieldDescriptor::TYPE_UINT64:
+      return ProtoKind::kUint64;
+    case pb::FieldDescriptor::TYPE_FIXED64:
+      return ProtoKind::kFixed64;
+    case pb::FieldDescriptor::TYPE_FLOAT:
+      return ProtoKind::kFloat;
+    case pb::FieldDescriptor::TYPE_DOUBLE:
+      return ProtoKind::kDouble;
+    case pb::FieldDescriptor::TYPE_BOOL:
+      return ProtoKind::kBool;
+    case pb::FieldDescriptor::TYPE_STRING:
+      return ProtoKind::kString;
+    case pb::FieldDescriptor::TYPE_BYTES:
+      return ProtoKind::kBytes;
+    case pb::FieldDescriptor::TYPE_ENUM:
+      return ProtoKind::kEnum;
+    default:
+      return ProtoKind::kMessage;  // MESSAGE; GROUP is refused by the caller.
   }
 }
 
@@ -246,7 +264,8 @@ Result<std::unique_ptr<ProtoSchema>> ParseProtoSchema(const WriterSchema& writer
       const int count = i == 0 ? file->message_type_count() : d->nested_type_count();
       if (path[i] < 0 || path[i] >= count) {
         std::string text;
-        for (int32_t index : message_indexes) text += (text.empty() ? "" : ",") + std::to_string(index);
+        for (int32_t index : message_indexes)
+          text += (text.empty() ? "" : ",") + std::to_string(index);
         return Err(NotFound("the message index [" + text + "] names no message of the schema"));
       }
       d = i == 0 ? file->message_type(path[i]) : d->nested_type(path[i]);

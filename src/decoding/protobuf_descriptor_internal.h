@@ -53,9 +53,9 @@ struct ProtoField {
   ProtoKind kind = ProtoKind::kInt32;
   ProtoKind wrapped = ProtoKind::kInt32;  // kWrapper only.
   bool repeated = false;
-  bool is_map = false;   // repeated map-entry message: key 1, value 2.
-  bool presence = false;  // Explicit presence: absent → null (else the default).
-  const ProtoMessage* message = nullptr;  // kMessage (and map entries).
+  bool is_map = false;                     // repeated map-entry message: key 1, value 2.
+  bool presence = false;                   // Explicit presence: absent → null (else the default).
+  const ProtoMessage* message = nullptr;   // kMessage (and map entries).
   const ProtoEnum* enumeration = nullptr;  // kEnum.
 };
 

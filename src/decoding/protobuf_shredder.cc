@@ -17,7 +17,8 @@
 
 namespace st::decoding {
 
-static_assert(std::endian::native == std::endian::little, "Protobuf fixed values are little-endian");
+static_assert(std::endian::native == std::endian::little,
+              "Protobuf fixed values are little-endian");
 
 namespace {
 
@@ -86,8 +87,8 @@ class ProtobufShredder::Walker {
   std::string At(const uint8_t* p) const { return " at offset " + std::to_string(p - base_); }
 
   bool Malformed(const uint8_t* p, const std::string& what) {
-    return Fail(kMalformedProtobuf, "Protobuf payload does not match its writer schema" + At(p) +
-                                        ": " + what);
+    return Fail(kMalformedProtobuf,
+                "Protobuf payload does not match its writer schema" + At(p) + ": " + what);
   }
 
   bool TooDeep(const uint8_t* p) {
@@ -123,12 +124,14 @@ class ProtobufShredder::Walker {
       case kWireVarint:
         return Varint(p, end, &e->value, "a varint");
       case kWireFixed64:
-        if (end - *p < 8) return Malformed(*p, "field " + std::to_string(number) + " needs 8 bytes");
+        if (end - *p < 8)
+          return Malformed(*p, "field " + std::to_string(number) + " needs 8 bytes");
         std::memcpy(&e->value, *p, 8);
         *p += 8;
         return true;
       case kWireFixed32: {
-        if (end - *p < 4) return Malformed(*p, "field " + std::to_string(number) + " needs 4 bytes");
+        if (end - *p < 4)
+          return Malformed(*p, "field " + std::to_string(number) + " needs 4 bytes");
         uint32_t v = 0;
         std::memcpy(&v, *p, 4);
         e->value = v;
@@ -197,8 +200,7 @@ class ProtobufShredder::Walker {
       if (wire != native && !packed) {
         return Malformed(tag_at, "field " + std::to_string(number) + " (" + f.name +
                                      ") has wire type " + std::to_string(wire) +
-                                     "; its type is sent with wire type " +
-                                     std::to_string(native));
+                                     "; its type is sent with wire type " + std::to_string(native));
       }
       e.slot = slot;
       owner_.entries_.push_back(e);
@@ -313,8 +315,7 @@ class ProtobufShredder::Walker {
     return Partition(node, c);
   }
 
-  bool EnumValue(const ProtoEnum* enumeration, int64_t number, const ShredNode& node,
-                 int16_t rep) {
+  bool EnumValue(const ProtoEnum* enumeration, int64_t number, const ShredNode& node, int16_t rep) {
     const std::string* name =
         enumeration == nullptr ? nullptr : enumeration->Find(static_cast<int32_t>(number));
     if (name != nullptr) return Bytes(node, *name, rep);
@@ -363,7 +364,8 @@ class ProtobufShredder::Walker {
   }
 
   bool Partition(const ShredNode& node, const ColumnBuffer& c) {
-    if (node.partition_slot >= 0) owner_.partition_values_[node.partition_slot] = LastValue(node, c);
+    if (node.partition_slot >= 0)
+      owner_.partition_values_[node.partition_slot] = LastValue(node, c);
     return true;
   }
 
@@ -463,8 +465,8 @@ class ProtobufShredder::Walker {
         const size_t width = native == kWireFixed64 ? 8 : native == kWireFixed32 ? 4 : 0;
         if (width != 0 && e.value % width != 0) {
           return Malformed(p, "packed field " + std::to_string(f.number) + " (" + f.name +
-                                  ") has " + std::to_string(e.value) + " bytes, not a multiple of " +
-                                  std::to_string(width));
+                                  ") has " + std::to_string(e.value) +
+                                  " bytes, not a multiple of " + std::to_string(width));
         }
         while (p < end) {
           Entry v;
@@ -491,7 +493,7 @@ class ProtobufShredder::Walker {
   // A map key's text form (table keys are strings).
   bool KeyText(const ProtoField& key, const Entry* e, std::string* out) {
     if (e == nullptr) {
-      out->assign(key.kind == ProtoKind::kBool ? "false"
+      out->assign(key.kind == ProtoKind::kBool     ? "false"
                   : key.kind == ProtoKind::kString ? ""
                                                    : "0");
       return true;
@@ -518,8 +520,8 @@ class ProtobufShredder::Walker {
     std::vector<Entry> values;  // The value field's occurrences.
   };
 
-  bool Map(const ProtoFieldPlan& fp, const ShredNode& node, size_t first, size_t count,
-           int16_t rep, int depth) {
+  bool Map(const ProtoFieldPlan& fp, const ShredNode& node, size_t first, size_t count, int16_t rep,
+           int depth) {
     if (depth + 1 > kMaxProtobufNesting && count > 0) {
       return TooDeep(owner_.entries_[first].data);
     }

@@ -45,7 +45,7 @@ class ProtobufShredder {
   struct Entry {
     int32_t slot = 0;
     uint8_t wire = 0;
-    uint64_t value = 0;  // Varint or fixed bits; LEN: the length.
+    uint64_t value = 0;             // Varint or fixed bits; LEN: the length.
     const uint8_t* data = nullptr;  // LEN: the bytes; else where the value starts.
   };
   const ShredPlan& plan_;

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <functional>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "avro/schema.h"
 #include "common/json_nesting.h"
@@ -668,8 +668,8 @@ Result<RegisteredSchema> LookupSchemaById(ConfluentRegistry& registry, const std
         const int code = got.error().error_code;
         const bool missing = code == kSubjectNotFound || code == kVersionNotFound;
         return Status(missing ? StatusCode::kNotFound : StatusCode::kUnavailable,
-                      "schema reference " + ref.name + " (subject " + ref.subject + "): " +
-                          got.error().message);
+                      "schema reference " + ref.name + " (subject " + ref.subject +
+                          "): " + got.error().message);
       }
       ST_TRY(resolve(got->schema.references, depth + 1));
       out.references.emplace_back(ref.name, got->schema.schema);

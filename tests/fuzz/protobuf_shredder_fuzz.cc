@@ -65,7 +65,8 @@ ProtoFuzzSetup MakeProtoFuzzSetup(int32_t message_index) {
   const WriterSchema writer{WriterSchemaType::kProtobuf, kFuzzProto, {}};
   auto value_schema = ProtoFuzzMust(ProtobufToIcebergSchema(writer, {message_index}), "mapping");
   auto table_schema = ProtoFuzzMust(
-      ChannelTableSchema(ValueFormat::kProtobufConfluent, value_schema, true, std::nullopt), "table");
+      ChannelTableSchema(ValueFormat::kProtobufConfluent, value_schema, true, std::nullopt),
+      "table");
   ProtoFuzzSetup setup;
   setup.parquet_schema = std::make_unique<parquet::Schema>(
       ProtoFuzzMust(st::iceberg::ToParquetSchema(table_schema), "parquet schema"));

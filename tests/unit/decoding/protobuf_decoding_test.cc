@@ -89,7 +89,7 @@ TEST(ProtobufMapping, MapsEveryKind) {
   EXPECT_EQ(type("w"), "long");
   EXPECT_EQ(type("raw"), "binary");
   EXPECT_EQ(type("labels").substr(0, 15), "map<string, str");
-  EXPECT_TRUE(s.FindFieldByName("i")->required);    // proto3 scalar: default when absent.
+  EXPECT_TRUE(s.FindFieldByName("i")->required);      // proto3 scalar: default when absent.
   EXPECT_FALSE(s.FindFieldByName("flag")->required);  // proto3 optional.
   EXPECT_FALSE(s.FindFieldByName("a")->required);     // oneof member.
   EXPECT_FALSE(s.FindFieldByName("point")->required);
@@ -102,8 +102,8 @@ TEST(ProtobufMapping, MessageIndexesAndErrors) {
   auto bad = ProtobufToIcebergSchema(Writer(), {7});
   ASSERT_FALSE(bad.has_value());
   EXPECT_EQ(bad.error().code(), StatusCode::kNotFound);
-  auto missing_ref = ProtobufToIcebergSchema(WriterSchema{WriterSchemaType::kProtobuf, kMain, {}},
-                                             {0});
+  auto missing_ref =
+      ProtobufToIcebergSchema(WriterSchema{WriterSchemaType::kProtobuf, kMain, {}}, {0});
   ASSERT_FALSE(missing_ref.has_value());
   EXPECT_NE(missing_ref.error().message().find("c/common.proto"), std::string::npos);
   auto syntax = ProtobufToIcebergSchema(
@@ -112,7 +112,8 @@ TEST(ProtobufMapping, MessageIndexesAndErrors) {
   EXPECT_EQ(syntax.error().code(), StatusCode::kInvalidArgument);
   auto recursive = ProtobufToIcebergSchema(
       WriterSchema{WriterSchemaType::kProtobuf,
-                   "syntax = \"proto3\"; message N { N next = 1; int32 v = 2; }", {}},
+                   "syntax = \"proto3\"; message N { N next = 1; int32 v = 2; }",
+                   {}},
       {0});
   EXPECT_FALSE(recursive.has_value());
 }
@@ -128,8 +129,8 @@ TEST(ProtobufEvolution, WidensAndAddsRefusesNarrowing) {
   EXPECT_EQ(evolved->schema.FindFieldByName("q")->type->ToString(), "long");
   EXPECT_EQ(evolved->schema.FindFieldByName("q")->id, table.FindFieldByName("q")->id);
   EXPECT_NE(evolved->schema.FindFieldByName("x"), nullptr);
-  auto bad = EvolveForProtobuf(evolved->schema, WriterSchema{WriterSchemaType::kProtobuf, v3, {}},
-                               {0});
+  auto bad =
+      EvolveForProtobuf(evolved->schema, WriterSchema{WriterSchemaType::kProtobuf, v3, {}}, {0});
   ASSERT_FALSE(bad.has_value());
   EXPECT_EQ(bad.error().code(), StatusCode::kFailedPrecondition);
 }
@@ -205,9 +206,9 @@ TEST(ProtobufShredder, DecodesEveryKindInAnyOrder) {
   msg += L(9, Varint(1) + Varint(2)) + V(9, 3);  // nums: packed then unpacked.
   msg += L(10, V(1, 1)) + L(10, "");             // points: {1,0}, {0,0}.
   msg += L(11, V(1, 5) + L(2, "a")) + L(11, V(1, 5) + L(2, "b")) + L(11, L(2, "z"));
-  msg += V(13, 42);                              // b (oneof)
+  msg += V(13, 42);  // b (oneof)
   msg += L(14, V(1, 1700000000) + V(2, 123456789));
-  msg += L(15, "");                              // w present without value → 0.
+  msg += L(15, "");  // w present without value → 0.
   msg += V(99, 1) + F64(98, 0) + L(97, "skip") + Tag(96, 3) + V(1, 1) + Tag(96, 4);  // unknown
   ASSERT_EQ(p.Shred(msg), "ok") << p.last_message;
   EXPECT_EQ(p.Column("i").i32, (std::vector<int32_t>{7}));
@@ -244,17 +245,17 @@ TEST(ProtobufShredder, HostileInput) {
   ProtoShred p(Writer());
   EXPECT_EQ(p.Shred(Tag(1, 0) + std::string(11, '\xff')), kMalformedProtobuf);  // Overlong.
   EXPECT_NE(p.last_message.find("offset"), std::string::npos);
-  EXPECT_EQ(p.Shred(Tag(1, 0)), kMalformedProtobuf);                      // Ends in a varint.
+  EXPECT_EQ(p.Shred(Tag(1, 0)), kMalformedProtobuf);  // Ends in a varint.
   EXPECT_EQ(p.Shred(Tag(6, 2) + Varint(uint64_t{1} << 62) + "x"), kMalformedProtobuf);  // Huge.
-  EXPECT_EQ(p.Shred(L(1, "A")), kMalformedProtobuf);                       // Wire type mismatch.
+  EXPECT_EQ(p.Shred(L(1, "A")), kMalformedProtobuf);  // Wire type mismatch.
   EXPECT_NE(p.last_message.find("field 1"), std::string::npos) << p.last_message;
   EXPECT_NE(p.last_message.find("wire type"), std::string::npos);
-  EXPECT_EQ(p.Shred(Tag(4, 1) + "abc"), kMalformedProtobuf);               // Truncated fixed64.
-  EXPECT_EQ(p.Shred(V(0, 1)), kMalformedProtobuf);                         // Field number 0.
-  EXPECT_EQ(p.Shred(Tag(1, 7) + "x"), kMalformedProtobuf);                 // Wire type 7.
-  EXPECT_EQ(p.Shred(L(6, "\xc3\x28")), kMalformedProtobuf);                // Bad UTF-8.
-  EXPECT_EQ(p.Shred(Tag(1, 4)), kMalformedProtobuf);                       // Stray end-group.
-  EXPECT_EQ(p.Shred(L(8, V(1, 1) + Tag(2, 0))), kMalformedProtobuf);      // Nested truncation.
+  EXPECT_EQ(p.Shred(Tag(4, 1) + "abc"), kMalformedProtobuf);          // Truncated fixed64.
+  EXPECT_EQ(p.Shred(V(0, 1)), kMalformedProtobuf);                    // Field number 0.
+  EXPECT_EQ(p.Shred(Tag(1, 7) + "x"), kMalformedProtobuf);            // Wire type 7.
+  EXPECT_EQ(p.Shred(L(6, "\xc3\x28")), kMalformedProtobuf);           // Bad UTF-8.
+  EXPECT_EQ(p.Shred(Tag(1, 4)), kMalformedProtobuf);                  // Stray end-group.
+  EXPECT_EQ(p.Shred(L(8, V(1, 1) + Tag(2, 0))), kMalformedProtobuf);  // Nested truncation.
   std::string deep;  // Unknown groups nested far deeper than the limit.
   for (int i = 0; i < 500; ++i) deep += Tag(50, 3);
   EXPECT_EQ(p.Shred(deep), kNestingTooDeep);
