@@ -269,6 +269,22 @@ class PartitionedFileWriter::Impl {
     return std::optional<RecordError>();
   }
 
+  // Whether a cached writer version cannot decode records (not registered,
+  // or its plan failed), with `error` saying why.
+  template <typename Version>
+  static bool UnusableVersion(const Version* version, RecordError* error) {
+    if (version == nullptr) {
+      error->code = std::string(kSchemaNotFound);
+      error->message =
+          "writer schema " + error->schema_version_id + " is not in the schema registry";
+      return true;
+    }
+    if (version->plan != nullptr) return false;
+    error->code = version->code;
+    error->message = version->message;
+    return true;
+  }
+
   // An Avro value's framing, writer schema and payload into `out`.
   Result<std::optional<RecordError>> DecodeAvro(std::string_view value, ColumnBuffers& out) {
     RecordError error;
@@ -302,16 +318,7 @@ class PartitionedFileWriter::Impl {
     ST_ASSIGN_OR_RETURN(
         const AvroWriterVersion* version,
         avro_plans_.Get(error.schema_version_id, options_.schema.schema_id(), *plan_, fetch));
-    if (version == nullptr) {
-      error.code = std::string(kSchemaNotFound);
-      error.message = "writer schema " + error.schema_version_id + " is not in the schema registry";
-      return error;
-    }
-    if (version->plan == nullptr) {
-      error.code = version->code;
-      error.message = version->message;
-      return error;
-    }
+    if (UnusableVersion(version, &error)) return error;
     if (!avro_shredder_->Shred(*version->plan, payload, out, &error)) return error;
     return std::optional<RecordError>();
   }
@@ -327,16 +334,7 @@ class PartitionedFileWriter::Impl {
         const ProtoWriterVersion* version,
         proto_plans_.Get(id, frame.message_indexes, options_.schema.schema_id(), *plan_,
                          [this, id] { return options_.writer_schemas(id); }));
-    if (version == nullptr) {
-      error.code = std::string(kSchemaNotFound);
-      error.message = "writer schema " + error.schema_version_id + " is not in the schema registry";
-      return error;
-    }
-    if (version->plan == nullptr) {
-      error.code = version->code;
-      error.message = version->message;
-      return error;
-    }
+    if (UnusableVersion(version, &error)) return error;
     if (!proto_shredder_->Shred(*version->plan, frame.payload, out, &error)) return error;
     return std::optional<RecordError>();
   }

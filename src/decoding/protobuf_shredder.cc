@@ -174,6 +174,22 @@ class ProtobufShredder::Walker {
     }
   }
 
+  // The next field of a message body in [*p, end): its number, wire type and
+  // value. False (MALFORMED_PROTOBUF) for a bad tag or value.
+  bool NextField(const uint8_t** p, const uint8_t* end, uint64_t* number, uint8_t* wire, Entry* e,
+                 int depth) {
+    const uint8_t* tag_at = *p;
+    uint64_t tag = 0;
+    if (!Varint(p, end, &tag, "a field tag")) return false;
+    *number = tag >> 3;
+    *wire = static_cast<uint8_t>(tag & 7);
+    if (*number == 0 || *number > 536870911) {
+      return Malformed(tag_at, "field number " + std::to_string(*number) + " is not valid");
+    }
+    if (*wire == kWireEndGroup) return Malformed(tag_at, "an end-group tag outside a group");
+    return ReadValue(p, end, *number, *wire, e, depth);
+  }
+
   // The fields of `plan`'s message in `span` → entries_ (those the table
   // takes; the others, and unknown fields, are skipped).
   bool Scan(const ProtoMessagePlan& plan, std::string_view span, int depth) {
@@ -181,16 +197,10 @@ class ProtobufShredder::Walker {
     const uint8_t* end = p + span.size();
     while (p < end) {
       const uint8_t* tag_at = p;
-      uint64_t tag = 0;
-      if (!Varint(&p, end, &tag, "a field tag")) return false;
-      const uint64_t number = tag >> 3;
-      const auto wire = static_cast<uint8_t>(tag & 7);
-      if (number == 0 || number > 536870911) {
-        return Malformed(tag_at, "field number " + std::to_string(number) + " is not valid");
-      }
-      if (wire == kWireEndGroup) return Malformed(tag_at, "an end-group tag outside a group");
+      uint64_t number = 0;
+      uint8_t wire = 0;
       Entry e;
-      if (!ReadValue(&p, end, number, wire, &e, depth)) return false;
+      if (!NextField(&p, end, &number, &wire, &e, depth)) return false;
       const int slot = plan.Slot(number);
       if (slot < 0 || plan.fields[slot].target < 0) continue;
       const ProtoField& f = *plan.fields[slot].field;
@@ -378,13 +388,10 @@ class ProtobufShredder::Walker {
       const uint8_t* end = p + es[k].value;
       while (p < end) {
         const uint8_t* tag_at = p;
-        uint64_t tag = 0;
-        if (!Varint(&p, end, &tag, "a field tag")) return false;
-        const uint64_t number = tag >> 3;
-        const auto wire = static_cast<uint8_t>(tag & 7);
-        if (number == 0 || wire == kWireEndGroup) return Malformed(tag_at, "a bad field tag");
+        uint64_t number = 0;
+        uint8_t wire = 0;
         Entry e;
-        if (!ReadValue(&p, end, number, wire, &e, 1)) return false;
+        if (!NextField(&p, end, &number, &wire, &e, 1)) return false;
         if (number > 2) continue;
         if (wire != want[number]) {
           return Malformed(tag_at, "field " + std::to_string(number) + " has wire type " +
@@ -540,13 +547,10 @@ class ProtobufShredder::Walker {
       std::optional<Entry> key;
       while (p < end) {
         const uint8_t* tag_at = p;
-        uint64_t tag = 0;
-        if (!Varint(&p, end, &tag, "a field tag")) return false;
-        const uint64_t number = tag >> 3;
-        const auto wire = static_cast<uint8_t>(tag & 7);
-        if (number == 0 || wire == kWireEndGroup) return Malformed(tag_at, "a bad field tag");
+        uint64_t number = 0;
+        uint8_t wire = 0;
         Entry v;
-        if (!ReadValue(&p, end, number, wire, &v, depth + 1)) return false;
+        if (!NextField(&p, end, &number, &wire, &v, depth + 1)) return false;
         const ProtoField* f = number == 1 ? key_field : number == 2 ? value_field : nullptr;
         if (f == nullptr) continue;
         const uint8_t native = ProtoNativeWire(f->kind);
