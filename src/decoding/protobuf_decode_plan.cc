@@ -64,36 +64,27 @@ const char* ProtoKindName(ProtoKind kind) {
   return "?";
 }
 
-// Whether a scalar of `kind` can be written into a primitive column of `id`.
+// Whether a scalar of `kind` can be written into a primitive column of `id`:
+// the type it maps to, or one Iceberg promotes that type to (the table may
+// have been evolved by a wider writer), string and binary either way.
 bool ProtoScalarFits(ProtoKind kind, iceberg::TypeId id) {
   using iceberg::TypeId;
-  switch (kind) {
-    case ProtoKind::kInt32:
-    case ProtoKind::kSint32:
-    case ProtoKind::kSfixed32:
-      return id == TypeId::kInt || id == TypeId::kLong || id == TypeId::kFloat ||
-             id == TypeId::kDouble;
-    case ProtoKind::kUint32:
-    case ProtoKind::kFixed32:
-    case ProtoKind::kInt64:
-    case ProtoKind::kSint64:
-    case ProtoKind::kSfixed64:
-    case ProtoKind::kUint64:
-    case ProtoKind::kFixed64:
+  const TypeId mapped = ProtoKindTypeId(kind);
+  if (mapped == TypeId::kStruct) return false;
+  if (mapped == id) return true;
+  switch (mapped) {
+    case TypeId::kInt:
       return id == TypeId::kLong || id == TypeId::kFloat || id == TypeId::kDouble;
-    case ProtoKind::kFloat:
+    case TypeId::kLong:
       return id == TypeId::kFloat || id == TypeId::kDouble;
-    case ProtoKind::kDouble:
+    case TypeId::kFloat:
       return id == TypeId::kDouble;
-    case ProtoKind::kBool:
-      return id == TypeId::kBoolean;
-    case ProtoKind::kString:
-    case ProtoKind::kBytes:
-      return id == TypeId::kString || id == TypeId::kBinary;
-    case ProtoKind::kEnum:
+    case TypeId::kString:
+      return id == TypeId::kBinary && kind != ProtoKind::kEnum;
+    case TypeId::kBinary:
       return id == TypeId::kString;
-    case ProtoKind::kTimestamp:
-      return id == TypeId::kTimestampTz || id == TypeId::kTimestamp;
+    case TypeId::kTimestampTz:
+      return id == TypeId::kTimestamp;
     default:
       return false;
   }

@@ -48,6 +48,34 @@ bool ProtoKindIsFixed32(ProtoKind kind) {
   return kind == ProtoKind::kFixed32 || kind == ProtoKind::kSfixed32 || kind == ProtoKind::kFloat;
 }
 
+iceberg::TypeId ProtoKindTypeId(ProtoKind kind) {
+  using iceberg::TypeId;
+  switch (kind) {
+    case ProtoKind::kInt32:
+    case ProtoKind::kSint32:
+    case ProtoKind::kSfixed32:
+      return TypeId::kInt;
+    case ProtoKind::kFloat:
+      return TypeId::kFloat;
+    case ProtoKind::kDouble:
+      return TypeId::kDouble;
+    case ProtoKind::kBool:
+      return TypeId::kBoolean;
+    case ProtoKind::kString:
+    case ProtoKind::kEnum:
+      return TypeId::kString;
+    case ProtoKind::kBytes:
+      return TypeId::kBinary;
+    case ProtoKind::kTimestamp:
+      return TypeId::kTimestampTz;
+    case ProtoKind::kMessage:
+    case ProtoKind::kWrapper:
+      return TypeId::kStruct;
+    default:  // uint32, fixed32 and the 64-bit integers.
+      return TypeId::kLong;
+  }
+}
+
 namespace {
 
 constexpr int kMaxProtoImportDepth = 32;

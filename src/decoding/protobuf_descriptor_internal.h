@@ -13,6 +13,7 @@
 
 #include "common/status.h"
 #include "decoding/writer_schema.h"
+#include "iceberg/types.h"
 
 namespace st::decoding {
 
@@ -74,6 +75,10 @@ struct ProtoSchema {
 bool ProtoKindIsVarint(ProtoKind kind);
 bool ProtoKindIsFixed64(ProtoKind kind);
 bool ProtoKindIsFixed32(ProtoKind kind);
+// The Iceberg type a scalar kind maps to (protobuf_schema.h's table):
+// int32/sint32/sfixed32 → int, the other integers → long, enum → string,
+// bytes → binary, Timestamp → timestamptz; kMessage and kWrapper → struct.
+iceberg::TypeId ProtoKindTypeId(ProtoKind kind);
 
 // Imports a file may name without a schema reference are Google's
 // well-known types (google/protobuf/*.proto, compiled into libprotobuf).

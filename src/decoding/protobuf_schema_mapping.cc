@@ -12,32 +12,25 @@
 namespace st::decoding {
 namespace {
 
+// The Avro type whose Iceberg mapping is the kind's (ProtoKindTypeId).
 const char* ProtoScalarAvroType(ProtoKind kind) {
-  switch (kind) {
-    case ProtoKind::kInt32:
-    case ProtoKind::kSint32:
-    case ProtoKind::kSfixed32:
+  using iceberg::TypeId;
+  switch (ProtoKindTypeId(kind)) {
+    case TypeId::kInt:
       return "\"int\"";
-    case ProtoKind::kUint32:
-    case ProtoKind::kFixed32:
-    case ProtoKind::kInt64:
-    case ProtoKind::kSint64:
-    case ProtoKind::kSfixed64:
-    case ProtoKind::kUint64:
-    case ProtoKind::kFixed64:
+    case TypeId::kLong:
       return "\"long\"";
-    case ProtoKind::kFloat:
+    case TypeId::kFloat:
       return "\"float\"";
-    case ProtoKind::kDouble:
+    case TypeId::kDouble:
       return "\"double\"";
-    case ProtoKind::kBool:
+    case TypeId::kBoolean:
       return "\"boolean\"";
-    case ProtoKind::kString:
-    case ProtoKind::kEnum:
+    case TypeId::kString:
       return "\"string\"";
-    case ProtoKind::kBytes:
+    case TypeId::kBinary:
       return "\"bytes\"";
-    case ProtoKind::kTimestamp:
+    case TypeId::kTimestampTz:
       return R"({"type":"long","logicalType":"timestamp-micros"})";
     default:
       return nullptr;
