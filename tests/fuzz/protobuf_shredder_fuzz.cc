@@ -44,7 +44,7 @@ message M {
 message N { bytes only = 1; })";
 
 struct ProtoFuzzSetup {
-  std::unique_ptr<parquet::Schema> parquet_schema;
+  std::unique_ptr<st::parquet::Schema> parquet_schema;
   std::unique_ptr<st::decoding::ShredPlan> plan;
   std::unique_ptr<st::decoding::ProtoPlan> proto;
   std::unique_ptr<st::decoding::ProtobufShredder> shredder;
@@ -68,7 +68,7 @@ ProtoFuzzSetup MakeProtoFuzzSetup(int32_t message_index) {
       ChannelTableSchema(ValueFormat::kProtobufConfluent, value_schema, true, std::nullopt),
       "table");
   ProtoFuzzSetup setup;
-  setup.parquet_schema = std::make_unique<parquet::Schema>(
+  setup.parquet_schema = std::make_unique<st::parquet::Schema>(
       ProtoFuzzMust(st::iceberg::ToParquetSchema(table_schema), "parquet schema"));
   setup.plan = std::make_unique<ShredPlan>(
       ProtoFuzzMust(MakeShredPlan(table_schema, *setup.parquet_schema), "shred plan"));
