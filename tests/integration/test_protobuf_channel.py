@@ -112,7 +112,7 @@ def order_values(i, qty):
         "id": i, "s32": -i if not extreme else -(1 << 31), "sf32": i * 7 if not extreme else (1 << 31) - 1,
         "u32": (1 << 32) - 1 if extreme else i, "i64": INT64_MIN if extreme else i * 1000,
         "s64": INT64_MAX if extreme else -i, "sf64": INT64_MIN if extreme else i,
-        "u64": i, "fx64": i * 11, "fx32": i * 13, "fl": float(i) + 0.5,
+        "u64": (1 << 64) - 1 if extreme else i, "fx64": (1 << 63) + i if extreme else i * 11, "fx32": i * 13, "fl": float(i) + 0.5,
         "db": [math.inf, -math.inf, math.nan][i % 3] if extreme else i / 4,
         "flag": i % 2 == 0, "name": f"n{i}-é-日本", "blob": bytes([i % 256, 0, 255]),
         "qty": qty,
@@ -157,6 +157,9 @@ def build_order(cls, i, qty, version):
 def expected_row(i, qty, version):
     d = order_values(i, qty)
     row = dict(d)
+    # uint64 / fixed64 values >= 2^63 wrap to negative longs (README), not DLQ.
+    row["u64"] = d["u64"] - (1 << 64) if d["u64"] >= 1 << 63 else d["u64"]
+    row["fx64"] = d["fx64"] - (1 << 64) if d["fx64"] >= 1 << 63 else d["fx64"]
     row["color"] = ["RED", "GREEN", "BLUE"][i % 3]
     row["address"] = None if i % 4 == 1 else {"street": f"street {i}", "zip": 10000 + i}
     row["nums"] = [i, -i, INT64_MAX]
