@@ -142,15 +142,23 @@ class ManualClock final : public Clock {
   }
 };
 
-TEST(ConfluentRegistryStore, RegisterLookupDeleteAndIsolation) {
-  ManualClock clock;
+// A registry on an in-memory SQLite database (nullptr after a test failure).
+std::unique_ptr<ConfluentRegistry> MemoryRegistry(const Clock& clock) {
   sqlite::OpenOptions options;
   options.path = ":memory:";
   auto db = sqlite::Database::Open(options);
-  ASSERT_TRUE(db.has_value()) << db.error().message();
+  EXPECT_TRUE(db.has_value()) << db.error().message();
+  if (!db.has_value()) return nullptr;
   auto registry = OpenConfluentRegistry(std::move(*db), clock);
-  ASSERT_TRUE(registry.has_value()) << registry.error().message();
-  ConfluentRegistry& r = **registry;
+  EXPECT_TRUE(registry.has_value()) << registry.error().message();
+  return registry.has_value() ? std::move(*registry) : nullptr;
+}
+
+TEST(ConfluentRegistryStore, RegisterLookupDeleteAndIsolation) {
+  ManualClock clock;
+  std::unique_ptr<ConfluentRegistry> registry = MemoryRegistry(clock);
+  ASSERT_NE(registry, nullptr);
+  ConfluentRegistry& r = *registry;
   SchemaText v1{"AVRO", Record(R"({"name":"a","type":"int"})"), {}};
   SchemaText v2{"AVRO", Record(R"({"name":"a","type":"int"},{"name":"b","type":"int"})"), {}};
   auto id1 = r.Register("111111111111", "s", v1);
@@ -188,13 +196,9 @@ namespace {
 // latest), in the same account only.
 TEST(ConfluentLookup, ResolvesProtobufReferencesTransitively) {
   ManualClock clock;
-  sqlite::OpenOptions options;
-  options.path = ":memory:";
-  auto db = sqlite::Database::Open(options);
-  ASSERT_TRUE(db.has_value()) << db.error().message();
-  auto registry = OpenConfluentRegistry(std::move(*db), clock);
-  ASSERT_TRUE(registry.has_value()) << registry.error().message();
-  ConfluentRegistry& r = **registry;
+  std::unique_ptr<ConfluentRegistry> registry = MemoryRegistry(clock);
+  ASSERT_NE(registry, nullptr);
+  ConfluentRegistry& r = *registry;
   const std::string account = "111111111111";
   ASSERT_TRUE(r.Register(account, "base.proto", {"PROTOBUF", "message B {}", {}}).has_value());
   ASSERT_TRUE(r.Register(account, "mid.proto",
