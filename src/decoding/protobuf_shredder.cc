@@ -497,35 +497,40 @@ class ProtobufShredder::Walker {
     return true;
   }
 
-  // A map key's text form (table keys are strings).
-  bool KeyText(const ProtoField& key, const Entry* e, std::string* out) {
-    if (e == nullptr) {
-      out->assign(key.kind == ProtoKind::kBool     ? "false"
-                  : key.kind == ProtoKind::kString ? ""
-                                                   : "0");
-      return true;
-    }
-    if (key.kind == ProtoKind::kString) {
-      out->assign(reinterpret_cast<const char*>(e->data), e->value);
-      if (!simdjson::validate_utf8(out->data(), out->size())) {
+  // A map key's text form (table keys are strings) into `slot`: string keys
+  // stay in the payload, others are written to map_key_arena_.
+  bool MapKey(const ProtoField& key, const Entry* e, MapSlot* slot) {
+    if (e != nullptr && key.kind == ProtoKind::kString) {
+      if (!simdjson::validate_utf8(reinterpret_cast<const char*>(e->data), e->value)) {
         return Malformed(e->data, "a map key that is not valid UTF-8");
       }
+      slot->key_in_payload = true;
+      slot->key_offset = static_cast<size_t>(e->data - base_);
+      slot->key_len = static_cast<size_t>(e->value);
       return true;
     }
-    if (key.kind == ProtoKind::kBool) {
-      out->assign(e->value != 0 ? "true" : "false");
+    std::string& arena = owner_.map_key_arena_;
+    slot->key_in_payload = false;
+    slot->key_offset = arena.size();
+    if (key.kind == ProtoKind::kString) {
+      // No key field: the empty string.
+    } else if (key.kind == ProtoKind::kBool) {
+      arena.append(e != nullptr && e->value != 0 ? "true" : "false");
     } else if (key.kind == ProtoKind::kUint64 || key.kind == ProtoKind::kFixed64) {
-      *out = std::to_string(e->value);
+      arena.append(std::to_string(e == nullptr ? 0 : e->value));
     } else {
-      *out = std::to_string(ProtoIntegerOf(key.kind, e->value));
+      arena.append(std::to_string(e == nullptr ? 0 : ProtoIntegerOf(key.kind, e->value)));
     }
+    slot->key_len = arena.size() - slot->key_offset;
     return true;
   }
 
-  struct MapEntryView {
-    std::string key;
-    std::vector<Entry> values;  // The value field's occurrences.
-  };
+  // A slot's key; valid until map_key_arena_ grows.
+  std::string_view KeyOf(const MapSlot& slot) const {
+    const char* data =
+        slot.key_in_payload ? reinterpret_cast<const char*>(base_) : owner_.map_key_arena_.data();
+    return {data + slot.key_offset, slot.key_len};
+  }
 
   bool Map(const ProtoFieldPlan& fp, const ShredNode& node, size_t first, size_t count, int16_t rep,
            int depth) {
@@ -538,23 +543,39 @@ class ProtobufShredder::Walker {
       if (e.number == 1) key_field = &e;
       if (e.number == 2) value_field = &e;
     }
-    // Entries are parsed first (copies: the entry bytes stay in the payload).
-    std::vector<MapEntryView> views(count);
+    // Entries are parsed first into the owner's scratch (a stack: nested maps
+    // push above and pop back), so no allocation per record once warm.
+    std::vector<MapSlot>& slots = owner_.map_slots_;
+    std::vector<Entry>& values = owner_.map_values_;
+    const size_t slot_base = slots.size();
+    const size_t value_base = values.size();
+    const size_t arena_base = owner_.map_key_arena_.size();
+    auto pop = [&] {
+      slots.resize(slot_base);
+      values.resize(value_base);
+      owner_.map_key_arena_.resize(arena_base);
+    };
     for (size_t k = 0; k < count; ++k) {
       const Entry e = owner_.entries_[first + k];
       const uint8_t* p = e.data;
       const uint8_t* end = p + e.value;
       std::optional<Entry> key;
+      MapSlot slot;
+      slot.value_begin = values.size();
       while (p < end) {
         const uint8_t* tag_at = p;
         uint64_t number = 0;
         uint8_t wire = 0;
         Entry v;
-        if (!NextField(&p, end, &number, &wire, &v, depth + 1)) return false;
+        if (!NextField(&p, end, &number, &wire, &v, depth + 1)) {
+          pop();
+          return false;
+        }
         const ProtoField* f = number == 1 ? key_field : number == 2 ? value_field : nullptr;
         if (f == nullptr) continue;
         const uint8_t native = ProtoNativeWire(f->kind);
         if (wire != native) {
+          pop();
           return Malformed(tag_at, "map " + fp.field->name + (number == 1 ? " key" : " value") +
                                        " has wire type " + std::to_string(wire) +
                                        "; its type is sent with wire type " +
@@ -563,40 +584,56 @@ class ProtobufShredder::Walker {
         if (number == 1) {
           key = v;
         } else {
-          views[k].values.push_back(v);
+          values.push_back(v);
         }
       }
-      if (!KeyText(*key_field, key ? &*key : nullptr, &views[k].key)) return false;
+      slot.value_count = values.size() - slot.value_begin;
+      if (!MapKey(*key_field, key ? &*key : nullptr, &slot)) {
+        pop();
+        return false;
+      }
+      slots.push_back(slot);
+    }
+    // Duplicate keys: the last entry wins.
+    if (count > 16) {
+      std::unordered_map<std::string_view, size_t> last;
+      for (size_t k = 0; k < count; ++k) last[KeyOf(slots[slot_base + k])] = k;
+      for (size_t k = 0; k < count; ++k) {
+        slots[slot_base + k].duplicate = last[KeyOf(slots[slot_base + k])] != k;
+      }
+    } else {
+      for (size_t k = 0; k < count; ++k) {
+        const std::string_view key = KeyOf(slots[slot_base + k]);
+        for (size_t m = k + 1; m < count; ++m) {
+          if (KeyOf(slots[slot_base + m]) == key) {
+            slots[slot_base + k].duplicate = true;
+            break;
+          }
+        }
+      }
     }
     const ShredNode& key_node = node.children[0];
     const ShredNode& value_node = node.children[1];
-    std::unordered_map<std::string_view, size_t> last;
-    if (count > 16) {
-      for (size_t k = 0; k < count; ++k) last[views[k].key] = k;
-    }
     bool any = false;
-    for (size_t k = 0; k < count; ++k) {
-      bool later = false;
-      if (count > 16) {
-        later = last[views[k].key] != k;
-      } else {
-        for (size_t m = k + 1; m < count && !later; ++m) later = views[m].key == views[k].key;
-      }
-      if (later) continue;  // Duplicate keys: the last entry wins.
+    bool ok = true;
+    for (size_t k = 0; ok && k < count; ++k) {
+      const MapSlot slot = slots[slot_base + k];  // Copy: nested maps grow the scratch.
+      if (slot.duplicate) continue;
       const int16_t entry_rep = any ? node.repeated_level : rep;
       any = true;
       ColumnBuffer& keys = out_.column(key_node.column);
       keys.PushLevels(key_node.def_level, entry_rep);
-      keys.arena.append(views[k].key);
+      keys.arena.append(KeyOf(slot));
       keys.EndBytes();
-      const std::vector<Entry>& values = views[k].values;
-      if (values.empty()) {
-        if (!Absent(*value_field, value_node, entry_rep)) return false;
-      } else if (!Single(*value_field, fp.message, value_node, values.data(), values.size(),
-                         entry_rep, depth + 1)) {
-        return false;
+      if (slot.value_count == 0) {
+        ok = Absent(*value_field, value_node, entry_rep);
+      } else {
+        ok = Single(*value_field, fp.message, value_node, &values[slot.value_begin],
+                    slot.value_count, entry_rep, depth + 1);
       }
     }
+    pop();
+    if (!ok) return false;
     if (!any) PushNulls(node, node.def_level, rep, out_);  // Empty map.
     return true;
   }
@@ -616,6 +653,9 @@ bool ProtobufShredder::Shred(const ProtoPlan& proto, std::string_view payload, C
                              RecordError* error) {
   std::fill(partition_values_.begin(), partition_values_.end(), Value());
   entries_.clear();
+  map_slots_.clear();
+  map_values_.clear();
+  map_key_arena_.clear();
   Walker walker(*this, payload, out, error);
   return walker.Root(proto);
 }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -48,9 +49,24 @@ class ProtobufShredder {
     uint64_t value = 0;             // Varint or fixed bits; LEN: the length.
     const uint8_t* data = nullptr;  // LEN: the bytes; else where the value starts.
   };
+  // One map entry being decoded: where its key text is, its value's
+  // occurrences in map_values_, whether a later entry has the same key.
+  struct MapSlot {
+    bool key_in_payload = false;  // Else in map_key_arena_.
+    bool duplicate = false;
+    size_t key_offset = 0;
+    size_t key_len = 0;
+    size_t value_begin = 0;
+    size_t value_count = 0;
+  };
   const ShredPlan& plan_;
   std::vector<Value> partition_values_;
-  std::vector<Entry> entries_;  // Reused across records.
+  // Scratch reused across records (stacks: nested messages and maps push
+  // above and pop back to where they started).
+  std::vector<Entry> entries_;
+  std::vector<MapSlot> map_slots_;
+  std::vector<Entry> map_values_;
+  std::string map_key_arena_;
 };
 
 }  // namespace st::decoding

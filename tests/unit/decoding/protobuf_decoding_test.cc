@@ -241,6 +241,26 @@ TEST(ProtobufShredder, DecodesEveryKindInAnyOrder) {
   EXPECT_EQ(ProtoShred::Text(p.Column("color"), 1), "RED");
 }
 
+TEST(ProtobufShredder, LargeMapsKeepTheLastEntryPerKey) {
+  ProtoShred p(Writer());
+  std::string msg;
+  for (int i = 0; i < 40; ++i) {
+    msg += L(11, V(1, static_cast<uint64_t>(i % 10)) + L(2, "v" + std::to_string(i)));
+  }
+  ASSERT_EQ(p.Shred(msg), "ok") << p.last_message;
+  ColumnBuffer& keys = p.Column("labels", 0);
+  ColumnBuffer& values = p.Column("labels", 1);
+  ASSERT_EQ(keys.ends.size(), 10u);
+  for (int k = 0; k < 10; ++k) {
+    EXPECT_EQ(ProtoShred::Text(keys, k), std::to_string(k));
+    EXPECT_EQ(ProtoShred::Text(values, k), "v" + std::to_string(30 + k));
+  }
+  // A map value with the wrong wire type rejects the record and leaves nothing.
+  EXPECT_EQ(p.Shred(L(11, V(1, 1) + V(2, 5))), kMalformedProtobuf);
+  ASSERT_EQ(p.Shred(L(11, V(1, 1) + L(2, "x"))), "ok");
+  EXPECT_EQ(keys.ends.size(), 11u);
+}
+
 TEST(ProtobufShredder, HostileInput) {
   ProtoShred p(Writer());
   EXPECT_EQ(p.Shred(Tag(1, 0) + std::string(11, '\xff')), kMalformedProtobuf);  // Overlong.
