@@ -261,6 +261,23 @@ TEST(ProtobufShredder, LargeMapsKeepTheLastEntryPerKey) {
   EXPECT_EQ(keys.ends.size(), 11u);
 }
 
+TEST(ProtobufShredder, Proto2FieldsWithoutValueAreNull) {
+  const WriterSchema w{WriterSchemaType::kProtobuf,
+                       "syntax = \"proto2\"; message P { optional int32 a = 1; "
+                       "required string b = 2; repeated int64 c = 3 [packed = true]; "
+                       "optional E e = 4; enum E { X = 1; Y = 2; } }",
+                       {}};
+  ProtoShred p(w);
+  ASSERT_EQ(p.Shred(L(2, "b") + L(3, Varint(7) + Varint(8)) + V(4, 2)), "ok") << p.last_message;
+  ASSERT_EQ(p.Shred(""), "ok");
+  EXPECT_EQ(p.Column("a").def, (std::vector<int16_t>{0, 0}));  // Absent both times: null.
+  EXPECT_TRUE(p.Column("a").i32.empty());
+  EXPECT_EQ(p.Column("b").def, (std::vector<int16_t>{1, 0}));  // proto2 required: optional column.
+  EXPECT_EQ(p.Column("c").i64, (std::vector<int64_t>{7, 8}));
+  EXPECT_EQ(ProtoShred::Text(p.Column("e"), 0), "Y");
+  EXPECT_EQ(p.Column("e").def, (std::vector<int16_t>{1, 0}));
+}
+
 TEST(ProtobufShredder, HostileInput) {
   ProtoShred p(Writer());
   EXPECT_EQ(p.Shred(Tag(1, 0) + std::string(11, '\xff')), kMalformedProtobuf);  // Overlong.
