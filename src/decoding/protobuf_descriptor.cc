@@ -12,7 +12,15 @@
 #include <unordered_map>
 
 #include "decoding/protobuf_descriptor_internal.h"
+// main has consolidated base64 into common/base64.h (416cc70) after this
+// branch forked; whichever the tree has is used. Drop the fallback once merged.
+#if __has_include("common/base64.h")
+#include "common/base64.h"
+#define ST_PROTO_BASE64_DECODE(text, out) ::st::common::Base64DecodeAppend(text, out)
+#else
 #include "decoding/text_scalars_internal.h"
+#define ST_PROTO_BASE64_DECODE(text, out) DecodeBase64(text, out)
+#endif
 
 namespace st::decoding {
 
@@ -109,7 +117,7 @@ Result<pb::FileDescriptorProto> ParseProtoFile(const std::string& name, const st
            c == '/' || c == '=';
   });
   std::string decoded;
-  if (base64_chars && DecodeBase64(text, &decoded) && file.ParseFromString(decoded)) {
+  if (base64_chars && ST_PROTO_BASE64_DECODE(text, &decoded) && file.ParseFromString(decoded)) {
     file.set_name(name);
     return file;
   }
