@@ -87,6 +87,7 @@ iceberg::TypeId ProtoKindTypeId(ProtoKind kind) {
 namespace {
 
 constexpr int kMaxProtoImportDepth = 32;
+constexpr int kMaxProtoMessageDepth = 64;
 
 class ProtoTextErrors final : public pb::io::ErrorCollector {
  public:
@@ -224,8 +225,15 @@ class ProtoModelBuilder {
  public:
   explicit ProtoModelBuilder(ProtoSchema& out) : out_(out) {}
 
-  Result<const ProtoMessage*> Message(const pb::Descriptor& d) {
+  // `depth`: message types nest at most kMaxProtoMessageDepth deep (a
+  // hostile schema chains as many as its megabyte holds; the recursion here
+  // must stay bounded).
+  Result<const ProtoMessage*> Message(const pb::Descriptor& d, int depth) {
     if (auto it = messages_.find(&d); it != messages_.end()) return it->second;
+    if (depth > kMaxProtoMessageDepth) {
+      return Err(InvalidArgument("Protobuf message " + d.full_name() + " nests deeper than " +
+                                 std::to_string(kMaxProtoMessageDepth) + " message levels"));
+    }
     ProtoMessage& m = out_.messages.emplace_back();
     m.full_name = d.full_name();
     messages_.emplace(&d, &m);  // Before the fields: recursive messages end here.
@@ -255,7 +263,7 @@ class ProtoModelBuilder {
           field.kind = ProtoKind::kWrapper;
           field.wrapped = KindOf(*sub.field(0));
         } else {
-          ST_ASSIGN_OR_RETURN(field.message, Message(sub));
+          ST_ASSIGN_OR_RETURN(field.message, Message(sub, depth + 1));
         }
       }
       m.fields.push_back(std::move(field));
@@ -308,7 +316,7 @@ Result<std::unique_ptr<ProtoSchema>> ParseProtoSchema(const WriterSchema& writer
     }
     auto schema = std::make_unique<ProtoSchema>();
     ProtoModelBuilder builder(*schema);
-    ST_ASSIGN_OR_RETURN(schema->root, builder.Message(*d));
+    ST_ASSIGN_OR_RETURN(schema->root, builder.Message(*d, 1));
     return schema;
   } catch (const std::exception& e) {
     return Err(InvalidArgument(std::string("the Protobuf schema could not be read: ") + e.what()));

@@ -312,7 +312,23 @@ TEST(ProtobufShredder, DeepMessagesAreBounded) {
   }
   text += "message M70 { int32 v = 1; }\n";
   auto mapped = ProtobufToIcebergSchema(WriterSchema{WriterSchemaType::kProtobuf, text, {}}, {0});
-  EXPECT_FALSE(mapped.has_value());
+  ASSERT_FALSE(mapped.has_value());
+  EXPECT_NE(mapped.error().message().find("nests deeper than 64"), std::string::npos)
+      << mapped.error().message();
+  // A chain far longer than any stack allows is refused the same way.
+  std::string chain = "syntax = \"proto3\";\n";
+  for (int i = 0; i < 20000; ++i) {
+    chain += "message C" + std::to_string(i) + " { C" + std::to_string(i + 1) + " n = 1; }\n";
+  }
+  chain += "message C20000 { }\n";
+  EXPECT_FALSE(ProtobufToIcebergSchema(WriterSchema{WriterSchemaType::kProtobuf, chain, {}}, {0})
+                   .has_value());
+  // Definitions nested inside each other (the parser's own recursion).
+  std::string nested = "syntax = \"proto3\";\n";
+  for (int i = 0; i < 5000; ++i) nested += "message N" + std::to_string(i) + " { ";
+  nested += std::string(5000, '}');
+  EXPECT_FALSE(ProtobufToIcebergSchema(WriterSchema{WriterSchemaType::kProtobuf, nested, {}}, {0})
+                   .has_value());
 }
 
 class ProtobufWriterTest : public DecodingFixture {};
