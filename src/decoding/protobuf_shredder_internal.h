@@ -33,7 +33,7 @@ class ProtobufShredder {
   // Errors: MALFORMED_PROTOBUF (a truncated or overlong varint, a length past
   // the end, a wire type the field's type is not sent with, field number 0,
   // invalid UTF-8 in a string, a packed run of the wrong size; the message
-  // names the field number and the byte offset), NESTING_TOO_DEEP,
+  // names the byte offset and, where known, the field), NESTING_TOO_DEEP,
   // MISSING_REQUIRED_FIELD, MISSING_PARTITION_VALUE, TYPE_MISMATCH (a
   // Timestamp outside the µs range).
   bool Shred(const ProtoPlan& proto, std::string_view payload, ColumnBuffers& out,
