@@ -43,12 +43,16 @@ APT_PACKAGES=(
   libexpected-dev librdkafka-dev libzstd-dev libsnappy-dev zlib1g-dev liblz4-dev
   libboost-dev libboost-system-dev libsqlite3-dev nlohmann-json3-dev libssl-dev
   libfmt-dev libspdlog-dev libcli11-dev libsimdjson-dev libpq-dev
+  # .proto schemas of PROTOBUF_CONFLUENT channels (src/decoding/protobuf_descriptor.cc)
+  libprotobuf-dev libprotoc-dev
   # unit tests and benchmarks; clang + compiler-rt for the libFuzzer targets
   # (tests/fuzz: -fsanitize=fuzzer,address,undefined)
   libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev
   # integration tests: Python venv, Kafka broker and Spark (Java), jar fetching,
   # the test proxy's throwaway TLS certificate (openssl)
   python3 python3-venv openjdk-17-jdk-headless maven zstd openssl
+  # test_protobuf_channel.py compiles its .proto files into descriptor sets
+  protobuf-compiler
   # the PostgreSQL catalog backend's tests (tools/pg_cluster.sh: initdb, pg_ctl)
   postgresql
 )

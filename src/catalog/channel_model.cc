@@ -20,13 +20,14 @@ using nlohmann::json;
 
 // ---- Wire string tables ----
 
-constexpr std::array<WireName<ValueConverter>, 6> kValueConverters{{
+constexpr std::array<WireName<ValueConverter>, 7> kValueConverters{{
     {ValueConverter::kJson, "JSON"},
     {ValueConverter::kJsonSchemaGsr, "JSON_SCHEMA_GSR"},
     {ValueConverter::kByteArray, "BYTE_ARRAY"},
     {ValueConverter::kString, "STRING"},
     {ValueConverter::kAvroGsr, "AVRO_GSR"},
     {ValueConverter::kAvroConfluent, "AVRO_CONFLUENT"},
+    {ValueConverter::kProtobufConfluent, "PROTOBUF_CONFLUENT"},
 }};
 
 struct CompressionRow {
@@ -109,7 +110,7 @@ Status ReadTopic(const json& body, ChannelConfig& out, Reader& reader) {
     return reader.Bad("recordSchema",
                       "recordSchema is only for the JSON converter: " + format +
                           " records carry their schema id (JSON_SCHEMA_GSR, AVRO_GSR, "
-                          "AVRO_CONFLUENT) or need none.");
+                          "AVRO_CONFLUENT, PROTOBUF_CONFLUENT) or need none.");
   }
   return Status::OK();
 }

@@ -32,9 +32,19 @@ namespace st::catalog {
 // topicConfigurationList[].recordConverter.valueConverter. The modelled
 // product has the first four; AVRO_GSR (Avro behind the Glue Schema Registry
 // framing, definitions from the built-in Glue registry) and AVRO_CONFLUENT
-// (Avro behind the Confluent framing, magic 0 + 4-byte schema id) are
-// streamtables extensions.
-enum class ValueConverter { kJson, kJsonSchemaGsr, kByteArray, kString, kAvroGsr, kAvroConfluent };
+// (Avro behind the Confluent framing, magic 0 + 4-byte schema id) and
+// PROTOBUF_CONFLUENT (Protobuf behind the Confluent framing with message
+// indexes, .proto schemas from the built-in Confluent-compatible registry)
+// are streamtables extensions.
+enum class ValueConverter {
+  kJson,
+  kJsonSchemaGsr,
+  kByteArray,
+  kString,
+  kAvroGsr,
+  kAvroConfluent,
+  kProtobufConfluent
+};
 std::string_view ValueConverterName(ValueConverter converter);  // "JSON", ...
 // Errors: InvalidArgument naming the value and the valid ones.
 Result<ValueConverter> ParseValueConverter(std::string_view name);

@@ -8,7 +8,8 @@ namespace {
 bool IsJsonFormat(ValueFormat format) {
   // Formats whose records carry their own value schema (JSON or Avro).
   return format == ValueFormat::kJson || format == ValueFormat::kJsonSchemaGsr ||
-         format == ValueFormat::kAvroConfluent || format == ValueFormat::kAvroGsr;
+         format == ValueFormat::kAvroConfluent || format == ValueFormat::kAvroGsr ||
+         format == ValueFormat::kProtobufConfluent;
 }
 
 iceberg::NestedField KafkaMetadataField(int32_t first_id) {

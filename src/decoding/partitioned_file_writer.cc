@@ -14,6 +14,8 @@
 #include "decoding/gsr_framing_internal.h"
 #include "decoding/json_shredder_internal.h"
 #include "decoding/kafka_metadata_internal.h"
+#include "decoding/protobuf_plan_cache_internal.h"
+#include "decoding/protobuf_shredder_internal.h"
 #include "decoding/shred_plan_internal.h"
 #include "iceberg/partitioned_data_files.h"
 
@@ -94,8 +96,10 @@ class PartitionedFileWriter::Impl {
         options_.gsr == nullptr) {
       return InvalidArgument("a GSR-framed writer needs a GsrSchemaLookup");
     }
-    if (options_.format == ValueFormat::kAvroConfluent && !options_.writer_schemas) {
-      return InvalidArgument("an Avro (Confluent framing) writer needs a WriterSchemaLookup");
+    if ((options_.format == ValueFormat::kAvroConfluent ||
+         options_.format == ValueFormat::kProtobufConfluent) &&
+        !options_.writer_schemas) {
+      return InvalidArgument("a Confluent-framed writer needs a WriterSchemaLookup");
     }
     int slots = 0;
     for (const auto& field : options_.spec.fields()) {
@@ -138,6 +142,7 @@ class PartitionedFileWriter::Impl {
     }
     shredder_ = std::make_unique<JsonShredder>(*plan_, slots);
     avro_shredder_ = std::make_unique<AvroShredder>(*plan_, slots);
+    proto_shredder_ = std::make_unique<ProtobufShredder>(*plan_, slots);
     scratch_ = std::make_unique<ColumnBuffers>(*parquet_schema_);
     return Status::OK();
   }
@@ -244,6 +249,11 @@ class PartitionedFileWriter::Impl {
         if (rejected) return rejected;
         break;
       }
+      case ValueFormat::kProtobufConfluent: {
+        ST_ASSIGN_OR_RETURN(std::optional<RecordError> rejected, DecodeProtobuf(value, out));
+        if (rejected) return rejected;
+        break;
+      }
       case ValueFormat::kByteArray:
       case ValueFormat::kString:
         if (!WriteRawValue(plan_->root.children[0], value, options_.format == ValueFormat::kString,
@@ -257,6 +267,22 @@ class PartitionedFileWriter::Impl {
       return error;
     }
     return std::optional<RecordError>();
+  }
+
+  // Whether a cached writer version cannot decode records (not registered,
+  // or its plan failed), with `error` saying why.
+  template <typename Version>
+  static bool UnusableVersion(const Version* version, RecordError* error) {
+    if (version == nullptr) {
+      error->code = std::string(kSchemaNotFound);
+      error->message =
+          "writer schema " + error->schema_version_id + " is not in the schema registry";
+      return true;
+    }
+    if (version->plan != nullptr) return false;
+    error->code = version->code;
+    error->message = version->message;
+    return true;
   }
 
   // An Avro value's framing, writer schema and payload into `out`.
@@ -292,17 +318,24 @@ class PartitionedFileWriter::Impl {
     ST_ASSIGN_OR_RETURN(
         const AvroWriterVersion* version,
         avro_plans_.Get(error.schema_version_id, options_.schema.schema_id(), *plan_, fetch));
-    if (version == nullptr) {
-      error.code = std::string(kSchemaNotFound);
-      error.message = "writer schema " + error.schema_version_id + " is not in the schema registry";
-      return error;
-    }
-    if (version->plan == nullptr) {
-      error.code = version->code;
-      error.message = version->message;
-      return error;
-    }
+    if (UnusableVersion(version, &error)) return error;
     if (!avro_shredder_->Shred(*version->plan, payload, out, &error)) return error;
+    return std::optional<RecordError>();
+  }
+
+  // A Confluent-framed Protobuf value's framing, writer schema and payload into `out`.
+  Result<std::optional<RecordError>> DecodeProtobuf(std::string_view value, ColumnBuffers& out) {
+    RecordError error;
+    ConfluentFrame frame;
+    if (!ParseConfluentFrame(value, true, &frame, &error)) return error;
+    error.schema_version_id = std::to_string(frame.schema_id);
+    const int32_t id = frame.schema_id;
+    ST_ASSIGN_OR_RETURN(
+        const ProtoWriterVersion* version,
+        proto_plans_.Get(id, frame.message_indexes, options_.schema.schema_id(), *plan_,
+                         [this, id] { return options_.writer_schemas(id); }));
+    if (UnusableVersion(version, &error)) return error;
+    if (!proto_shredder_->Shred(*version->plan, frame.payload, out, &error)) return error;
     return std::optional<RecordError>();
   }
 
@@ -314,7 +347,9 @@ class PartitionedFileWriter::Impl {
       Value v;
       if (source.slot >= 0) {
         v = IsAvro() ? avro_shredder_->partition_values()[source.slot]
-                     : shredder_->partition_values()[source.slot];
+            : options_.format == ValueFormat::kProtobufConfluent
+                ? proto_shredder_->partition_values()[source.slot]
+                : shredder_->partition_values()[source.slot];
       } else if (options_.include_metadata && record.timestamp_ms >= 0) {
         v = Value::Int64(record.timestamp_ms * 1000);
       }
@@ -448,6 +483,8 @@ class PartitionedFileWriter::Impl {
   std::unique_ptr<JsonShredder> shredder_;
   std::unique_ptr<AvroShredder> avro_shredder_;
   AvroPlanCache avro_plans_;
+  std::unique_ptr<ProtobufShredder> proto_shredder_;
+  ProtoPlanCache proto_plans_;
   std::unique_ptr<ColumnBuffers> scratch_;
   std::vector<Value> partition_values_;
   std::vector<ColumnMark> marks_;

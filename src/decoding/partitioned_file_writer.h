@@ -29,6 +29,15 @@
 // for required, partition and range problems). Parsed schemas and resolution
 // plans are cached per (writer schema id, table schema id).
 //
+// Protobuf (kProtobufConfluent): the Confluent framing with message indexes
+// (WRONG_MAGIC_BYTE, TRUNCATED_PAYLOAD, MALFORMED_PROTOBUF), the .proto
+// schema of the id (SCHEMA_NOT_FOUND; SCHEMA_MISMATCH when it is not
+// Protobuf or does not parse; MALFORMED_PROTOBUF when the indexes name no
+// message; SCHEMA_INCOMPATIBLE), then the wire format decoded straight into
+// the column buffers (MALFORMED_PROTOBUF, NESTING_TOO_DEEP; see
+// protobuf_shredder_internal.h). Plans are cached per (schema id, message
+// indexes, table schema id).
+//
 // Not thread-safe: one writer per channel worker.
 #pragma once
 
@@ -76,7 +85,8 @@ struct WriterOptions {
   // Required for kJsonSchemaGsr and kAvroGsr (whose definitions are Avro
   // schema JSON); not owned, must outlive the writer.
   GsrSchemaLookup* gsr = nullptr;
-  // Required for kAvroConfluent: the writer schema of a Confluent schema id.
+  // Required for kAvroConfluent and kProtobufConfluent: the writer schema of
+  // a Confluent schema id (Protobuf: with its references resolved).
   WriterSchemaLookup writer_schemas;
   // kJsonSchemaGsr: whether a schema version (its definition) maps to this
   // table's value columns. false → SCHEMA_MISMATCH; an error → SCHEMA_MISMATCH

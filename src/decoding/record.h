@@ -22,6 +22,9 @@ enum class ValueFormat {
   kAvroConfluent,
   // Avro binary behind the Glue Schema Registry framing (§13, data format AVRO).
   kAvroGsr,
+  // Protobuf binary behind the Confluent framing with message indexes,
+  // decoded per the .proto schema the id names (issue 14 item 3).
+  kProtobufConfluent,
 };
 
 struct KafkaHeader {
@@ -65,7 +68,10 @@ inline constexpr std::string_view kTruncatedPayload = "TRUNCATED_PAYLOAD";
 // branch or enum index, a negative length or one past the end, a string that
 // is not UTF-8, a boolean byte other than 0/1, bytes after the value.
 inline constexpr std::string_view kMalformedAvro = "MALFORMED_AVRO";
-// Confluent Protobuf framing: the message indexes are malformed.
+// Confluent Protobuf framing: the message indexes are malformed or name no
+// message of the schema; or the payload does not match its writer schema (a
+// truncated or overlong varint, a length past the end, a wire type the
+// field's type is not sent with, a string that is not UTF-8).
 inline constexpr std::string_view kMalformedProtobuf = "MALFORMED_PROTOBUF";
 // The record's writer schema cannot be resolved onto (or evolve) the table's
 // schema; the message names the field and both types.

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/status.h"
 
@@ -17,6 +19,9 @@ enum class WriterSchemaType { kAvro, kProtobuf, kJson };
 struct WriterSchema {
   WriterSchemaType type = WriterSchemaType::kAvro;
   std::string text;  // The schema as registered (Avro: JSON schema text).
+  // Protobuf: the files the schema imports, transitively, as (import name,
+  // schema text) from its registry references.
+  std::vector<std::pair<std::string, std::string>> references;
 };
 
 // Resolves a Confluent schema id (the 4 bytes after the magic byte) to its

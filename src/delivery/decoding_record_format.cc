@@ -3,9 +3,11 @@
 // schema; a JSON_SCHEMA_GSR channel's table follows the schema version its
 // first record names, and later records must name versions that map to the
 // same columns (else SCHEMA_MISMATCH, decided by the writer). An Avro channel
-// (AVRO_GSR, AVRO_CONFLUENT) creates its table from the writer schema of its
-// first record and evolves it (EvolveForAvro) when a later record names a
-// version the table has not seen: see AvroBatchWriter.
+// (AVRO_GSR, AVRO_CONFLUENT) and a PROTOBUF_CONFLUENT channel create their
+// table from the writer schema of the first record and evolve it
+// (EvolveForAvro; EvolveForProtobuf maps the message onto the same rules)
+// when a later record names a version the table has not seen: see
+// AvroBatchWriter.
 #include <charconv>
 #include <map>
 #include <mutex>
@@ -16,6 +18,7 @@
 #include "decoding/avro_schema_mapping.h"
 #include "decoding/channel_schema.h"
 #include "decoding/partitioned_file_writer.h"
+#include "decoding/protobuf_schema.h"
 #include "delivery/record_format.h"
 #include "registry/json_schema_mapping.h"
 #include "registry/schema_registry.h"
@@ -44,12 +47,22 @@ decoding::ValueFormat ToValueFormat(ValueConverter converter) {
       return decoding::ValueFormat::kAvroGsr;
     case ValueConverter::kAvroConfluent:
       return decoding::ValueFormat::kAvroConfluent;
+    case ValueConverter::kProtobufConfluent:
+      return decoding::ValueFormat::kProtobufConfluent;
   }
   return decoding::ValueFormat::kJson;
 }
 
+// Channels whose table comes from the first record's writer schema and
+// evolves with later versions (Avro, and Protobuf through the Avro rules).
 bool IsAvro(ValueConverter converter) {
-  return converter == ValueConverter::kAvroGsr || converter == ValueConverter::kAvroConfluent;
+  return converter == ValueConverter::kAvroGsr || converter == ValueConverter::kAvroConfluent ||
+         converter == ValueConverter::kProtobufConfluent;
+}
+
+bool IsConfluent(ValueConverter converter) {
+  return converter == ValueConverter::kAvroConfluent ||
+         converter == ValueConverter::kProtobufConfluent;
 }
 
 bool UsesSchema(ValueConverter converter) {
@@ -161,6 +174,13 @@ std::optional<std::string_view> AvroVersionKey(ValueConverter converter,
     }
     return v.substr(2, kGsrHeaderBytes - 2);
   }
+  if (converter == ValueConverter::kProtobufConfluent) {
+    // The id and the message indexes: one message type of one schema.
+    decoding::ConfluentProtobufHeader header;
+    decoding::RecordError error;
+    if (!decoding::ReadConfluentProtobufHeader(v, &header, &error)) return std::nullopt;
+    return v.substr(1, header.header_bytes - 1);
+  }
   if (v.size() < kConfluentHeaderBytes || v[0] != 0) return std::nullopt;
   return v.substr(1, kConfluentHeaderBytes - 1);
 }
@@ -180,7 +200,7 @@ std::string AvroVersionText(ValueConverter converter, std::string_view key) {
     return id;
   }
   uint32_t id = 0;
-  for (char c : key) id = (id << 8) | static_cast<unsigned char>(c);
+  for (char c : key.substr(0, 4)) id = (id << 8) | static_cast<unsigned char>(c);
   return std::to_string(static_cast<int32_t>(id));
 }
 
@@ -196,6 +216,16 @@ struct AvroVersionRef {
   std::string_view key;
   std::string id;
 };
+
+// The message indexes a Protobuf version key (id bytes + indexes) names.
+std::vector<int32_t> ProtobufIndexesOf(std::string_view key) {
+  std::string framed(1, '\0');
+  framed.append(key);
+  decoding::ConfluentProtobufHeader header;
+  decoding::RecordError error;
+  if (!decoding::ReadConfluentProtobufHeader(framed, &header, &error)) return {};
+  return header.message_indexes;
+}
 
 // The writer schema of a version: NotFound when the registry has none.
 using AvroSchemaSource = std::function<Result<decoding::WriterSchema>(const AvroVersionRef&)>;
@@ -285,11 +315,18 @@ class AvroBatchWriter final : public BatchWriter {
       if (schema.error().code() == StatusCode::kNotFound) return std::optional<Decision>();
       return Err(schema.error());
     }
-    if (schema->type != decoding::WriterSchemaType::kAvro) return Decision{};
-    Result<avro::Schema> parsed = avro::Schema::Parse(schema->text);
-    if (!parsed.has_value()) return Decision{};  // The decoder says SCHEMA_MISMATCH.
-    Result<decoding::AvroEvolution> evolved =
-        decoding::EvolveForAvro(options_.schema, *parsed, partition_sources_);
+    Result<decoding::AvroEvolution> evolved = Err(InvalidArgument(""));
+    if (converter_ == ValueConverter::kProtobufConfluent) {
+      // Not Protobuf, not parseable, no such message: the decoder says which.
+      if (schema->type != decoding::WriterSchemaType::kProtobuf) return Decision{};
+      evolved = decoding::EvolveForProtobuf(options_.schema, *schema,
+                                            ProtobufIndexesOf(version.key), partition_sources_);
+    } else {
+      if (schema->type != decoding::WriterSchemaType::kAvro) return Decision{};
+      Result<avro::Schema> parsed = avro::Schema::Parse(schema->text);
+      if (!parsed.has_value()) return Decision{};  // The decoder says SCHEMA_MISMATCH.
+      evolved = decoding::EvolveForAvro(options_.schema, *parsed, partition_sources_);
+    }
     if (!evolved.has_value()) {
       if (evolved.error().code() != StatusCode::kFailedPrecondition) return Decision{};
       return Decision{true,
@@ -423,7 +460,7 @@ class DecodingRecordFormat final : public RecordFormat {
     }
     if (IsAvro(config.value_converter)) {
       const std::string account = RegistryAccount(config);
-      if (config.value_converter == ValueConverter::kAvroConfluent) {
+      if (IsConfluent(config.value_converter)) {
         options.writer_schemas = [this, account](int32_t id) { return Confluent(account, id); };
       }
       std::set<int32_t> sources;
@@ -457,7 +494,7 @@ class DecodingRecordFormat final : public RecordFormat {
   Result<decoding::WriterSchema> WriterSchemaOf(ValueConverter converter,
                                                 const std::string& account,
                                                 const std::string& id) const {
-    if (converter == ValueConverter::kAvroConfluent) {
+    if (IsConfluent(converter)) {
       int32_t schema_id = 0;
       auto [end, ec] = std::from_chars(id.data(), id.data() + id.size(), schema_id);
       if (ec != std::errc() || end != id.data() + id.size()) {
@@ -477,6 +514,12 @@ class DecodingRecordFormat final : public RecordFormat {
   Result<SchemaOrFailure> AvroValueSchema(const ChannelConfig& config,
                                           const std::optional<std::string>& value) const {
     std::optional<std::string_view> key = AvroVersionKey(config.value_converter, value);
+    if (!key && config.value_converter == ValueConverter::kProtobufConfluent) {
+      decoding::ConfluentProtobufHeader header;
+      decoding::RecordError error;
+      (void)decoding::ReadConfluentProtobufHeader(value.value_or(""), &header, &error);
+      return Failure(error.code, "The record value's Confluent header: " + error.message, "");
+    }
     if (!key) {
       if (config.value_converter == ValueConverter::kAvroGsr) {
         return Failure(decoding::kMissingGsrHeader,
@@ -502,6 +545,23 @@ class DecodingRecordFormat final : public RecordFormat {
       return Failure(decoding::kSchemaNotFound,
                      "The writer schema " + version->id + " is not in the schema registry.",
                      version->id);
+    }
+    if (config.value_converter == ValueConverter::kProtobufConfluent) {
+      if (schema->type != decoding::WriterSchemaType::kProtobuf) {
+        return Failure(decoding::kSchemaMismatch,
+                       "The writer schema " + version->id + " is not a Protobuf schema.",
+                       version->id);
+      }
+      Result<iceberg::Schema> mapped =
+          decoding::ProtobufToIcebergSchema(*schema, ProtobufIndexesOf(version->key));
+      if (!mapped.has_value()) {
+        const bool bad_index = mapped.error().code() == StatusCode::kNotFound;
+        return Failure(bad_index ? decoding::kMalformedProtobuf : decoding::kSchemaMismatch,
+                       "The writer schema " + version->id +
+                           " cannot be mapped to Iceberg: " + mapped.error().message(),
+                       version->id);
+      }
+      return *std::move(mapped);
     }
     if (schema->type != decoding::WriterSchemaType::kAvro) {
       return Failure(decoding::kSchemaMismatch,

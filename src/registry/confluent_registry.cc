@@ -4,7 +4,9 @@
 #include "registry/confluent_registry.h"
 
 #include <algorithm>
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "avro/schema.h"
 #include "common/json_nesting.h"
@@ -651,7 +653,31 @@ Result<RegisteredSchema> LookupSchemaById(ConfluentRegistry& registry, const std
                                                                   : StatusCode::kUnavailable;
     return Err(Status(code, found.error().message));
   }
-  return RegisteredSchema{found->schema_type, found->schema};
+  RegisteredSchema out{found->schema_type, found->schema, {}};
+  std::set<std::string> seen;
+  // Depth-first, dependencies first; `seen` also ends reference cycles.
+  std::function<Status(const std::vector<Reference>&, int)> resolve =
+      [&](const std::vector<Reference>& refs, int depth) -> Status {
+    if (depth > 32) return InvalidArgument("schema references nest deeper than 32 levels");
+    for (const Reference& ref : refs) {
+      if (!seen.insert(ref.name).second) continue;
+      std::optional<int64_t> version;
+      if (ref.version >= 0) version = ref.version;
+      Outcome<SubjectVersion> got = registry.GetVersion(account, ref.subject, version, true);
+      if (!got) {
+        const int code = got.error().error_code;
+        const bool missing = code == kSubjectNotFound || code == kVersionNotFound;
+        return Status(missing ? StatusCode::kNotFound : StatusCode::kUnavailable,
+                      "schema reference " + ref.name + " (subject " + ref.subject +
+                          "): " + got.error().message);
+      }
+      ST_TRY(resolve(got->schema.references, depth + 1));
+      out.references.emplace_back(ref.name, got->schema.schema);
+    }
+    return Status::OK();
+  };
+  ST_TRY(resolve(found->references, 0));
+  return out;
 }
 
 }  // namespace st::registry::confluent

@@ -23,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <tl/expected.hpp>
+#include <utility>
 #include <vector>
 
 #include "common/clock.h"
@@ -93,6 +94,9 @@ struct CompatibilityResult {
 struct RegisteredSchema {
   std::string schema_type;  // AVRO | JSON | PROTOBUF
   std::string schema;       // Canonical text.
+  // Its references resolved transitively (each name once, dependencies
+  // before the files naming them): (reference name, schema text).
+  std::vector<std::pair<std::string, std::string>> references;
 };
 
 // `version`: nullopt means "latest".
@@ -162,8 +166,10 @@ Result<std::unique_ptr<ConfluentRegistry>> OpenConfluentRegistry(
 Result<std::unique_ptr<ConfluentRegistry>> OpenSqliteConfluentRegistry(const std::string& db_path,
                                                                        const Clock& clock);
 
-// For delivery: the schema `id` of `account`. Errors: NotFound (no such id in
-// the account), Unavailable/Io from the store.
+// For delivery: the schema `id` of `account` with its references (by subject
+// and version, -1 = latest, in the same account). Errors: NotFound (no such
+// id in the account, or a reference that is not registered), Unavailable/Io
+// from the store, InvalidArgument for references nested deeper than 32.
 Result<RegisteredSchema> LookupSchemaById(ConfluentRegistry& registry, const std::string& account,
                                           int64_t id);
 

@@ -304,7 +304,8 @@ int RunServer(int argc, char** argv) {
   // Its real adapters are built here: librdkafka, and records decoded
   // against the built-in schema registry.
   std::unique_ptr<delivery::KafkaClientFactory> kafka = delivery::NewRdKafkaClientFactory();
-  // AVRO_CONFLUENT writer schemas come from the built-in Confluent-compatible
+  // AVRO_CONFLUENT and PROTOBUF_CONFLUENT writer schemas (Protobuf: with the
+  // files its references name) come from the built-in Confluent-compatible
   // registry, in the channel owner's account (its ids are per account).
   registry::confluent::ConfluentRegistry& confluent = **confluent_or;
   delivery::ConfluentSchemaLookup confluent_lookup =
@@ -315,6 +316,7 @@ int RunServer(int argc, char** argv) {
     if (found.schema_type == "PROTOBUF") schema.type = decoding::WriterSchemaType::kProtobuf;
     if (found.schema_type == "JSON") schema.type = decoding::WriterSchemaType::kJson;
     schema.text = std::move(found.schema);
+    schema.references = std::move(found.references);
     return schema;
   };
   std::unique_ptr<delivery::RecordFormat> record_format =

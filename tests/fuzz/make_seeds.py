@@ -186,6 +186,45 @@ def decoding_seeds(seeds):
     seeds.add("gsr_framing", b"\x03\x05" + uuid + zlib.compress(b"{" * 10)[:-3])
 
 
+def proto_varint(v):
+    out = bytearray()
+    while v >= 0x80:
+        out.append((v & 0x7F) | 0x80)
+        v >>= 7
+    out.append(v)
+    return bytes(out)
+
+
+def proto_field(n, wire, body):
+    tag = proto_varint((n << 3) | wire)
+    return tag + (proto_varint(len(body)) + body if wire == 2 else body)
+
+
+def protobuf_seeds(seeds):
+    """Confluent-framed messages of protobuf_shredder_fuzz.cc's schema (f.M is
+    index [0], f.N index [1])."""
+    head = b"\x00\x00\x00\x00\x01"
+    v, f = proto_varint, proto_field
+    point = f(1, 0, v(3)) + f(2, 2, b"\x01\x00\x00\x00\x02\x00\x00\x00") + \
+        f(3, 2, f(1, 2, b"s") + f(2, 2, v(1) + v(5)))
+    full = (f(1, 0, v((1 << 64) - 5)) + f(2, 0, v(4294967295)) + f(3, 0, v(3)) +
+            f(4, 1, b"\xff" * 8) + f(5, 5, b"\x01\x00\x00\x80") + f(6, 5, b"\x00\x00\xc0\x7f") +
+            f(7, 1, b"\x00" * 7 + b"\xf0") + f(8, 0, v(1)) + f(9, 2, "h\u00e9".encode()) +
+            f(10, 2, b"\x00\xff") + f(11, 0, v(7)) + f(12, 2, point) + f(12, 2, f(1, 0, v(9))) +
+            f(13, 2, v(1) + v(300)) + f(13, 0, v(2)) + f(14, 2, point) + f(14, 2, b"") +
+            f(15, 2, f(1, 2, b"k") + f(2, 2, point)) + f(15, 2, f(1, 2, b"k")) +
+            f(16, 2, f(1, 0, v(7)) + f(2, 1, b"\x00" * 8)) + f(18, 2, point) +
+            f(19, 2, f(1, 0, v(1700000000)) + f(2, 0, v(5))) + f(20, 2, f(1, 2, b"w")) +
+            f(21, 2, b"") + f(22, 5, b"\x00\x00\x80\x3f") + f(23, 2, b"x") +
+            f(99, 0, v(1)) + f(98, 3, f(1, 0, v(1))) + proto_varint((98 << 3) | 4))
+    seeds.add("protobuf_shredder", head + b"\x00" + full)
+    seeds.add("protobuf_shredder", head + b"\x02\x00" + full[:40])
+    seeds.add("protobuf_shredder", head + b"\x00")
+    seeds.add("protobuf_shredder", head + b"\x02\x02" + f(1, 2, b"\x00\x01"))
+    seeds.add("protobuf_shredder", head + b"\x00" + proto_varint((50 << 3) | 3) * 80)
+    seeds.add("protobuf_shredder", head + b"\x00" + f(1, 2, b"x") + f(9, 2, b"\xc3\x28"))
+
+
 def tool_seeds(seeds, build):
     build = pathlib.Path(build)
     golden = build / "tests/unit/avro/avro_golden_writer"
@@ -291,6 +330,7 @@ def main():
     range_seeds(seeds)
     chunked_seeds(seeds)
     decoding_seeds(seeds)
+    protobuf_seeds(seeds)
     tool_seeds(seeds, args.build)
     for target, n in sorted(seeds.count.items()):
         print(f"make_seeds: {target}: {n} seeds")

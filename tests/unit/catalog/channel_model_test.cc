@@ -294,7 +294,7 @@ TEST(ChannelModelTest, EveryEnumHasItsWireString) {
 TEST(ChannelModelTest, UnknownWireStringsAreClearErrors) {
   EXPECT_EQ(ParseValueConverter("AVRO").error().message(),
             "The valueConverter 'AVRO' is not valid: use JSON, JSON_SCHEMA_GSR, BYTE_ARRAY, "
-            "STRING, AVRO_GSR or AVRO_CONFLUENT.");
+            "STRING, AVRO_GSR, AVRO_CONFLUENT or PROTOBUF_CONFLUENT.");
   EXPECT_EQ(ParseIcebergCompression("zstd").error().message(),
             "The compressionType 'zstd' is not valid: use ZSTD or SNAPPY.");
   EXPECT_EQ(ParsePartitionStrategy("TIME_MINUTE").error().message(),

@@ -3,7 +3,8 @@
 // schema id); the table is created from the first record's writer schema; a
 // compatible new version evolves the writer's schema (reported for the
 // commit) while older versions keep decoding; an incompatible one is
-// SCHEMA_INCOMPATIBLE; framing errors keep their own codes.
+// SCHEMA_INCOMPATIBLE; framing errors keep their own codes. PROTOBUF_CONFLUENT
+// channels follow the same path (version = schema id + message indexes).
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -111,11 +112,15 @@ class AvroRecordFormatTest : public ::testing::Test {
         *registry_,
         [this](const std::string& account, int32_t id) -> Result<decoding::WriterSchema> {
           lookups_.push_back(account + "/" + std::to_string(id));
+          if (auto pb = proto_schemas_.find(id);
+              account == kOwnerAccount && pb != proto_schemas_.end()) {
+            return decoding::WriterSchema{decoding::WriterSchemaType::kProtobuf, pb->second, {}};
+          }
           auto it = schemas_.find(id);
           if (account != kOwnerAccount || it == schemas_.end()) {
             return Err(NotFound("no schema " + std::to_string(id)));
           }
-          return decoding::WriterSchema{decoding::WriterSchemaType::kAvro, it->second};
+          return decoding::WriterSchema{decoding::WriterSchemaType::kAvro, it->second, {}};
         });
   }
 
@@ -135,6 +140,16 @@ class AvroRecordFormatTest : public ::testing::Test {
   std::unique_ptr<iceberg::FileIO> io_;
   catalog::ChannelConfig config_;
   std::map<int32_t, std::string> schemas_{{7, kV1}, {8, kV2}, {9, kV3}};
+  // PROTOBUF_CONFLUENT: v1, v2 (id int32 → int64, a new optional field), v3
+  // (name string → int32: incompatible).
+  std::map<int32_t, std::string> proto_schemas_{
+      {20,
+       "syntax = \"proto3\"; message Order { int32 id = 1; string name = 2; } "
+       "message Other { string z = 1; }"},
+      {21,
+       "syntax = \"proto3\"; message Order { int64 id = 1; string name = 2; "
+       "optional string note = 3; }"},
+      {22, "syntax = \"proto3\"; message Order { int32 id = 1; int32 name = 2; }"}};
   std::vector<std::string> lookups_;
 };
 
@@ -273,6 +288,83 @@ TEST_F(AvroRecordFormatTest, AGsrChannelReadsItsWriterSchemaFromTheGlueRegistry)
   auto missing = format->Layout(config, Record("{\"id\":1}"));
   ASSERT_TRUE(missing.has_value() && missing->failure.has_value());
   EXPECT_EQ(missing->failure->code, decoding::kMissingGsrHeader);
+}
+
+// Protobuf wire format: a varint field, a length-delimited field; the
+// Confluent header with one message index.
+std::string PbVarint(uint64_t v) {
+  std::string out;
+  while (v >= 0x80) {
+    out += static_cast<char>((v & 0x7f) | 0x80);
+    v >>= 7;
+  }
+  out += static_cast<char>(v);
+  return out;
+}
+std::string PbInt(int n, uint64_t v) {
+  return PbVarint(static_cast<uint64_t>(n) << 3) + PbVarint(v);
+}
+std::string PbStr(int n, const std::string& s) {
+  return PbVarint((static_cast<uint64_t>(n) << 3) | 2) + PbVarint(s.size()) + s;
+}
+std::string PbFramed(int32_t id, int32_t index, const std::string& payload) {
+  const std::string indexes =
+      index == 0 ? std::string(1, '\0') : PbVarint(2) + PbVarint(static_cast<uint64_t>(index) * 2);
+  return Confluent(id, indexes + payload);
+}
+
+TEST_F(AvroRecordFormatTest, ProtobufConfluentLayoutEvolutionAndFraming) {
+  const catalog::ChannelConfig config = Config("PROTOBUF_CONFLUENT");
+  auto format = Format();
+  ASSERT_TRUE(format->Validate(config).ok());
+  // A first record whose message index names no message cannot define the table.
+  auto bad_index = format->Layout(config, Record(PbFramed(20, 5, PbInt(1, 1))));
+  ASSERT_TRUE(bad_index.has_value()) << bad_index.error().ToString();
+  ASSERT_TRUE(bad_index->failure.has_value());
+  EXPECT_EQ(bad_index->failure->code, decoding::kMalformedProtobuf);
+  auto magic = format->Layout(config, Record(std::string("\x02", 1) + "xyzabc"));
+  ASSERT_TRUE(magic.has_value() && magic->failure.has_value());
+  EXPECT_EQ(magic->failure->code, decoding::kWrongMagicByte);
+
+  auto layout = format->Layout(config, Record(PbFramed(20, 0, PbInt(1, 1) + PbStr(2, "a"))));
+  ASSERT_TRUE(layout.has_value()) << layout.error().ToString();
+  ASSERT_TRUE(layout->layout.has_value());
+  const iceberg::Schema& schema = layout->layout->schema;
+  ASSERT_NE(schema.FindFieldByName("id"), nullptr);
+  EXPECT_EQ(schema.FindFieldByName("id")->type->ToString(), "int");
+  EXPECT_EQ(schema.FindFieldByName("z"), nullptr);  // Index [0]: Order, not Other.
+
+  iceberg::TableMetadata metadata = Metadata(*layout->layout);
+  auto made = format->NewWriter(config, metadata, "s3://wh/t/data", *io_, random_);
+  ASSERT_TRUE(made.has_value()) << made.error().ToString();
+  BatchWriter& writer = **made;
+  auto code = [&](std::string value, int64_t offset) {
+    auto added = writer.Add(Record(std::move(value), offset));
+    EXPECT_TRUE(added.has_value()) << added.error().ToString();
+    if (!added.has_value()) return std::string("error");
+    return *added ? (*added)->code + " " + (*added)->schema_version_id : std::string("ok");
+  };
+  EXPECT_EQ(code(PbFramed(20, 0, PbInt(1, 1) + PbStr(2, "a")), 0), "ok");
+  EXPECT_EQ(code(PbFramed(21, 0, PbInt(1, uint64_t{1} << 40) + PbStr(3, "n")), 1), "ok");
+  ASSERT_EQ(writer.SchemaChanges().size(), 1u);
+  const iceberg::Schema evolved = writer.SchemaChanges()[0];
+  EXPECT_EQ(evolved.FindFieldByName("id")->type->ToString(), "long");
+  EXPECT_EQ(evolved.FindFieldByName("id")->id, schema.FindFieldByName("id")->id);
+  ASSERT_NE(evolved.FindFieldByName("note"), nullptr);
+  EXPECT_EQ(code(PbFramed(20, 0, PbInt(1, 3)), 2), "ok");  // v1 keeps decoding.
+  EXPECT_EQ(code(PbFramed(22, 0, PbInt(1, 4) + PbInt(2, 5)), 3),
+            std::string(decoding::kSchemaIncompatible) + " 22");
+  EXPECT_EQ(code(PbFramed(20, 7, PbInt(1, 1)), 4),
+            std::string(decoding::kMalformedProtobuf) + " 20");
+  EXPECT_EQ(code(PbFramed(20, 0, PbStr(1, "x")), 5),
+            std::string(decoding::kMalformedProtobuf) + " 20");
+  EXPECT_EQ(code(PbFramed(99, 0, PbInt(1, 1)), 6), std::string(decoding::kSchemaNotFound) + " 99");
+  EXPECT_EQ(code(PbFramed(7, 0, PbInt(1, 1)), 7), std::string(decoding::kSchemaMismatch) + " 7");
+  auto files = writer.Finish();
+  ASSERT_TRUE(files.has_value()) << files.error().ToString();
+  int64_t rows = 0;
+  for (const iceberg::DataFile& f : *files) rows += f.record_count;
+  EXPECT_EQ(rows, 3);
 }
 
 }  // namespace

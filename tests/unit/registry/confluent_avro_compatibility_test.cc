@@ -142,15 +142,23 @@ class ManualClock final : public Clock {
   }
 };
 
-TEST(ConfluentRegistryStore, RegisterLookupDeleteAndIsolation) {
-  ManualClock clock;
+// A registry on an in-memory SQLite database (nullptr after a test failure).
+std::unique_ptr<ConfluentRegistry> MemoryRegistry(const Clock& clock) {
   sqlite::OpenOptions options;
   options.path = ":memory:";
   auto db = sqlite::Database::Open(options);
-  ASSERT_TRUE(db.has_value()) << db.error().message();
+  EXPECT_TRUE(db.has_value()) << db.error().message();
+  if (!db.has_value()) return nullptr;
   auto registry = OpenConfluentRegistry(std::move(*db), clock);
-  ASSERT_TRUE(registry.has_value()) << registry.error().message();
-  ConfluentRegistry& r = **registry;
+  EXPECT_TRUE(registry.has_value()) << registry.error().message();
+  return registry.has_value() ? std::move(*registry) : nullptr;
+}
+
+TEST(ConfluentRegistryStore, RegisterLookupDeleteAndIsolation) {
+  ManualClock clock;
+  std::unique_ptr<ConfluentRegistry> registry = MemoryRegistry(clock);
+  ASSERT_NE(registry, nullptr);
+  ConfluentRegistry& r = *registry;
   SchemaText v1{"AVRO", Record(R"({"name":"a","type":"int"})"), {}};
   SchemaText v2{"AVRO", Record(R"({"name":"a","type":"int"},{"name":"b","type":"int"})"), {}};
   auto id1 = r.Register("111111111111", "s", v1);
@@ -175,6 +183,49 @@ TEST(ConfluentRegistryStore, RegisterLookupDeleteAndIsolation) {
   ASSERT_TRUE(found.has_value());
   EXPECT_EQ(found->schema_type, "AVRO");
   EXPECT_EQ(LookupSchemaById(r, "222222222222", 1).error().code(), StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace st::registry::confluent
+
+namespace st::registry::confluent {
+namespace {
+
+// LookupSchemaById hands delivery a PROTOBUF schema with its references
+// resolved transitively (dependencies first), by subject and version (-1 =
+// latest), in the same account only.
+TEST(ConfluentLookup, ResolvesProtobufReferencesTransitively) {
+  ManualClock clock;
+  std::unique_ptr<ConfluentRegistry> registry = MemoryRegistry(clock);
+  ASSERT_NE(registry, nullptr);
+  ConfluentRegistry& r = *registry;
+  const std::string account = "111111111111";
+  ASSERT_TRUE(r.Register(account, "base.proto", {"PROTOBUF", "message B {}", {}}).has_value());
+  ASSERT_TRUE(r.Register(account, "mid.proto",
+                         {"PROTOBUF",
+                          "import \"base.proto\"; message M { B b = 1; }",
+                          {Reference{"base.proto", "base.proto", 1}}})
+                  .has_value());
+  auto top = r.Register(account, "top-value",
+                        {"PROTOBUF",
+                         "import \"mid.proto\"; message T { M m = 1; }",
+                         {Reference{"mid.proto", "mid.proto", -1}}});
+  ASSERT_TRUE(top.has_value()) << top.error().message;
+  auto found = LookupSchemaById(r, account, *top);
+  ASSERT_TRUE(found.has_value()) << found.error().message();
+  ASSERT_EQ(found->references.size(), 2u);
+  EXPECT_EQ(found->references[0].first, "base.proto");
+  EXPECT_EQ(found->references[0].second, "message B {}");
+  EXPECT_EQ(found->references[1].first, "mid.proto");
+  // A reference to a subject the account does not have is NotFound.
+  auto dangling = r.Register(
+      account, "dangling-value",
+      {"PROTOBUF", "import \"x.proto\"; message D {}", {Reference{"x.proto", "nosuch", 1}}});
+  ASSERT_TRUE(dangling.has_value());
+  auto missing = LookupSchemaById(r, account, *dangling);
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_EQ(missing.error().code(), StatusCode::kNotFound);
+  EXPECT_FALSE(LookupSchemaById(r, "222222222222", *top).has_value());
 }
 
 }  // namespace

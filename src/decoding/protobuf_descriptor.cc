@@ -1,0 +1,318 @@
+// The only file that includes libprotobuf: `.proto` text (compiler::Parser)
+// or a serialized FileDescriptorProto → a DescriptorPool → our model.
+#include <google/protobuf/compiler/parser.h>
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/descriptor.pb.h>
+#include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "decoding/protobuf_descriptor_internal.h"
+#include "common/base64.h"
+
+namespace st::decoding {
+
+namespace pb = google::protobuf;
+
+const std::string* ProtoEnum::Find(int32_t number) const {
+  auto it = std::lower_bound(values.begin(), values.end(), number,
+                             [](const auto& v, int32_t n) { return v.first < n; });
+  return it != values.end() && it->first == number ? &it->second : nullptr;
+}
+
+bool ProtoKindIsVarint(ProtoKind kind) {
+  switch (kind) {
+    case ProtoKind::kInt32:
+    case ProtoKind::kSint32:
+    case ProtoKind::kUint32:
+    case ProtoKind::kInt64:
+    case ProtoKind::kSint64:
+    case ProtoKind::kUint64:
+    case ProtoKind::kBool:
+    case ProtoKind::kEnum:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool ProtoKindIsFixed64(ProtoKind kind) {
+  return kind == ProtoKind::kFixed64 || kind == ProtoKind::kSfixed64 || kind == ProtoKind::kDouble;
+}
+
+bool ProtoKindIsFixed32(ProtoKind kind) {
+  return kind == ProtoKind::kFixed32 || kind == ProtoKind::kSfixed32 || kind == ProtoKind::kFloat;
+}
+
+iceberg::TypeId ProtoKindTypeId(ProtoKind kind) {
+  using iceberg::TypeId;
+  switch (kind) {
+    case ProtoKind::kInt32:
+    case ProtoKind::kSint32:
+    case ProtoKind::kSfixed32:
+      return TypeId::kInt;
+    case ProtoKind::kFloat:
+      return TypeId::kFloat;
+    case ProtoKind::kDouble:
+      return TypeId::kDouble;
+    case ProtoKind::kBool:
+      return TypeId::kBoolean;
+    case ProtoKind::kString:
+    case ProtoKind::kEnum:
+      return TypeId::kString;
+    case ProtoKind::kBytes:
+      return TypeId::kBinary;
+    case ProtoKind::kTimestamp:
+      return TypeId::kTimestampTz;
+    case ProtoKind::kMessage:
+    case ProtoKind::kWrapper:
+      return TypeId::kStruct;
+    default:  // uint32, fixed32 and the 64-bit integers.
+      return TypeId::kLong;
+  }
+}
+
+namespace {
+
+constexpr int kMaxProtoImportDepth = 32;
+constexpr int kMaxProtoMessageDepth = 64;
+
+class ProtoTextErrors final : public pb::io::ErrorCollector {
+ public:
+  void AddError(int line, pb::io::ColumnNumber column, const std::string& message) override {
+    if (first.empty()) {
+      first =
+          "line " + std::to_string(line + 1) + ":" + std::to_string(column + 1) + ": " + message;
+    }
+  }
+  std::string first;
+};
+
+class ProtoPoolErrors final : public pb::DescriptorPool::ErrorCollector {
+ public:
+  void AddError(const std::string& filename, const std::string& element_name,
+                const pb::Message* /*descriptor*/, ErrorLocation /*location*/,
+                const std::string& message) override {
+    if (first.empty()) first = filename + " (" + element_name + "): " + message;
+  }
+  std::string first;
+};
+
+// `.proto` text, or base64 of a serialized FileDescriptorProto.
+Result<pb::FileDescriptorProto> ParseProtoFile(const std::string& name, const std::string& text) {
+  pb::FileDescriptorProto file;
+  const bool base64_chars = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' ||
+           c == '/' || c == '=';
+  });
+  std::string decoded;
+  if (base64_chars && common::Base64DecodeAppend(text, &decoded) && file.ParseFromString(decoded)) {
+    file.set_name(name);
+    return file;
+  }
+  file.Clear();
+  pb::io::ArrayInputStream input(text.data(), static_cast<int>(text.size()));
+  ProtoTextErrors errors;
+  pb::io::Tokenizer tokenizer(&input, &errors);
+  pb::compiler::Parser parser;
+  parser.RecordErrorsTo(&errors);
+  if (!parser.Parse(&tokenizer, &file) || !errors.first.empty()) {
+    return Err(InvalidArgument(
+        "the Protobuf schema " + name +
+        " does not parse: " + (errors.first.empty() ? std::string("syntax error") : errors.first)));
+  }
+  file.set_name(name);
+  return file;
+}
+
+class ProtoPoolBuilder {
+ public:
+  explicit ProtoPoolBuilder(const WriterSchema& writer) {
+    for (const auto& [name, text] : writer.references) references_.emplace(name, &text);
+  }
+
+  Result<const pb::FileDescriptor*> Build(const pb::FileDescriptorProto& file, int depth) {
+    if (depth > kMaxProtoImportDepth) {
+      return Err(InvalidArgument("Protobuf imports nest deeper than " +
+                                 std::to_string(kMaxProtoImportDepth) + " files"));
+    }
+    if (!building_.insert(file.name()).second) {
+      return Err(InvalidArgument("Protobuf import cycle through " + file.name()));
+    }
+    for (const std::string& dependency : file.dependency()) {
+      if (pool_.FindFileByName(dependency) != nullptr) continue;
+      auto ref = references_.find(dependency);
+      pb::FileDescriptorProto dep;
+      if (ref != references_.end()) {
+        ST_ASSIGN_OR_RETURN(dep, ParseProtoFile(dependency, *ref->second));
+      } else if (const pb::FileDescriptor* known =
+                     pb::DescriptorPool::generated_pool()->FindFileByName(dependency);
+                 known != nullptr && dependency.starts_with("google/protobuf/")) {
+        known->CopyTo(&dep);
+      } else {
+        return Err(InvalidArgument("the Protobuf schema imports " + dependency +
+                                   ", which is neither a schema reference nor a well-known type"));
+      }
+      ST_TRY(Build(dep, depth + 1));
+    }
+    ProtoPoolErrors errors;
+    const pb::FileDescriptor* built = pool_.BuildFileCollectingErrors(file, &errors);
+    building_.erase(file.name());
+    if (built == nullptr) {
+      return Err(InvalidArgument("the Protobuf schema is not valid: " + errors.first));
+    }
+    return built;
+  }
+
+ private:
+  pb::DescriptorPool pool_;
+  std::map<std::string, const std::string*> references_;
+  std::set<std::string> building_;
+};
+
+ProtoKind KindOf(const pb::FieldDescriptor& f) {
+  switch (f.type()) {
+    case pb::FieldDescriptor::TYPE_INT32:
+      return ProtoKind::kInt32;
+    case pb::FieldDescriptor::TYPE_SINT32:
+      return ProtoKind::kSint32;
+    case pb::FieldDescriptor::TYPE_SFIXED32:
+      return ProtoKind::kSfixed32;
+    case pb::FieldDescriptor::TYPE_UINT32:
+      return ProtoKind::kUint32;
+    case pb::FieldDescriptor::TYPE_FIXED32:
+      return ProtoKind::kFixed32;
+    case pb::FieldDescriptor::TYPE_INT64:
+      return ProtoKind::kInt64;
+    case pb::FieldDescriptor::TYPE_SINT64:
+      return ProtoKind::kSint64;
+    case pb::FieldDescriptor::TYPE_SFIXED64:
+      return ProtoKind::kSfixed64;
+    case pb::FieldDescriptor::TYPE_UINT64:
+      return ProtoKind::kUint64;
+    case pb::FieldDescriptor::TYPE_FIXED64:
+      return ProtoKind::kFixed64;
+    case pb::FieldDescriptor::TYPE_FLOAT:
+      return ProtoKind::kFloat;
+    case pb::FieldDescriptor::TYPE_DOUBLE:
+      return ProtoKind::kDouble;
+    case pb::FieldDescriptor::TYPE_BOOL:
+      return ProtoKind::kBool;
+    case pb::FieldDescriptor::TYPE_STRING:
+      return ProtoKind::kString;
+    case pb::FieldDescriptor::TYPE_BYTES:
+      return ProtoKind::kBytes;
+    case pb::FieldDescriptor::TYPE_ENUM:
+      return ProtoKind::kEnum;
+    default:
+      return ProtoKind::kMessage;  // MESSAGE; GROUP is refused by the caller.
+  }
+}
+
+class ProtoModelBuilder {
+ public:
+  explicit ProtoModelBuilder(ProtoSchema& out) : out_(out) {}
+
+  // `depth`: message types nest at most kMaxProtoMessageDepth deep (a
+  // hostile schema chains as many as its megabyte holds; the recursion here
+  // must stay bounded).
+  Result<const ProtoMessage*> Message(const pb::Descriptor& d, int depth) {
+    if (auto it = messages_.find(&d); it != messages_.end()) return it->second;
+    if (depth > kMaxProtoMessageDepth) {
+      return Err(InvalidArgument("Protobuf message " + d.full_name() + " nests deeper than " +
+                                 std::to_string(kMaxProtoMessageDepth) + " message levels"));
+    }
+    ProtoMessage& m = out_.messages.emplace_back();
+    m.full_name = d.full_name();
+    messages_.emplace(&d, &m);  // Before the fields: recursive messages end here.
+    for (int i = 0; i < d.field_count(); ++i) {
+      const pb::FieldDescriptor& f = *d.field(i);
+      if (f.type() == pb::FieldDescriptor::TYPE_GROUP) {
+        return Err(InvalidArgument("field " + f.full_name() + " is a proto2 group (unsupported)"));
+      }
+      ProtoField field;
+      field.name = f.name();
+      field.number = f.number();
+      field.kind = KindOf(f);
+      field.repeated = f.is_repeated();
+      field.is_map = f.is_map();
+      field.presence = f.has_presence() && !f.is_repeated();
+      if (field.kind == ProtoKind::kEnum) field.enumeration = Enum(*f.enum_type());
+      if (field.kind == ProtoKind::kMessage) {
+        const pb::Descriptor& sub = *f.message_type();
+        const std::string& name = sub.full_name();
+        if (name == "google.protobuf.Timestamp") {
+          field.kind = ProtoKind::kTimestamp;
+        } else if (name.starts_with("google.protobuf.") && name.ends_with("Value") &&
+                   sub.field_count() == 1 && sub.field(0)->number() == 1 &&
+                   sub.field(0)->name() == "value" && !sub.field(0)->is_repeated() &&
+                   sub.field(0)->type() != pb::FieldDescriptor::TYPE_MESSAGE &&
+                   sub.field(0)->type() != pb::FieldDescriptor::TYPE_ENUM) {
+          field.kind = ProtoKind::kWrapper;
+          field.wrapped = KindOf(*sub.field(0));
+        } else {
+          ST_ASSIGN_OR_RETURN(field.message, Message(sub, depth + 1));
+        }
+      }
+      m.fields.push_back(std::move(field));
+    }
+    return &m;
+  }
+
+ private:
+  const ProtoEnum* Enum(const pb::EnumDescriptor& d) {
+    if (auto it = enums_.find(&d); it != enums_.end()) return it->second;
+    ProtoEnum& e = out_.enums.emplace_back();
+    e.full_name = d.full_name();
+    for (int i = 0; i < d.value_count(); ++i) {
+      const int32_t n = d.value(i)->number();
+      if (e.Find(n) != nullptr) continue;  // allow_alias: the first name.
+      e.values.emplace_back(n, d.value(i)->name());
+      std::sort(e.values.begin(), e.values.end(),
+                [](const auto& a, const auto& b) { return a.first < b.first; });
+    }
+    enums_.emplace(&d, &e);
+    return &e;
+  }
+
+  ProtoSchema& out_;
+  std::unordered_map<const pb::Descriptor*, const ProtoMessage*> messages_;
+  std::unordered_map<const pb::EnumDescriptor*, const ProtoEnum*> enums_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<ProtoSchema>> ParseProtoSchema(const WriterSchema& writer,
+                                                      const std::vector<int32_t>& message_indexes) {
+  try {
+    ST_ASSIGN_OR_RETURN(pb::FileDescriptorProto root_file,
+                        ParseProtoFile("schema.proto", writer.text));
+    ProtoPoolBuilder pool(writer);
+    ST_ASSIGN_OR_RETURN(const pb::FileDescriptor* file, pool.Build(root_file, 0));
+    std::vector<int32_t> path = message_indexes;
+    if (path.empty()) path.push_back(0);
+    const pb::Descriptor* d = nullptr;
+    for (size_t i = 0; i < path.size(); ++i) {
+      const int count = i == 0 ? file->message_type_count() : d->nested_type_count();
+      if (path[i] < 0 || path[i] >= count) {
+        std::string text;
+        for (int32_t index : message_indexes)
+          text += (text.empty() ? "" : ",") + std::to_string(index);
+        return Err(NotFound("the message index [" + text + "] names no message of the schema"));
+      }
+      d = i == 0 ? file->message_type(path[i]) : d->nested_type(path[i]);
+    }
+    auto schema = std::make_unique<ProtoSchema>();
+    ProtoModelBuilder builder(*schema);
+    ST_ASSIGN_OR_RETURN(schema->root, builder.Message(*d, 1));
+    return schema;
+  } catch (const std::exception& e) {
+    return Err(InvalidArgument(std::string("the Protobuf schema could not be read: ") + e.what()));
+  }
+}
+
+}  // namespace st::decoding

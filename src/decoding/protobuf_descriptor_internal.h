@@ -1,0 +1,93 @@
+// A Protobuf writer schema as the decoder needs it: the message selected by
+// the Confluent message indexes and every message and enum it reaches, in a
+// small model of our own (libprotobuf is used only to parse, in
+// protobuf_descriptor.cc; nothing of it reaches the hot path or a header).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/status.h"
+#include "decoding/writer_schema.h"
+#include "iceberg/types.h"
+
+namespace st::decoding {
+
+enum class ProtoKind : uint8_t {
+  kInt32,
+  kSint32,
+  kSfixed32,
+  kUint32,
+  kFixed32,
+  kInt64,
+  kSint64,
+  kSfixed64,
+  kUint64,
+  kFixed64,
+  kFloat,
+  kDouble,
+  kBool,
+  kString,
+  kBytes,
+  kEnum,
+  kMessage,
+  kTimestamp,  // google.protobuf.Timestamp.
+  kWrapper,    // google.protobuf.*Value: `wrapped` says which scalar.
+};
+
+struct ProtoEnum {
+  std::string full_name;
+  std::vector<std::pair<int32_t, std::string>> values;  // Sorted by number, first name kept.
+  // The name of `number`, or nullptr (an open enum's unknown value).
+  const std::string* Find(int32_t number) const;
+};
+
+struct ProtoMessage;
+
+struct ProtoField {
+  std::string name;
+  int32_t number = 0;
+  ProtoKind kind = ProtoKind::kInt32;
+  ProtoKind wrapped = ProtoKind::kInt32;  // kWrapper only.
+  bool repeated = false;
+  bool is_map = false;                     // repeated map-entry message: key 1, value 2.
+  bool presence = false;                   // Explicit presence: absent → null (else the default).
+  const ProtoMessage* message = nullptr;   // kMessage (and map entries).
+  const ProtoEnum* enumeration = nullptr;  // kEnum.
+};
+
+struct ProtoMessage {
+  std::string full_name;
+  std::vector<ProtoField> fields;  // Declaration order.
+};
+
+struct ProtoSchema {
+  std::deque<ProtoMessage> messages;  // Stable addresses.
+  std::deque<ProtoEnum> enums;
+  const ProtoMessage* root = nullptr;
+};
+
+// Whether a kind is read from a varint / 8 / 4 bytes / a length-delimited value.
+bool ProtoKindIsVarint(ProtoKind kind);
+bool ProtoKindIsFixed64(ProtoKind kind);
+bool ProtoKindIsFixed32(ProtoKind kind);
+// The Iceberg type a scalar kind maps to (protobuf_schema.h's table):
+// int32/sint32/sfixed32 → int, the other integers → long, enum → string,
+// bytes → binary, Timestamp → timestamptz; kMessage and kWrapper → struct.
+iceberg::TypeId ProtoKindTypeId(ProtoKind kind);
+
+// Imports a file may name without a schema reference are Google's
+// well-known types (google/protobuf/*.proto, compiled into libprotobuf).
+// `writer.text` and each reference's text are `.proto` source or the
+// base64 of a serialized FileDescriptorProto (what confluent-kafka's Python
+// serializer registers). Errors: InvalidArgument (does not parse, an import
+// with no reference, a cycle); NotFound when `message_indexes` names no
+// message (empty or [0] = the first top-level message).
+Result<std::unique_ptr<ProtoSchema>> ParseProtoSchema(const WriterSchema& writer,
+                                                      const std::vector<int32_t>& message_indexes);
+
+}  // namespace st::decoding

@@ -1,0 +1,43 @@
+#include "decoding/protobuf_plan_cache_internal.h"
+#include "decoding/record.h"
+
+namespace st::decoding {
+
+Result<const ProtoWriterVersion*> ProtoPlanCache::Get(int32_t schema_id,
+                                                      const std::vector<int32_t>& message_indexes,
+                                                      int32_t table_schema_id,
+                                                      const ShredPlan& plan, const Fetch& fetch) {
+  Key key{schema_id, message_indexes, table_schema_id};
+  if (auto it = versions_.find(key); it != versions_.end()) return &it->second;
+  Result<WriterSchema> fetched = fetch();
+  const std::string id = std::to_string(schema_id);
+  if (!fetched) {
+    if (fetched.error().code() == StatusCode::kNotFound) {
+      return static_cast<const ProtoWriterVersion*>(nullptr);
+    }
+    return Err(fetched.error().WithContext("looking up writer schema " + id));
+  }
+  ProtoWriterVersion version;
+  if (fetched->type != WriterSchemaType::kProtobuf) {
+    version.code = std::string(kSchemaMismatch);
+    version.message = "writer schema " + id + " is an " +
+                      (fetched->type == WriterSchemaType::kAvro ? "AVRO" : "JSON") +
+                      " schema; this channel decodes Protobuf";
+  } else if (auto parsed = ParseProtoSchema(*fetched, message_indexes); !parsed) {
+    const bool bad_index = parsed.error().code() == StatusCode::kNotFound;
+    version.code = std::string(bad_index ? kMalformedProtobuf : kSchemaMismatch);
+    version.message = "writer schema " + id + ": " + parsed.error().message();
+  } else if (auto compiled = CompileProtoPlan(std::move(*parsed), plan); !compiled) {
+    version.code = std::string(kSchemaIncompatible);
+    version.message = "writer schema " + id + ": " + compiled.error().message();
+  } else {
+    version.plan = std::make_unique<ProtoPlan>(std::move(*compiled));
+  }
+  if (versions_.size() >= kMaxEntries) {
+    uncached_ = std::move(version);
+    return &uncached_;
+  }
+  return &versions_.emplace(std::move(key), std::move(version)).first->second;
+}
+
+}  // namespace st::decoding

@@ -1,0 +1,51 @@
+// Parsed Protobuf writer schemas and compiled decode plans, per (schema id,
+// message indexes, table schema id): each is fetched, parsed and resolved
+// onto the table once, however many records carry it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "common/status.h"
+#include "decoding/protobuf_decode_plan_internal.h"
+#include "decoding/writer_schema.h"
+
+namespace st::decoding {
+
+struct ProtoWriterVersion {
+  // Null when records of this version cannot be written; `code` (a record.h
+  // code: SCHEMA_MISMATCH for a schema that is not Protobuf or does not
+  // parse, MALFORMED_PROTOBUF for message indexes naming no message,
+  // SCHEMA_INCOMPATIBLE when it does not resolve onto the table) and
+  // `message` say why.
+  std::unique_ptr<ProtoPlan> plan;
+  std::string code;
+  std::string message;
+};
+
+// Not thread-safe (one per writer). Entries stay for the cache's lifetime;
+// at most kMaxEntries, then versions are compiled per record (uncached).
+class ProtoPlanCache {
+ public:
+  using Fetch = std::function<Result<WriterSchema>()>;
+  static constexpr size_t kMaxEntries = 4096;
+
+  // nullptr when fetch says NotFound (not cached); fetch's other errors are
+  // returned (not cached). The pointer stays valid until the next Get.
+  Result<const ProtoWriterVersion*> Get(int32_t schema_id,
+                                        const std::vector<int32_t>& message_indexes,
+                                        int32_t table_schema_id, const ShredPlan& plan,
+                                        const Fetch& fetch);
+
+ private:
+  using Key = std::tuple<int32_t, std::vector<int32_t>, int32_t>;
+  std::map<Key, ProtoWriterVersion> versions_;
+  ProtoWriterVersion uncached_;
+};
+
+}  // namespace st::decoding
