@@ -21,6 +21,11 @@ struct AccessRequest {
   // Service condition keys ("s3tables:namespace" -> {"ns1"}); the authorizer
   // adds the aws:* globals itself.
   std::map<std::string, std::vector<std::string>> condition_keys;
+  // Requests that each also suffice when this one is not allowed (and not
+  // explicitly denied): an operation that several grants open, e.g. the
+  // Iceberg REST config call for a reader of the bucket's tables. The router
+  // tries them in order; the authorizer itself ignores this list.
+  std::vector<AccessRequest> or_else;
 };
 
 // Where a request comes from, beyond its principal: all an authorizer reads

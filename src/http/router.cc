@@ -243,6 +243,15 @@ Response Router::Impl::Dispatch(Request& request) {
     Result<auth::AuthDecision> decision =
         authorizer.Authorize(CallContextOf(request), principal, access);
     if (!decision.has_value()) return errors.Write(request, HttpError(decision.error()));
+    // An explicit deny of the request itself is final; otherwise any of its
+    // alternatives may allow it (the first denial is what the client hears).
+    for (size_t i = 0; !decision->allowed && !decision->explicit_deny && i < access.or_else.size();
+         ++i) {
+      Result<auth::AuthDecision> other =
+          authorizer.Authorize(CallContextOf(request), principal, access.or_else[i]);
+      if (!other.has_value()) return errors.Write(request, HttpError(other.error()));
+      if (other->allowed) decision = std::move(other);
+    }
     if (!decision->allowed) {
       logger.Log(LogLevel::kInfo, "access_denied",
                  {{"request_id", request.request_id},

@@ -198,11 +198,11 @@ def test_disable_key_fails_reads_naming_the_key_and_enable_restores(server):
 def example_policy_users(server, arn: str, key_arn: str):
     """Users with the product definition's example query policy (both
     statements), with only its s3tables statement, and with only its kms one."""
-    # The example's actions, plus s3tables:GetTableBucket, which our Iceberg
-    # REST /v1/config asks for before PyIceberg can load a table.
+    # Exactly the example's actions and resources: no s3tables:GetTableBucket
+    # (the Iceberg REST /v1/config call is open to a reader of all the
+    # bucket's tables).
     read_statement = {"Sid": "PermissionsToQueryStreamingTables", "Effect": "Allow",
-                      "Action": ["s3tables:GetTableBucket", "s3tables:GetTable",
-                                 "s3tables:GetTableData",
+                      "Action": ["s3tables:GetTable", "s3tables:GetTableData",
                                  "s3tables:GetTableMetadataLocation"],
                       "Resource": [arn, arn + "/table/*"]}
     kms_statement = {"Sid": "PermissionsToDecryptTableData", "Effect": "Allow",
@@ -221,6 +221,20 @@ def test_example_policy_reads_and_without_kms_statement_403(server, key):
 
     table = pyiceberg_catalog(server, arn, creds=full, name="full").load_table("ns.t")
     assert len(table.scan().to_arrow()) == 50
+    # Without the s3tables statement not even the catalog config is served,
+    # nor with it when the bucket is explicitly denied (an explicit deny wins).
+    r = server.signed_request("GET", server.iceberg_url + "/v1/config", params={"warehouse": arn},
+                              creds=only_kms)
+    assert r.status_code == 403, r.text
+    denied = server.create_user_with_policy(f"enc-deny-{uuid.uuid4().hex[:8]}", {
+        "Version": "2012-10-17", "Statement": [
+            {"Effect": "Allow", "Action": ["s3tables:GetTable", "s3tables:GetTableData",
+                                           "s3tables:GetTableMetadataLocation"],
+             "Resource": [arn, arn + "/table/*"]},
+            {"Effect": "Deny", "Action": "s3tables:GetTableBucket", "Resource": arn}]})
+    r = server.signed_request("GET", server.iceberg_url + "/v1/config", params={"warehouse": arn},
+                              creds=denied)
+    assert r.status_code == 403, r.text
 
     table = pyiceberg_catalog(server, arn, creds=no_kms, name="nokms").load_table("ns.t")
     with pytest.raises(OSError):

@@ -38,6 +38,17 @@ http::AccessResolver WarehouseAccess() {
     Result<std::string> arn = BucketArnFromPrefix(*warehouse);
     if (!arn.has_value()) return arn.error();
     access.resource = *arn;
+    // A reader of the bucket's tables needs the config to load any of them:
+    // the product definition's query policy (GetTable, GetTableData,
+    // GetTableMetadataLocation on "<bucket>/table/*") grants no bucket-level
+    // action, so a grant of either table read action on all the bucket's
+    // tables opens it too. The config reveals only endpoints and the prefix.
+    for (const char* action : {"s3tables:GetTable", "s3tables:GetTableMetadataLocation"}) {
+      auth::AccessRequest table_read;
+      table_read.action = action;
+      table_read.resource = *arn + "/table/*";
+      access.or_else.push_back(std::move(table_read));
+    }
     return Status::OK();
   };
 }

@@ -12,7 +12,9 @@ namespace st::api::iceberg_rest {
 
 using SharedDeps = std::shared_ptr<const IcebergRestDeps>;
 
-// GET /v1/config: the bucket named by ?warehouse= (required).
+// GET /v1/config: s3tables:GetTableBucket on the bucket named by ?warehouse=
+// (required), or s3tables:GetTable / GetTableMetadataLocation on all its
+// tables ("<bucket ARN>/table/*").
 http::AccessResolver WarehouseAccess();
 // Routes under {prefix}: the bucket; with s3tables:namespace when the route
 // has a {namespace} capture.
