@@ -312,13 +312,10 @@ def test_avro_gsr_channel_evolution_sequence_and_poison(server, kafka, topic_nam
     assert sample[0].endswith(f" {per_version}")
 
 
-def test_avro_confluent_channel_through_the_built_in_registry(server, kafka, topic_name):
-    """confluent-kafka's AvroSerializer registers V1 then V2 in our
-    Confluent-compatible registry (auto.register.schemas) and frames the
-    records (magic 0 + schema id); an AVRO_CONFLUENT channel decodes them with
-    the writer schemas of those ids, evolves the table from V1 to V2 in the
-    commit that carries V2's first rows, and sends a wrong magic byte and an
-    unknown id to the DLQ."""
+def confluent_avro_channel(server, kafka, topic_name):
+    """An ACTIVE AVRO_CONFLUENT channel on a new 2-partition topic, and a
+    function giving, for an Avro schema, confluent-kafka's AvroSerializer
+    (through our registry) as a one-argument callable."""
     from confluent_kafka.schema_registry import SchemaRegistryClient
     from confluent_kafka.schema_registry.avro import AvroSerializer
     from confluent_kafka.serialization import MessageField, SerializationContext
@@ -329,16 +326,31 @@ def test_avro_confluent_channel_through_the_built_in_registry(server, kafka, top
     setup = ChannelSetup.create(server, kafka, topic_name, converter="AVRO_CONFLUENT", freshness=1)
     setup.wait_status("ACTIVE")
     context = SerializationContext(topic_name, MessageField.VALUE)
-    serializers = {1: AvroSerializer(sr, json.dumps(V1)), 2: AvroSerializer(sr, json.dumps(V2))}
+
+    def serializer_for(schema):
+        serializer = AvroSerializer(sr, json.dumps(schema))
+        return lambda record: serializer(record, context)
+    return setup, serializer_for
+
+
+def test_avro_confluent_channel_through_the_built_in_registry(server, kafka, topic_name):
+    """confluent-kafka's AvroSerializer registers V1 then V2 in our
+    Confluent-compatible registry (auto.register.schemas) and frames the
+    records (magic 0 + schema id); an AVRO_CONFLUENT channel decodes them with
+    the writer schemas of those ids, evolves the table from V1 to V2 in the
+    commit that carries V2's first rows, and sends a wrong magic byte and an
+    unknown id to the DLQ."""
+    setup, serializer_for = confluent_avro_channel(server, kafka, topic_name)
+    serializers = {1: serializer_for(V1), 2: serializer_for(V2)}
 
     produced, want_rows = {}, []
     for version, ids in ((1, range(0, 8)), (2, range(8, 16))):
-        values = [serializers[version](order(i, version), context) for i in ids]
+        values = [serializers[version](order(i, version)) for i in ids]
         for (p, o), i in zip(produce(kafka, topic_name, values), ids):
             produced[(p, o)] = ("row", expected(i, version))
             want_rows.append(expected(i, version))
         wait_for(lambda: len(rows_of(setup)) >= len(want_rows), what=f"rows of v{version}")
-    v1_payload = serializers[1](order(99, 1), context)[5:]
+    v1_payload = serializers[1](order(99, 1))[5:]
     poison = {b"\x01\x00\x00\x00\x01" + v1_payload: "WRONG_MAGIC_BYTE",
               b"\x00" + (7_654_321).to_bytes(4, "big") + v1_payload: "SCHEMA_NOT_FOUND"}
     for (p, o), code in zip(produce(kafka, topic_name, list(poison)), poison.values()):
@@ -372,18 +384,9 @@ def test_records_that_cannot_define_the_table_go_to_the_dlq_and_the_channel_move
     with: they still reach the DLQ within the freshness, their offsets are
     committed (no table yet), and the first decodable record later creates the
     table; table + DLQ = produced, each offset once."""
-    from confluent_kafka.schema_registry import SchemaRegistryClient
-    from confluent_kafka.schema_registry.avro import AvroSerializer
-    from confluent_kafka.serialization import MessageField, SerializationContext
-
-    kafka.create_topic(topic_name, partitions=2)
-    sr = SchemaRegistryClient({"url": server.api_url + "/schema-registry",
-                               "basic.auth.user.info": f"{server.access_key}:{server.secret_key}"})
-    setup = ChannelSetup.create(server, kafka, topic_name, converter="AVRO_CONFLUENT", freshness=1)
-    setup.wait_status("ACTIVE")
-    context = SerializationContext(topic_name, MessageField.VALUE)
-    serializer = AvroSerializer(sr, json.dumps(V1))
-    payload = serializer(order(0, 1), context)[5:]
+    setup, serializer_for = confluent_avro_channel(server, kafka, topic_name)
+    serializer = serializer_for(V1)
+    payload = serializer(order(0, 1))[5:]
 
     produced = {}
     poison = []
@@ -400,7 +403,7 @@ def test_records_that_cannot_define_the_table_go_to_the_dlq_and_the_channel_move
     assert setup.describe()["Status"] == "ACTIVE"
 
     ids = range(100, 110)
-    values = [serializer(order(i, 1), context) for i in ids]
+    values = [serializer(order(i, 1)) for i in ids]
     for (p, o), i in zip(produce(kafka, topic_name, values), ids):
         produced[(p, o)] = ("row", expected(i, 1))
     wait_for(lambda: len(rows_of(setup)) >= len(ids), what="rows after the poison")
