@@ -10,9 +10,15 @@ import time
 import uuid
 
 import boto3
+import pytest
 from botocore.config import Config
 
+from harness import duckdb_engine
+from harness.backends import StoredObjects
 from harness.channels import ChannelSetup, register_cluster, service_role_policy
+from iceberg_rest_clients import pyiceberg_catalog
+from test_encryption_at_rest import example_policy_users
+from test_iceberg_rest_engines import duckdb_attach, spark_catalog
 
 SCHEMA = {
     "type": "object",
@@ -67,10 +73,13 @@ def test_kms_channel_encrypts_suspends_on_disabled_key_and_resumes(server, kafka
     while not [line for line in setup.dlq_lines() if line["value"] == base64.b64encode(dead).decode()]:
         assert time.monotonic() < deadline, "the dead letter never arrived"
         time.sleep(0.5)
+    stored = list(StoredObjects(server).every_object())  # s3proxy's objects on postgres+s3
+    assert any(uri.endswith(".parquet") for uri, _ in stored)
     for needle in (marker.encode(), base64.b64encode(dead)):
         on_disk = [p for p in server.data_dir.rglob("*")
                    if p.is_file() and needle in p.read_bytes()]
         assert on_disk == [], needle
+        assert [uri for uri, data in stored if needle in data] == [], needle
 
     client.disable_key(KeyId=key["KeyId"])
     kafka.produce(topic_name, rows(marker, 30, 30))
@@ -98,3 +107,66 @@ def test_role_without_kms_permission_suspends_naming_key_and_action(server, kafk
     message = suspended["StateInfo"]["Message"]
     assert suspended["StateInfo"]["Code"] == "ACCESS_DENIED"
     assert "kms:GenerateDataKey" in message and key["Arn"] in message
+
+
+def test_channel_table_reads_with_exactly_the_example_policy_and_kms_decrypt(
+        server, kafka, topic_name, spark):
+    """The product definition's query policy (both statements, our ARNs) reads
+    a channel's SSE-KMS table in PyIceberg, Spark and DuckDB; without its kms
+    statement the data files are 403, without its s3tables statement the
+    table cannot even be loaded; a disabled key fails the readers until it is
+    enabled again."""
+    kafka.create_topic(topic_name, partitions=2)
+    key = kms(server).create_key(Description="query key")["KeyMetadata"]
+    setup = kms_channel(server, kafka, topic_name, key["Arn"], True,
+                        register_cluster(server, kafka))
+    setup.wait_status("ACTIVE")
+    kafka.produce(topic_name, rows("q", 0, 40))
+    setup.wait_rows(40)
+    full, no_kms, only_kms = example_policy_users(server, setup.bucket_arn, key["Arn"])
+    name = f"{setup.namespace}.{setup.table}"
+    expected = list(range(40))
+
+    def pyiceberg_ids(creds, tag):
+        table = pyiceberg_catalog(server, setup.bucket_arn, creds=creds, name=tag).load_table(name)
+        return sorted(table.scan().to_arrow().column("id").to_pylist())
+
+    assert pyiceberg_ids(full, "full") == expected
+    with pytest.raises(OSError):
+        pyiceberg_ids(no_kms, "nokms")
+    with pytest.raises(Exception) as info:
+        pyiceberg_ids(only_kms, "onlykms")
+    assert "403" in str(info.value) or "not authorized" in str(info.value).lower()
+
+    cat = spark_catalog(spark, server, setup.bucket_arn, creds=full)
+    assert sorted(r["id"] for r in spark.table(f"{cat}.{name}").collect()) == expected
+    cat = spark_catalog(spark, server, setup.bucket_arn, creds=no_kms)
+    with pytest.raises(Exception) as info:
+        spark.table(f"{cat}.{name}").collect()
+    assert "403" in str(info.value) or "Access Denied" in str(info.value)
+
+    for creds, allowed in ((full, True), (no_kms, False)):
+        conn = duckdb_engine.connect(extensions=("parquet", "avro", "httpfs", "iceberg"))
+        try:
+            duckdb_attach(conn, server, setup.bucket_arn, alias="st", creds=creds)
+            query = f"SELECT id FROM st.{name} ORDER BY id"
+            if allowed:
+                assert [r[0] for r in conn.execute(query).fetchall()] == expected
+            else:
+                with pytest.raises(Exception) as info:
+                    conn.execute(query).fetchall()
+                assert "403" in str(info.value) or "AccessDenied" in str(info.value)
+        finally:
+            conn.close()
+
+    # DisableKey: the same reader fails at once; EnableKey: it reads again.
+    kms(server).disable_key(KeyId=key["KeyId"])
+    try:
+        # The metadata is sealed under the key too: loading the table fails,
+        # naming the key.
+        with pytest.raises(Exception) as info:
+            pyiceberg_ids(full, "disabled")
+        assert key["Arn"] in str(info.value) and "Disabled" in str(info.value)
+    finally:
+        kms(server).enable_key(KeyId=key["KeyId"])
+    assert pyiceberg_ids(full, "enabled") == expected
