@@ -370,8 +370,7 @@ def test_other_accounts(server, client):
 
 def aws_cli(server, *args):
     aws_bin = pathlib.Path(sys.executable).parent / "aws"
-    if not aws_bin.exists():
-        pytest.skip(f"{aws_bin} missing; awscli is in tools/requirements.txt")
+    assert aws_bin.exists(), f"{aws_bin} missing; awscli is in tools/requirements.txt"
     env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
     env.update({"AWS_ACCESS_KEY_ID": server.access_key,
                 "AWS_SECRET_ACCESS_KEY": server.secret_key,
@@ -406,6 +405,58 @@ def test_aws_cli(server, tmp_path):
     assert json.loads(disabled.stdout)["KeyMetadata"]["KeyState"] == "Disabled"
     missing = aws_cli(server, "describe-key", "--key-id", str(uuid.uuid4()))
     assert missing.returncode != 0 and "NotFoundException" in missing.stderr
+
+
+def test_aws_cli_drives_every_other_operation(server, tmp_path):
+    def ok(*args):
+        result = aws_cli(server, *args)
+        assert result.returncode == 0, (args, result.stderr)
+        return json.loads(result.stdout) if result.stdout.strip() else {}
+
+    key_id = ok("create-key", "--description", "cli ops")["KeyMetadata"]["KeyId"]
+    other = ok("create-key", "--description", "cli target")["KeyMetadata"]["KeyId"]
+    alias = f"alias/cli-{uuid.uuid4().hex[:8]}"
+    ok("create-alias", "--alias-name", alias, "--target-key-id", key_id)
+    assert alias in [a["AliasName"] for a in ok("list-aliases", "--key-id", key_id)["Aliases"]]
+    assert ok("describe-key", "--key-id", alias)["KeyMetadata"]["KeyId"] == key_id
+
+    made = ok("generate-data-key", "--key-id", alias, "--key-spec", "AES_256",
+              "--encryption-context", "purpose=cli")
+    assert len(base64.b64decode(made["Plaintext"])) == 32
+    blob = tmp_path / "dk.bin"
+    blob.write_bytes(base64.b64decode(made["CiphertextBlob"]))
+    back = ok("decrypt", "--ciphertext-blob", f"fileb://{blob}", "--encryption-context",
+              "purpose=cli")
+    assert back["Plaintext"] == made["Plaintext"]
+    bare = ok("generate-data-key-without-plaintext", "--key-id", key_id, "--number-of-bytes", "16")
+    assert "Plaintext" not in bare and bare["CiphertextBlob"]
+    moved = ok("re-encrypt", "--ciphertext-blob", f"fileb://{blob}", "--source-encryption-context",
+               "purpose=cli", "--destination-key-id", other)
+    assert moved["KeyId"].endswith(other)
+    moved_blob = tmp_path / "moved.bin"
+    moved_blob.write_bytes(base64.b64decode(moved["CiphertextBlob"]))
+    assert ok("decrypt", "--ciphertext-blob", f"fileb://{moved_blob}")["Plaintext"] == \
+        made["Plaintext"]
+
+    ok("enable-key-rotation", "--key-id", key_id)
+    assert ok("get-key-rotation-status", "--key-id", key_id)["KeyRotationEnabled"] is True
+    policy = json.loads(ok("get-key-policy", "--key-id", key_id, "--policy-name",
+                           "default")["Policy"])
+    assert policy["Statement"]
+    ok("put-key-policy", "--key-id", key_id, "--policy-name", "default", "--policy",
+       json.dumps(policy))
+    bad = aws_cli(server, "put-key-policy", "--key-id", key_id, "--policy-name", "default",
+                  "--policy", "{not json")
+    assert bad.returncode != 0 and "MalformedPolicyDocumentException" in bad.stderr
+    ok("tag-resource", "--key-id", key_id, "--tags", "TagKey=team,TagValue=data")
+    ok("disable-key", "--key-id", key_id)
+    ok("enable-key", "--key-id", key_id)
+    assert ok("describe-key", "--key-id", key_id)["KeyMetadata"]["KeyState"] == "Enabled"
+    scheduled = ok("schedule-key-deletion", "--key-id", other, "--pending-window-in-days", "7")
+    assert scheduled["KeyState"] == "PendingDeletion"
+    ok("cancel-key-deletion", "--key-id", other)
+    ok("delete-alias", "--alias-name", alias)
+    assert alias not in [a["AliasName"] for a in ok("list-aliases")["Aliases"]]
 
 
 def test_master_key_file(fresh_server, tmp_path):
