@@ -64,7 +64,7 @@ def small_filesystem(mount_point: pathlib.Path, size_mib: int):
         if mounted.returncode != 0:
             tried.append(f"loop device: {mounted.stderr.strip() or mounted.returncode}")
             image.unlink(missing_ok=True)
-            pytest.skip("cannot mount a small filesystem for the full-disk test (needs root or "
+            pytest.fail("cannot mount a small filesystem for the full-disk test (needs root or "
                         "CAP_SYS_ADMIN): " + "; ".join(tried))
     try:
         yield kind

@@ -230,7 +230,7 @@ def test_reads_delta_and_byte_stream_split_encodings(build_dir, tmp_path, table,
 
 
 def test_reads_a_pyiceberg_written_file(build_dir, tmp_path):
-    pytest.importorskip("sqlalchemy")
+    # SqlCatalog needs SQLAlchemy: pyiceberg[sql-sqlite] in tools/requirements.txt.
     from pyiceberg.catalog.sql import SqlCatalog
 
     catalog = SqlCatalog("local", uri=f"sqlite:///{tmp_path}/catalog.db",

@@ -262,8 +262,8 @@ def test_metrics_listener_binds_loopback_by_default(tmp_path):
     try:
         probe.bind(("127.0.0.1", 9464))
     except OSError as e:
-        pytest.skip(f"127.0.0.1:9464 is taken on this machine ({e}); the default port "
-                    "cannot be tested here")
+        pytest.fail(f"127.0.0.1:9464 is taken on this machine ({e}); the default port "
+                    "cannot be tested here: free it")
     finally:
         probe.close()
     srv = RunningServer(tmp_path / "data", tmp_path / "server.log", default_metrics=True)
