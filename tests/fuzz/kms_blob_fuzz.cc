@@ -1,13 +1,15 @@
 // KMS ciphertext blobs and base64 from outside bytes (Decrypt's
 // CiphertextBlob): the header parser and AES-256-GCM open must refuse or
-// succeed without crashing; base64 must round-trip; a blob sealed from the
-// input opens to the input and fails on any changed byte.
+// succeed without crashing; base64 (common/base64.h) must round-trip and
+// decode canonically; a blob sealed from the input opens to the input and
+// fails on any changed byte.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
+#include "common/base64.h"
 #include "kms/ciphertext_blob.h"
 
 namespace {
@@ -26,13 +28,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string input(reinterpret_cast<const char*>(data), size);
   const std::string key(kKeyMaterialBytes, '\x5a');
 
-  auto decoded = Base64Decode(input);
-  if (decoded.has_value()) {
-    auto again = Base64Decode(Base64Encode(*decoded));
-    Check(again.has_value() && *again == *decoded, "base64 decode/encode/decode differs");
+  // Decoding is canonical: whatever decodes re-encodes to the same text.
+  using st::common::Base64Alphabet;
+  using st::common::Base64Padding;
+  for (Base64Alphabet alphabet : {Base64Alphabet::kStandard, Base64Alphabet::kUrl}) {
+    for (Base64Padding padding : {Base64Padding::kRequired, Base64Padding::kOptional}) {
+      auto decoded = st::common::Base64Decode(input, alphabet, padding);
+      if (decoded.has_value()) {
+        const std::string text = st::common::Base64Encode(*decoded, alphabet, padding);
+        const bool same = text == input || (padding == Base64Padding::kOptional &&
+                                            st::common::Base64Encode(*decoded, alphabet) == input);
+        Check(same, "base64 decode/encode is not the identity on accepted text");
+      }
+      auto round = st::common::Base64Decode(st::common::Base64Encode(input, alphabet, padding),
+                                            alphabet, padding);
+      Check(round.has_value() && *round == input, "base64 encode/decode differs");
+    }
   }
-  auto round = Base64Decode(Base64Encode(input));
-  Check(round.has_value() && *round == input, "base64 encode/decode differs");
 
   auto header = ParseBlobHeader(input);
   if (header.has_value()) {

@@ -108,10 +108,14 @@ def produce_json(kafka, topic, records, key_prefix="k"):
                   keys=[f"{key_prefix}{i}".encode() for i in range(len(records))])
 
 
-def test_json_records_reach_pyiceberg_duckdb_and_spark_field_by_field(channel, kafka, server,
+def test_json_records_reach_pyiceberg_duckdb_and_spark_field_by_field(kafka, server, topic_name,
                                                                        spark):
-    # No backfill: these records precede the channel's end-offset snapshot.
-    produce_json(kafka, channel.topic, [click(1000 + i) for i in range(5)], "before")
+    # No backfill: these records precede CreateChannel, so its end-offset
+    # snapshot (taken when it becomes ACTIVE) is past them. (Produced after
+    # CreateChannel they would race the snapshot.)
+    kafka.create_topic(topic_name, partitions=3)
+    produce_json(kafka, topic_name, [click(1000 + i) for i in range(5)], "before")
+    channel = ChannelSetup.create(server, kafka, topic_name, schema=CLICK_SCHEMA, freshness=1)
     described = channel.wait_status("ACTIVE")
     assert described["DestinationType"] == "ICEBERG"
     records = [click(i) for i in range(60)]
