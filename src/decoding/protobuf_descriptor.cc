@@ -11,8 +11,8 @@
 #include <set>
 #include <unordered_map>
 
-#include "decoding/protobuf_descriptor_internal.h"
 #include "common/base64.h"
+#include "decoding/protobuf_descriptor_internal.h"
 
 namespace st::decoding {
 
