@@ -19,8 +19,19 @@ granted kms:GenerateDataKey and kms:Decrypt on it); prints both and the ratio
 SSE-KMS / SSE-S3 (target >= 0.9x). Every object is encrypted, so SSE-S3 is
 the "without a KMS key" baseline; both pay the AES-256-GCM envelope.
 
+--formats json,avro,protobuf (issue 14): the same run once per format in one
+server, each on its own 8-partition topic holding the same logical records (the
+JSON fields above): JSON (the JSON channel), Avro (confluent-kafka's
+AvroSerializer through the built-in Confluent-compatible registry, an
+AVRO_CONFLUENT channel) and Protobuf (ProtobufSerializer, a PROTOBUF_CONFLUENT
+channel). Binary values are smaller than JSON text, so besides CPU-s per GB of
+the topic's own bytes it prints server CPU-s per million records and per GB of
+the JSON text of the same records, and the ratios against JSON (target Avro
+<= 1.5 CPU-s/GB and <= the JSON figure).
+
   .venv/bin/python bench/delivery_bench.py --build-dir build [--size-mb 2048] [--freshness 10]
   .venv/bin/python bench/delivery_bench.py --build-dir build --size-mb 256 --compare-sse
+  .venv/bin/python bench/delivery_bench.py --build-dir build --size-mb 1024 --formats json,avro,protobuf
 """
 
 import argparse
@@ -61,7 +72,7 @@ SCHEMA = {
 }
 
 
-def record(n: int) -> bytes:
+def record_values(n: int) -> dict:
     value = {
         "event_id": f"{n:08x}-0000-4000-8000-{n:012x}",
         "ts": f"2026-11-30T{(n // 3_600_000) % 24:02d}:{(n // 60_000) % 60:02d}:"
@@ -81,7 +92,118 @@ def record(n: int) -> bytes:
     }
     text = json.dumps(value, separators=(",", ":"))
     value["body"] = "lorem ipsum dolor sit amet " * ((1000 - len(text)) // 27)
-    return json.dumps(value, separators=(",", ":")).encode()
+    return value
+
+
+def record(n: int) -> bytes:
+    return json.dumps(record_values(n), separators=(",", ":")).encode()
+
+
+# The JSON schema's fields as Avro (optional fields as unions with null, as the
+# JSON schema's non-required properties are optional columns) and as proto3.
+AVRO_SCHEMA = {
+    "type": "record", "name": "Click", "namespace": "bench",
+    "fields": [
+        {"name": "event_id", "type": {"type": "string", "logicalType": "uuid"}},
+        {"name": "ts", "type": {"type": "long", "logicalType": "timestamp-micros"}},
+        *({"name": name, "type": ["null", kind], "default": None} for name, kind in (
+            ("user_id", "long"), ("session_id", "string"), ("page", "string"),
+            ("referrer", "string"), ("user_agent", "string"), ("country", "string"),
+            ("duration_ms", "long"), ("price", "double"), ("clicked", "boolean"),
+            ("tags", {"type": "array", "items": "string"}),
+            ("device", {"type": "record", "name": "Device",
+                        "fields": [{"name": "os", "type": ["null", "string"], "default": None},
+                                   {"name": "model", "type": ["null", "string"],
+                                    "default": None}]}),
+            ("body", "string"))),
+    ],
+}
+
+PROTO_FILE = """syntax = "proto3";
+package bench;
+import "google/protobuf/timestamp.proto";
+message Device { optional string os = 1; optional string model = 2; }
+message Click {
+  string event_id = 1;
+  google.protobuf.Timestamp ts = 2;
+  optional int64 user_id = 3;
+  optional string session_id = 4;
+  optional string page = 5;
+  optional string referrer = 6;
+  optional string user_agent = 7;
+  optional string country = 8;
+  optional int64 duration_ms = 9;
+  optional double price = 10;
+  optional bool clicked = 11;
+  repeated string tags = 12;
+  Device device = 13;
+  optional string body = 14;
+}
+"""
+
+CONVERTERS = {"json": "JSON", "avro": "AVRO_CONFLUENT", "protobuf": "PROTOBUF_CONFLUENT"}
+
+
+def parse_ts(text: str):
+    import datetime as dt
+    return dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=dt.timezone.utc)
+
+
+def click_message_class(work: pathlib.Path):
+    """protoc -> FileDescriptorSet -> a message class (no generated module)."""
+    import subprocess
+
+    from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+    root = work / "proto"
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "click.proto").write_text(PROTO_FILE)
+    out = root / "set.pb"
+    subprocess.run(["protoc", f"-I{root}", "-I/usr/include", "--include_imports",
+                    f"--descriptor_set_out={out}", "click.proto"], check=True, cwd=root)
+    pool = descriptor_pool.DescriptorPool()
+    for f in descriptor_pb2.FileDescriptorSet.FromString(out.read_bytes()).file:
+        pool.Add(f)
+    return message_factory.GetMessageClass(pool.FindMessageTypeByName("bench.Click"))
+
+
+def encoder_for(fmt: str, server, topic: str, work: pathlib.Path):
+    """n -> the value bytes of record n in `fmt` (Avro and Protobuf through
+    confluent-kafka's serializers and our registry, which frame the value)."""
+    if fmt == "json":
+        return record
+    from confluent_kafka.schema_registry import SchemaRegistryClient
+    from confluent_kafka.serialization import MessageField, SerializationContext
+    registry = SchemaRegistryClient({
+        "url": server.api_url + "/schema-registry",
+        "basic.auth.user.info": f"{server.access_key}:{server.secret_key}"})
+    context = SerializationContext(topic, MessageField.VALUE)
+    if fmt == "avro":
+        from confluent_kafka.schema_registry.avro import AvroSerializer
+        serializer = AvroSerializer(registry, json.dumps(AVRO_SCHEMA))
+
+        def avro(n: int) -> bytes:
+            value = record_values(n)
+            value["ts"] = parse_ts(value["ts"])
+            return serializer(value, context)
+        return avro
+    from confluent_kafka.schema_registry.protobuf import ProtobufSerializer
+    cls = click_message_class(work)
+    serializer = ProtobufSerializer(cls, registry, {"use.deprecated.format": False})
+
+    def protobuf(n: int) -> bytes:
+        value = record_values(n)
+        message = cls()
+        for key, v in value.items():
+            if key == "ts":
+                message.ts.FromDatetime(parse_ts(v))
+            elif key == "tags":
+                message.tags.extend(v)
+            elif key == "device":
+                message.device.os, message.device.model = v["os"], v["model"]
+            else:
+                setattr(message, key, v)
+        return serializer(message, context)
+    return protobuf
 
 
 def proc_cpu_seconds(pid: int) -> float:
@@ -97,13 +219,15 @@ def proc_peak_rss_mib(pid: int) -> float:
 
 
 def preload(broker, topic: str, size_bytes: int, partitions: int = 8,
-            first: int = 0) -> tuple[int, int]:
+            first: int = 0, encode=record, count: int = 0) -> tuple[int, int]:
+    """Produces records first.. until size_bytes of values (or, with count,
+    exactly count records); returns (records, value bytes)."""
     producer = broker.producer(**{"linger.ms": 50, "batch.size": 1 << 20,
                                   "queue.buffering.max.kbytes": 512 * 1024,
                                   "compression.type": "lz4"})
     n, total = first, 0
-    while total < size_bytes:
-        value = record(n)
+    while (n - first < count) if count else (total < size_bytes):
+        value = encode(n)
         while True:
             try:
                 producer.produce(topic, value, partition=n % partitions)
@@ -168,16 +292,18 @@ def kms_channel_setup(server, broker, topic: str, args) -> ChannelSetup:
                                dlq_bucket=dlq, role_policy=policy)
 
 
-def deliver(server, broker, topic: str, args, setup) -> dict:
-    """Preloads `topic`, then times the channel (`setup`, else a new SSE-S3
-    one) from resume until every record is committed."""
+def deliver(server, broker, topic: str, args, setup, converter: str = "JSON", encode=record,
+            count: int = 0) -> dict:
+    """Preloads `topic` (values from `encode`; `count` records, else
+    --size-mb), then times the channel (`setup`, else a new SSE-S3 one of
+    `converter`) from resume until every record is committed."""
     setup = setup or ChannelSetup.create(server, broker, topic, schema=SCHEMA,
-                                         freshness=args.freshness)
+                                         converter=converter, freshness=args.freshness)
     setup.wait_status("ACTIVE")
     channel_route(server, setup, "pause")
     setup.wait_status("SUSPENDED")
     t0 = time.monotonic()
-    records, total = preload(broker, topic, args.size_mb << 20)
+    records, total = preload(broker, topic, args.size_mb << 20, encode=encode, count=count)
     print(f"preloaded {records} records, {total / 1e6:.0f} MB in "
           f"{time.monotonic() - t0:.0f} s", flush=True)
 
@@ -198,9 +324,54 @@ def deliver(server, broker, topic: str, args, setup) -> dict:
         "baseline_consume_mb_s": total / 1e6 / base_s,
         "delivery_s": elapsed, "delivery_mb_s": total / 1e6 / elapsed,
         "delivery_records_s": records / elapsed,
-        "cpu_s_per_gb": cpu / (total / 1e9), "peak_rss_mib": proc_peak_rss_mib(pid),
+        "cpu_s_per_gb": cpu / (total / 1e9), "cpu_s_per_m_records": cpu / (records / 1e6),
+        "peak_rss_mib": proc_peak_rss_mib(pid),
         "ratio_vs_baseline": base_s / elapsed,
     }
+
+
+def compare_formats(server, broker, args, work: pathlib.Path) -> dict:
+    formats = [f.strip() for f in args.formats.split(",") if f.strip()]
+    unknown = set(formats) - set(CONVERTERS)
+    if unknown:
+        raise SystemExit(f"--formats: unknown {sorted(unknown)}; known: {sorted(CONVERTERS)}")
+    # Every format carries the same records: as many as --size-mb of JSON text.
+    count, json_bytes = 0, 0
+    while json_bytes < args.size_mb << 20:
+        json_bytes += len(record(count))
+        count += 1
+    results = {}
+    for fmt in formats:
+        topic = f"clicks-bench-{fmt}"
+        broker.create_topic(topic, partitions=8)
+        results[fmt] = deliver(server, broker, topic, args, None, converter=CONVERTERS[fmt],
+                               encode=encoder_for(fmt, server, topic, work), count=count)
+        r = results[fmt]
+        r["value_bytes_per_record"] = r["mb"] * 1e6 / r["records"]
+        r["cpu_s_per_json_gb"] = r["cpu_s_per_m_records"] * count / 1e6 / (json_bytes / 1e9)
+        r["json_equivalent_mb_s"] = json_bytes / 1e6 / r["delivery_s"]
+        print(f"{fmt}: {r['delivery_mb_s']:.1f} MB/s of its own bytes, "
+              f"{r['cpu_s_per_gb']:.2f} CPU-s/GB, {r['cpu_s_per_json_gb']:.2f} CPU-s per JSON GB",
+              flush=True)
+    keys = list(results[formats[0]])
+    print("| metric | " + " | ".join(formats) + " |\n|---|" + "---|" * len(formats))
+    for key in keys:
+        cells = [results[f][key] for f in formats]
+        print(f"| {key} | " + " | ".join(f"{c:.2f}" if isinstance(c, float) else str(c)
+                                         for c in cells) + " |")
+    if "json" in results:
+        base = results["json"]
+        for fmt in formats:
+            if fmt == "json":
+                continue
+            r = results[fmt]
+            r["ratio_cpu_per_record_vs_json"] = r["cpu_s_per_m_records"] / base["cpu_s_per_m_records"]
+            r["ratio_records_s_vs_json"] = r["delivery_records_s"] / base["delivery_records_s"]
+            print(f"{fmt} / json: CPU per record {r['ratio_cpu_per_record_vs_json']:.2f}x, "
+                  f"records/s {r['ratio_records_s_vs_json']:.2f}x")
+    print(f"records per format: {count} ({json_bytes / 1e6:.0f} MB as JSON); load average "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    return results
 
 
 def main() -> None:
@@ -213,6 +384,9 @@ def main() -> None:
                         help="server --delivery-buffer-mb (0: the server's default)")
     parser.add_argument("--compare-sse", action="store_true",
                         help="deliver into an SSE-S3 and an SSE-KMS table bucket; print the ratio")
+    parser.add_argument("--formats", default="",
+                        help="comma-separated json,avro,protobuf: the same records in each "
+                             "format, one after the other in one server; print the ratios")
     args = parser.parse_args()
     os.environ["ST_BUILD_DIR"] = str(pathlib.Path(args.build_dir).resolve())
 
@@ -240,6 +414,8 @@ def main() -> None:
                   f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
             result = {"sse_s3": results["AES256"], "sse_kms": results["aws:kms"],
                       "ratio_kms_vs_s3": ratio}
+        elif args.formats:
+            result = compare_formats(server, broker, args, work)
         else:
             topic = "clicks-bench"
             broker.create_topic(topic, partitions=8)
