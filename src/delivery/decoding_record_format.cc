@@ -7,7 +7,10 @@
 // table from the writer schema of the first record and evolve it
 // (EvolveForAvro; EvolveForProtobuf maps the message onto the same rules)
 // when a later record names a version the table has not seen: see
-// AvroBatchWriter.
+// AvroBatchWriter. A JSON_SCHEMA_CONFLUENT channel is JSON_SCHEMA_GSR with
+// the Confluent framing: the table follows the JSON Schema its first record's
+// id names, and later ids must map to the same columns (schema evolution is
+// not supported for it yet).
 #include <charconv>
 #include <map>
 #include <mutex>
@@ -49,6 +52,8 @@ decoding::ValueFormat ToValueFormat(ValueConverter converter) {
       return decoding::ValueFormat::kAvroConfluent;
     case ValueConverter::kProtobufConfluent:
       return decoding::ValueFormat::kProtobufConfluent;
+    case ValueConverter::kJsonSchemaConfluent:
+      return decoding::ValueFormat::kJsonSchemaConfluent;
   }
   return decoding::ValueFormat::kJson;
 }
@@ -60,14 +65,16 @@ bool IsAvro(ValueConverter converter) {
          converter == ValueConverter::kProtobufConfluent;
 }
 
+// Channels whose records name a schema of the Confluent-compatible registry.
 bool IsConfluent(ValueConverter converter) {
   return converter == ValueConverter::kAvroConfluent ||
-         converter == ValueConverter::kProtobufConfluent;
+         converter == ValueConverter::kProtobufConfluent ||
+         converter == ValueConverter::kJsonSchemaConfluent;
 }
 
 bool UsesSchema(ValueConverter converter) {
   return converter == ValueConverter::kJson || converter == ValueConverter::kJsonSchemaGsr ||
-         IsAvro(converter);
+         converter == ValueConverter::kJsonSchemaConfluent || IsAvro(converter);
 }
 
 constexpr size_t kConfluentHeaderBytes = 5;
@@ -420,8 +427,9 @@ class DecodingRecordFormat final : public RecordFormat {
                                                          *id}};
       }
       value_schema = std::move(*mapped);
-    } else if (IsAvro(config.value_converter)) {
-      ST_ASSIGN_OR_RETURN(SchemaOrFailure mapped, AvroValueSchema(config, first.value));
+    } else if (IsAvro(config.value_converter) ||
+               config.value_converter == ValueConverter::kJsonSchemaConfluent) {
+      ST_ASSIGN_OR_RETURN(SchemaOrFailure mapped, FramedValueSchema(config, first.value));
       if (auto* failure = std::get_if<RecordFailure>(&mapped)) {
         return LayoutOutcome{std::nullopt, std::move(*failure)};
       }
@@ -446,23 +454,27 @@ class DecodingRecordFormat final : public RecordFormat {
     options.include_metadata = config.include_kafka_metadata;
     options.codec = std::string(catalog::IcebergCompressionCodec(config.compression));
     options.data_location = data_location;
-    if (config.value_converter == ValueConverter::kJsonSchemaGsr) {
+    if (config.value_converter == ValueConverter::kJsonSchemaGsr ||
+        config.value_converter == ValueConverter::kJsonSchemaConfluent) {
       iceberg::Schema table_schema = options.schema;
       ChannelConfig copy = config;
-      options.schema_matches = [table_schema, copy](const std::string& definition) -> Result<bool> {
+      const decoding::ValueFormat format = options.format;
+      options.schema_matches = [table_schema, copy,
+                                format](const std::string& definition) -> Result<bool> {
         ST_ASSIGN_OR_RETURN(iceberg::Schema mapped, registry::JsonSchemaToIceberg(definition));
         ST_ASSIGN_OR_RETURN(
             iceberg::Schema expected,
-            decoding::ChannelTableSchema(decoding::ValueFormat::kJsonSchemaGsr, mapped,
-                                         copy.include_kafka_metadata, copy.partition_source));
+            decoding::ChannelTableSchema(format, mapped, copy.include_kafka_metadata,
+                                         copy.partition_source));
         return expected.fields() == table_schema.fields();
       };
     }
+    if (IsConfluent(config.value_converter)) {
+      const std::string account = RegistryAccount(config);
+      options.writer_schemas = [this, account](int32_t id) { return Confluent(account, id); };
+    }
     if (IsAvro(config.value_converter)) {
       const std::string account = RegistryAccount(config);
-      if (IsConfluent(config.value_converter)) {
-        options.writer_schemas = [this, account](int32_t id) { return Confluent(account, id); };
-      }
       std::set<int32_t> sources;
       for (const iceberg::PartitionField& f : spec->fields()) sources.insert(f.source_id);
       const ValueConverter converter = config.value_converter;
@@ -509,10 +521,11 @@ class DecodingRecordFormat final : public RecordFormat {
                                   std::move(version.definition)};
   }
 
-  // The value schema an Avro channel's table is created with: that of its
-  // first record's writer schema, or why that record cannot define it.
-  Result<SchemaOrFailure> AvroValueSchema(const ChannelConfig& config,
-                                          const std::optional<std::string>& value) const {
+  // The value schema an Avro, Protobuf or JSON_SCHEMA_CONFLUENT channel's
+  // table is created with: that of its first record's writer schema, or why
+  // that record cannot define it.
+  Result<SchemaOrFailure> FramedValueSchema(const ChannelConfig& config,
+                                            const std::optional<std::string>& value) const {
     std::optional<std::string_view> key = AvroVersionKey(config.value_converter, value);
     if (!key && config.value_converter == ValueConverter::kProtobufConfluent) {
       decoding::ConfluentProtobufHeader header;
@@ -557,6 +570,20 @@ class DecodingRecordFormat final : public RecordFormat {
       if (!mapped.has_value()) {
         const bool bad_index = mapped.error().code() == StatusCode::kNotFound;
         return Failure(bad_index ? decoding::kMalformedProtobuf : decoding::kSchemaMismatch,
+                       "The writer schema " + version->id +
+                           " cannot be mapped to Iceberg: " + mapped.error().message(),
+                       version->id);
+      }
+      return *std::move(mapped);
+    }
+    if (config.value_converter == ValueConverter::kJsonSchemaConfluent) {
+      if (schema->type != decoding::WriterSchemaType::kJson) {
+        return Failure(decoding::kSchemaMismatch,
+                       "The writer schema " + version->id + " is not a JSON Schema.", version->id);
+      }
+      Result<iceberg::Schema> mapped = registry::JsonSchemaToIceberg(schema->text);
+      if (!mapped.has_value()) {
+        return Failure(decoding::kSchemaMismatch,
                        "The writer schema " + version->id +
                            " cannot be mapped to Iceberg: " + mapped.error().message(),
                        version->id);
