@@ -5,7 +5,9 @@ id, the JSON text). The channel maps the schema of the first record's id onto
 the table with the same JSON Schema mapping JSON_SCHEMA_GSR uses and shreds
 the JSON payloads into column buffers; rows are read back field by field with
 PyIceberg, DuckDB and Spark. Poison records of every kind go to the DLQ with
-their codes, and table + DLQ = produced per (partition, offset).
+their codes, and table + DLQ = produced per (partition, offset). A later
+version that only adds optional fields evolves the table in the delivery
+commit; any other change is SCHEMA_MISMATCH.
 """
 
 import datetime as dt
@@ -56,6 +58,11 @@ SCHEMA = {
     "required": ["id", "i32", "name", "score", "price", "flag", "ts", "day", "uid", "tags",
                  "counts", "note"],
 }
+
+# Adds optional fields, at the top level and inside `address`: evolves the table.
+SCHEMA_V2 = json.loads(json.dumps(SCHEMA))
+SCHEMA_V2["properties"]["added"] = {"type": "string"}
+SCHEMA_V2["properties"]["address"]["properties"]["country"] = {"type": ["string", "null"]}
 
 # name: string -> integer, which the table cannot take (SCHEMA_MISMATCH).
 SCHEMA_BAD = json.loads(json.dumps(SCHEMA))
@@ -208,7 +215,7 @@ def test_json_schema_confluent_channel(server, kafka, topic_name, spark):
     assert schema.find_field("id").required and schema.find_field("address.street").required
     assert not schema.find_field("note").required and not schema.find_field("maybe").required
     assert not schema.find_field("address").required
-    assert sorted(table.schemas()) == [0]  # No evolution for this converter yet.
+    assert sorted(table.schemas()) == [0]  # No version here adds a field.
 
     lines = setup.dlq_lines()
     in_table = [(r["_kafka"]["partition"], r["_kafka"]["offset"]) for r in got]
@@ -224,7 +231,7 @@ def test_json_schema_confluent_channel(server, kafka, topic_name, spark):
     mismatch = {line["schemaVersionId"]: line["errorMessage"] for line in by_code["SCHEMA_MISMATCH"]}
     assert set(mismatch) == {str(avro_id), str(other_id), str(bad_id)}
     assert "AVRO" in mismatch[str(avro_id)], mismatch
-    assert "does not map to the table's columns" in mismatch[str(bad_id)], mismatch
+    assert "field name is string in the table and long" in mismatch[str(bad_id)], mismatch
     for line in by_code["MALFORMED_JSON"] + by_code["TYPE_MISMATCH"]:
         assert line["schemaVersionId"] == str(registered.schema_id), line
 
@@ -295,3 +302,100 @@ def test_records_that_cannot_define_the_table_go_to_the_dlq_first(server, kafka,
     for line in lines:
         assert produced[(line["partition"], line["offset"])] == line["errorCode"], line
 
+
+
+def test_json_schema_confluent_evolution(server, kafka, topic_name, spark):
+    """JSONSerializer registers SCHEMA_V2 (new optional fields at the top level
+    and in `address`) as the subject's second version: its first rows commit
+    with the evolved schema (fresh ids, schema 1); v1 records keep decoding
+    after it (the new columns null); a version retyping `name` goes to the DLQ
+    as SCHEMA_MISMATCH while the others flow."""
+    from confluent_kafka.schema_registry import Schema, SchemaRegistryClient
+    from confluent_kafka.schema_registry.json_schema import JSONSerializer
+    from confluent_kafka.serialization import MessageField, SerializationContext
+
+    kafka.create_topic(topic_name, partitions=2)
+    sr = SchemaRegistryClient({"url": server.api_url + "/schema-registry",
+                               "basic.auth.user.info": f"{server.access_key}:{server.secret_key}"})
+    setup = ChannelSetup.create(server, kafka, topic_name, converter="JSON_SCHEMA_CONFLUENT",
+                                freshness=1)
+    setup.wait_status("ACTIVE")
+    ctx = SerializationContext(topic_name, MessageField.VALUE)
+    ser1 = JSONSerializer(json.dumps(SCHEMA), sr)
+    ser2 = JSONSerializer(json.dumps(SCHEMA_V2), sr)
+
+    def v2_order(i):
+        record, row = order(i)
+        record = {**record, "added": f"added {i}"}
+        record["address"] = {"street": f"street {i}", "country": "ÖS" if i % 2 else None}
+        row = {**row, "added": f"added {i}",
+               "address": {"street": f"street {i}", "zip": None,
+                           "country": "ÖS" if i % 2 else None}}
+        return record, row
+
+    produced, want = {}, {}
+    for ids, make, ser in ((range(0, 6), order, ser1), (range(100, 106), v2_order, ser2),
+                           (range(200, 203), order, ser1)):
+        values = [ser(make(i)[0], ctx) for i in ids]
+        for (p, o), i in zip(produce(kafka, topic_name, values), ids):
+            produced[(p, o)] = "row"
+            want[i] = make(i)[1]
+        wait_for(lambda: len(rows_of(setup)) >= len(want), what=f"rows up to {ids[-1]}")
+        if ids[0] == 0:
+            v1_snapshot = setup.load_table().current_snapshot()
+    versions = sr.get_versions(f"{topic_name}-value")
+    assert len(versions) == 2, versions
+
+    bad_id = sr.register_schema(f"{topic_name}-bad", Schema(json.dumps(SCHEMA_BAD), "JSON"))
+    bad = [b"\x00" + bad_id.to_bytes(4, "big") + json.dumps({**order(i)[0], "name": i}).encode()
+           for i in range(300, 303)]
+    for (p, o) in produce(kafka, topic_name, bad):
+        produced[(p, o)] = "SCHEMA_MISMATCH"
+    (p, o), = produce(kafka, topic_name, [ser2(v2_order(400)[0], ctx)])
+    produced[(p, o)] = "row"
+    want[400] = v2_order(400)[1]
+    wait_for(lambda: len(setup.dlq_lines()) >= len(bad), what="the mismatching version in the DLQ")
+    wait_for(lambda: len(rows_of(setup)) >= len(want), what="the row after it")
+
+    table = setup.load_table()
+    assert sorted(table.schemas()) == [0, 1]
+    old, new = table.schemas()[0], table.schemas()[1]
+    assert "added" not in old.column_names and "address.country" not in old.column_names
+    assert not new.find_field("added").required
+    assert not new.find_field("address.country").required
+    assert new.find_field("added").field_id > old.highest_field_id
+    assert new.find_field("id").field_id == old.find_field("id").field_id
+    assert v1_snapshot.schema_id == 0 and table.current_snapshot().schema_id == 1
+
+    got = sorted(table.scan().to_arrow().to_pylist(), key=lambda r: r["id"])
+    assert [r["id"] for r in got] == sorted(want)
+    for row in got:
+        w = want[row["id"]]
+        assert row["added"] == w.get("added"), row
+        want_address = w["address"]
+        if want_address is not None and "country" not in want_address:
+            want_address = {**want_address, "country": None}
+        assert row["address"] == want_address, row
+        assert row["name"] == w["name"] and row["ts"] == w["ts"], row
+    lines = setup.dlq_lines()
+    in_table = [(r["_kafka"]["partition"], r["_kafka"]["offset"]) for r in got]
+    in_dlq = [(line["partition"], line["offset"]) for line in lines]
+    assert sorted(in_table + in_dlq) == sorted(produced)
+    assert len(set(in_table + in_dlq)) == len(produced)
+    for line in lines:
+        assert produced[(line["partition"], line["offset"])] == line["errorCode"], line
+        assert line["schemaVersionId"] == str(bad_id), line
+        assert "field name is string in the table and long" in line["errorMessage"], line
+
+    expected = [(i, want[i].get("added"),
+                 None if want[i]["address"] is None else want[i]["address"].get("country"))
+                for i in sorted(want)]
+    duck = duckdb_engine.connect(extensions=("parquet", "avro", "httpfs", "iceberg"))
+    duckdb_attach(duck, server, setup.bucket_arn)
+    assert duck.execute(
+        f"SELECT id, added, address.country FROM st.{setup.namespace}.{setup.table} "
+        f"ORDER BY id").fetchall() == expected
+    cat = spark_catalog(spark, server, setup.bucket_arn)
+    assert [tuple(r) for r in spark.sql(
+        f"SELECT id, added, address.country FROM {cat}.{setup.namespace}.{setup.table} "
+        f"ORDER BY id").collect()] == expected

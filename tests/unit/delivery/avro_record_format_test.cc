@@ -6,7 +6,7 @@
 // SCHEMA_INCOMPATIBLE; framing errors keep their own codes. PROTOBUF_CONFLUENT
 // channels follow the same path (version = schema id + message indexes).
 // JSON_SCHEMA_CONFLUENT channels take their table from the first record's
-// JSON Schema and do not evolve it.
+// JSON Schema and evolve it only for new optional fields.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -157,7 +157,7 @@ class AvroRecordFormatTest : public ::testing::Test {
        "optional string note = 3; }"},
       {22, "syntax = \"proto3\"; message Order { int32 id = 1; int32 name = 2; }"}};
   // JSON_SCHEMA_CONFLUENT: v1; the same columns in other text; one more
-  // optional field; a schema that does not map to Iceberg.
+  // optional field; a schema that does not map to Iceberg; name an integer.
   std::map<int32_t, std::string> json_schemas_{
       {30, R"({"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"}},)"
            R"("required":["id"]})"},
@@ -165,7 +165,9 @@ class AvroRecordFormatTest : public ::testing::Test {
            R"("properties":{"id":{"type":"integer"},"name":{"type":"string"}}})"},
       {32, R"({"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"},)"
            R"("note":{"type":"string"}},"required":["id"]})"},
-      {33, R"({"type":"string"})"}};
+      {33, R"({"type":"string"})"},
+      {34, R"({"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"integer"}},)"
+           R"("required":["id"]})"}};
   std::vector<std::string> lookups_;
 };
 
@@ -431,9 +433,24 @@ TEST_F(AvroRecordFormatTest, JsonSchemaConfluentLayoutAndFraming) {
   };
   EXPECT_EQ(code(Confluent(30, R"({"id":1,"name":"a"})"), 0), "ok");
   EXPECT_EQ(code(Confluent(31, R"({"id":2})"), 1), "ok");  // The same columns.
-  // Schema evolution is not supported for this converter: one more field is a mismatch.
-  EXPECT_EQ(code(Confluent(32, R"({"id":3,"note":"n"})"), 2),
-            std::string(decoding::kSchemaMismatch) + " 32");
+  EXPECT_TRUE(writer.SchemaChanges().empty());
+  // One more optional field evolves the table; v1 keeps decoding.
+  EXPECT_EQ(code(Confluent(32, R"({"id":3,"note":"n"})"), 2), "ok");
+  ASSERT_EQ(writer.SchemaChanges().size(), 1u);
+  const iceberg::Schema evolved = writer.SchemaChanges()[0];
+  ASSERT_NE(evolved.FindFieldByName("note"), nullptr);
+  EXPECT_FALSE(evolved.FindFieldByName("note")->required);
+  EXPECT_GT(evolved.FindFieldByName("note")->id, schema.HighestFieldId());
+  EXPECT_EQ(evolved.FindFieldByName("id")->id, schema.FindFieldByName("id")->id);
+  EXPECT_EQ(evolved.schema_id(), 1);
+  EXPECT_EQ(code(Confluent(30, R"({"id":4,"name":"b"})"), 3), "ok");
+  // Any other change is SCHEMA_MISMATCH, naming the field.
+  auto retyped = writer.Add(Record(Confluent(34, R"({"id":5,"name":5})"), 3));
+  ASSERT_TRUE(retyped.has_value() && retyped->has_value());
+  EXPECT_EQ((*retyped)->code, decoding::kSchemaMismatch);
+  EXPECT_NE((*retyped)->message.find("field name is string in the table and long"),
+            std::string::npos)
+      << (*retyped)->message;
   EXPECT_EQ(code(Confluent(7, R"({"id":4})"), 3), std::string(decoding::kSchemaMismatch) + " 7");
   EXPECT_EQ(code(Confluent(99, R"({"id":5})"), 4), std::string(decoding::kSchemaNotFound) + " 99");
   EXPECT_EQ(code(Confluent(30, R"({"name":"x"})"), 5),
@@ -445,12 +462,13 @@ TEST_F(AvroRecordFormatTest, JsonSchemaConfluentLayoutAndFraming) {
             std::string(decoding::kWrongMagicByte) + " ");
   EXPECT_EQ(code(std::string("\0\0", 2), 9), std::string(decoding::kTruncatedPayload) + " ");
   EXPECT_EQ(code(Confluent(30, R"({"id":10})"), 10), "ok");
-  EXPECT_TRUE(writer.SchemaChanges().empty());
+  EXPECT_EQ(writer.SchemaChanges().size(), 1u);  // Decided once per version.
   auto files = writer.Finish();
   ASSERT_TRUE(files.has_value()) << files.error().ToString();
   int64_t rows = 0;
   for (const iceberg::DataFile& f : *files) rows += f.record_count;
-  EXPECT_EQ(rows, 3);
+  EXPECT_EQ(rows, 5);
+  EXPECT_GE(files->size(), 2u);  // One closed under v1's schema, one under the evolved one.
 }
 
 }  // namespace
