@@ -87,7 +87,7 @@ TESTS_ON_POSTGRES_S3=(
   test_channel_freshness.py test_encryption_config.py test_encryption_at_rest.py
   test_engines_smoke.py test_metadata_location_traversal.py test_policy_matrix.py
   test_public_access.py test_s3_gp_buckets.py test_slow_clients.py test_rest_compatibility_kit.py
-  test_protobuf_channel.py
+  test_protobuf_channel.py test_json_schema_channel.py
 )
 PYTEST_ARGS=()
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }

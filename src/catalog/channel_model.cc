@@ -20,7 +20,7 @@ using nlohmann::json;
 
 // ---- Wire string tables ----
 
-constexpr std::array<WireName<ValueConverter>, 7> kValueConverters{{
+constexpr std::array<WireName<ValueConverter>, 8> kValueConverters{{
     {ValueConverter::kJson, "JSON"},
     {ValueConverter::kJsonSchemaGsr, "JSON_SCHEMA_GSR"},
     {ValueConverter::kByteArray, "BYTE_ARRAY"},
@@ -28,6 +28,7 @@ constexpr std::array<WireName<ValueConverter>, 7> kValueConverters{{
     {ValueConverter::kAvroGsr, "AVRO_GSR"},
     {ValueConverter::kAvroConfluent, "AVRO_CONFLUENT"},
     {ValueConverter::kProtobufConfluent, "PROTOBUF_CONFLUENT"},
+    {ValueConverter::kJsonSchemaConfluent, "JSON_SCHEMA_CONFLUENT"},
 }};
 
 struct CompressionRow {
@@ -110,7 +111,8 @@ Status ReadTopic(const json& body, ChannelConfig& out, Reader& reader) {
     return reader.Bad("recordSchema",
                       "recordSchema is only for the JSON converter: " + format +
                           " records carry their schema id (JSON_SCHEMA_GSR, AVRO_GSR, "
-                          "AVRO_CONFLUENT, PROTOBUF_CONFLUENT) or need none.");
+                          "AVRO_CONFLUENT, PROTOBUF_CONFLUENT, JSON_SCHEMA_CONFLUENT) or need "
+                          "none.");
   }
   return Status::OK();
 }

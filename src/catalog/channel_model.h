@@ -35,7 +35,8 @@ namespace st::catalog {
 // (Avro behind the Confluent framing, magic 0 + 4-byte schema id) and
 // PROTOBUF_CONFLUENT (Protobuf behind the Confluent framing with message
 // indexes, .proto schemas from the built-in Confluent-compatible registry)
-// are streamtables extensions.
+// and JSON_SCHEMA_CONFLUENT (a JSON object behind the Confluent framing, its
+// id naming a JSON Schema in that registry) are streamtables extensions.
 enum class ValueConverter {
   kJson,
   kJsonSchemaGsr,
@@ -43,7 +44,8 @@ enum class ValueConverter {
   kString,
   kAvroGsr,
   kAvroConfluent,
-  kProtobufConfluent
+  kProtobufConfluent,
+  kJsonSchemaConfluent
 };
 std::string_view ValueConverterName(ValueConverter converter);  // "JSON", ...
 // Errors: InvalidArgument naming the value and the valid ones.

@@ -144,12 +144,15 @@ Result<json> CreateBody(const ServiceClient& c, const std::string& cluster_arn,
     converter = "JSON";
   } else if (f.format == "json-gsr") {
     converter = "JSON_SCHEMA_GSR";
+  } else if (f.format == "json-schema-confluent") {
+    converter = "JSON_SCHEMA_CONFLUENT";
   } else if (f.format == "bytes") {
     converter = "BYTE_ARRAY";
   } else if (f.format == "string") {
     converter = "STRING";
   } else {
-    return Err(InvalidArgument("--format must be json, json-gsr, bytes or string"));
+    return Err(
+        InvalidArgument("--format must be json, json-gsr, json-schema-confluent, bytes or string"));
   }
   json topic_config = {{"topicArn", topic_arn},
                        {"recordConverter", {{"valueConverter", converter}}}};
@@ -210,7 +213,9 @@ void AddChannelGroup(CLI::App& app, ServiceCommands& s) {
   create->add_option("--bucket", flags.bucket, "Table bucket name or ARN")->required();
   create->add_option("--namespace", flags.ns, "Namespace of the new table")->required();
   create->add_option("--table", flags.table, "Name of the new table")->required();
-  create->add_option("--format", flags.format, "json | json-gsr | bytes | string")
+  create
+      ->add_option("--format", flags.format,
+                   "json | json-gsr | json-schema-confluent | bytes | string")
       ->capture_default_str();
   create->add_option("--schema-arn", flags.schema_arn, "Glue schema ARN (format json)");
   create->add_option("--partition-by", flags.partition_by, "hour | day")->capture_default_str();

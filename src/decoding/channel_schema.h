@@ -15,9 +15,9 @@ namespace st::decoding {
 // The name of the Kafka metadata column.
 inline constexpr std::string_view kKafkaMetadataColumn = "_kafka";
 
-// The value columns (the mapped JSON schema for kJson / kJsonSchemaGsr; one
-// optional `value` column, binary for kByteArray and string for kString)
-// plus, when include_metadata, a trailing optional struct
+// The value columns (the mapped JSON schema for kJson / kJsonSchemaGsr /
+// kJsonSchemaConfluent; one optional `value` column, binary for kByteArray
+// and string for kString) plus, when include_metadata, a trailing optional struct
 // `_kafka` {partition int (required), offset long (required), timestamp
 // timestamptz, key binary, headers map<string, binary>} with fresh ids above
 // the value schema's highest id. A partition source (a top-level timestamptz

@@ -97,7 +97,8 @@ class PartitionedFileWriter::Impl {
       return InvalidArgument("a GSR-framed writer needs a GsrSchemaLookup");
     }
     if ((options_.format == ValueFormat::kAvroConfluent ||
-         options_.format == ValueFormat::kProtobufConfluent) &&
+         options_.format == ValueFormat::kProtobufConfluent ||
+         options_.format == ValueFormat::kJsonSchemaConfluent) &&
         !options_.writer_schemas) {
       return InvalidArgument("a Confluent-framed writer needs a WriterSchemaLookup");
     }
@@ -241,6 +242,25 @@ class PartitionedFileWriter::Impl {
           payload = inflated_;
         }
         if (!shredder_->Shred(payload, out, &error)) return error;
+        break;
+      }
+      case ValueFormat::kJsonSchemaConfluent: {
+        ConfluentFrame frame;
+        if (!ParseConfluentFrame(value, false, &frame, &error)) return error;
+        error.schema_version_id = std::to_string(frame.schema_id);
+        ST_ASSIGN_OR_RETURN(const GsrVersionState* state, ConfluentJsonState(frame.schema_id));
+        if (state == nullptr) {
+          error.code = std::string(kSchemaNotFound);
+          error.message =
+              "writer schema " + error.schema_version_id + " is not in the schema registry";
+          return error;
+        }
+        if (!state->matches) {
+          error.code = std::string(kSchemaMismatch);
+          error.message = state->mismatch;
+          return error;
+        }
+        if (!shredder_->Shred(frame.payload, out, &error)) return error;
         break;
       }
       case ValueFormat::kAvroConfluent:
@@ -439,6 +459,39 @@ class PartitionedFileWriter::Impl {
     return &versions_.emplace(id, std::move(state)).first->second;
   }
 
+  // As VersionState, for a Confluent schema id: besides mapping to the
+  // table, the schema must be a JSON Schema (an Avro or Protobuf id on this
+  // channel is a producer using the wrong serializer).
+  Result<const GsrVersionState*> ConfluentJsonState(int32_t id) {
+    auto it = confluent_versions_.find(id);
+    if (it != confluent_versions_.end()) return &it->second;
+    const std::string name = std::to_string(id);
+    Result<WriterSchema> schema = options_.writer_schemas(id);
+    if (!schema) {
+      if (schema.error().code() == StatusCode::kNotFound) {
+        return static_cast<const GsrVersionState*>(nullptr);
+      }
+      return Err(schema.error().WithContext("looking up writer schema " + name));
+    }
+    GsrVersionState state{true, ""};
+    if (schema->type != WriterSchemaType::kJson) {
+      state = {false, "writer schema " + name + " is a" +
+                          (schema->type == WriterSchemaType::kProtobuf ? " PROTOBUF" : "n AVRO") +
+                          " schema; this channel decodes JSON Schema"};
+    } else if (options_.schema_matches) {
+      auto matches = options_.schema_matches(schema->text);
+      if (!matches) {
+        state = {false, "writer schema " + name +
+                            " cannot be mapped to the table: " + matches.error().message()};
+      } else if (!*matches) {
+        state = {false, "writer schema " + name +
+                            " does not map to the table's columns; produce with the schema the "
+                            "channel's table was created from"};
+      }
+    }
+    return &confluent_versions_.emplace(id, std::move(state)).first->second;
+  }
+
   Status FlushFile(DataFileHandle& file) {
     FileBuffers& buffers = BuffersOf(file);
     Status status = buffers.buffers.FlushTo(*file.writer);
@@ -494,6 +547,9 @@ class PartitionedFileWriter::Impl {
   std::optional<int64_t> horizon_micros_;
   std::string inflated_;
   std::unordered_map<std::string, GsrVersionState> versions_;
+  // kJsonSchemaConfluent's versions_, by schema id. Bounded by the ids
+  // registered: unknown ids are not cached.
+  std::unordered_map<int32_t, GsrVersionState> confluent_versions_;
   // The file the previous record went to: the next one is decoded straight
   // into its buffers (files_ owns it).
   DataFileHandle* last_file_ = nullptr;

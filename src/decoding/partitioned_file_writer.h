@@ -1,6 +1,6 @@
 // PartitionedFileWriter: the delivery hot path. Decodes Kafka records
-// (JSON, GSR-framed JSON, raw bytes or text) straight into per-column
-// buffers and writes them through the Parquet batch API into one open data
+// (JSON, GSR- or Confluent-framed JSON, Avro, Protobuf, raw bytes or text)
+// straight into per-column buffers and writes them through the Parquet batch API into one open data
 // file per partition value (an iceberg::PartitionedDataFiles, which names,
 // closes and measures the files), rolling files at target_file_bytes.
 //
@@ -37,6 +37,11 @@
 // the column buffers (MALFORMED_PROTOBUF, NESTING_TOO_DEEP; see
 // protobuf_shredder_internal.h). Plans are cached per (schema id, message
 // indexes, table schema id).
+//
+// JSON Schema (kJsonSchemaConfluent): the Confluent framing without message
+// indexes (WRONG_MAGIC_BYTE, TRUNCATED_PAYLOAD), the schema of the id
+// (SCHEMA_NOT_FOUND; SCHEMA_MISMATCH when it is not a JSON Schema or
+// schema_matches refuses it), then the payload shredded as for kJson.
 //
 // Not thread-safe: one writer per channel worker.
 #pragma once
@@ -85,12 +90,13 @@ struct WriterOptions {
   // Required for kJsonSchemaGsr and kAvroGsr (whose definitions are Avro
   // schema JSON); not owned, must outlive the writer.
   GsrSchemaLookup* gsr = nullptr;
-  // Required for kAvroConfluent and kProtobufConfluent: the writer schema of
-  // a Confluent schema id (Protobuf: with its references resolved).
+  // Required for kAvroConfluent, kProtobufConfluent and kJsonSchemaConfluent:
+  // the writer schema of a Confluent schema id (Protobuf: with its references
+  // resolved).
   WriterSchemaLookup writer_schemas;
-  // kJsonSchemaGsr: whether a schema version (its definition) maps to this
-  // table's value columns. false → SCHEMA_MISMATCH; an error → SCHEMA_MISMATCH
-  // with the error's message. Unset: every resolvable version matches.
+  // kJsonSchemaGsr, kJsonSchemaConfluent: whether a schema version (its
+  // definition) maps to this table's value columns. false → SCHEMA_MISMATCH;
+  // an error → SCHEMA_MISMATCH with the error's message. Unset: every resolvable version matches.
   // Results are cached per version id for the writer's lifetime.
   std::function<Result<bool>(const std::string& definition)> schema_matches;
   // "<table location>/data"; files go to <data_location>/<partition path>/.
@@ -113,8 +119,8 @@ class PartitionedFileWriter {
   // Errors: InvalidArgument when the spec does not fit the schema or is not
   // sourced as above (or sourced from `_kafka.timestamp` with
   // include_metadata=false), the codec is unknown, data_location is empty,
-  // or kJsonSchemaGsr / kAvroGsr has no `gsr`, or kAvroConfluent no
-  // `writer_schemas`.
+  // or kJsonSchemaGsr / kAvroGsr has no `gsr`, or kAvroConfluent /
+  // kProtobufConfluent / kJsonSchemaConfluent no `writer_schemas`.
   static Result<std::unique_ptr<PartitionedFileWriter>> Make(WriterOptions options,
                                                              iceberg::FileIO& io, Random& random);
   ~PartitionedFileWriter();

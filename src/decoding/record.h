@@ -25,6 +25,9 @@ enum class ValueFormat {
   // Protobuf binary behind the Confluent framing with message indexes,
   // decoded per the .proto schema the id names (issue 14 item 3).
   kProtobufConfluent,
+  // A JSON object behind the Confluent framing (magic byte 0, 4-byte
+  // big-endian schema id), its id naming a JSON Schema (schemaType JSON).
+  kJsonSchemaConfluent,
 };
 
 struct KafkaHeader {

@@ -7,7 +7,11 @@
 // table from the writer schema of the first record and evolve it
 // (EvolveForAvro; EvolveForProtobuf maps the message onto the same rules)
 // when a later record names a version the table has not seen: see
-// AvroBatchWriter.
+// AvroBatchWriter. A JSON_SCHEMA_CONFLUENT channel's table comes from the
+// JSON Schema its first record's id names; a later id that only adds
+// optional fields evolves it through the same writer
+// (decoding::EvolveForJsonSchema), any other change is SCHEMA_MISMATCH, as
+// on a JSON_SCHEMA_GSR channel.
 #include <charconv>
 #include <map>
 #include <mutex>
@@ -17,6 +21,7 @@
 #include "avro/schema.h"
 #include "decoding/avro_schema_mapping.h"
 #include "decoding/channel_schema.h"
+#include "decoding/json_schema_evolution.h"
 #include "decoding/partitioned_file_writer.h"
 #include "decoding/protobuf_schema.h"
 #include "delivery/record_format.h"
@@ -49,6 +54,8 @@ decoding::ValueFormat ToValueFormat(ValueConverter converter) {
       return decoding::ValueFormat::kAvroConfluent;
     case ValueConverter::kProtobufConfluent:
       return decoding::ValueFormat::kProtobufConfluent;
+    case ValueConverter::kJsonSchemaConfluent:
+      return decoding::ValueFormat::kJsonSchemaConfluent;
   }
   return decoding::ValueFormat::kJson;
 }
@@ -60,14 +67,16 @@ bool IsAvro(ValueConverter converter) {
          converter == ValueConverter::kProtobufConfluent;
 }
 
+// Channels whose records name a schema of the Confluent-compatible registry.
 bool IsConfluent(ValueConverter converter) {
   return converter == ValueConverter::kAvroConfluent ||
-         converter == ValueConverter::kProtobufConfluent;
+         converter == ValueConverter::kProtobufConfluent ||
+         converter == ValueConverter::kJsonSchemaConfluent;
 }
 
 bool UsesSchema(ValueConverter converter) {
   return converter == ValueConverter::kJson || converter == ValueConverter::kJsonSchemaGsr ||
-         IsAvro(converter);
+         converter == ValueConverter::kJsonSchemaConfluent || IsAvro(converter);
 }
 
 constexpr size_t kConfluentHeaderBytes = 5;
@@ -230,6 +239,33 @@ std::vector<int32_t> ProtobufIndexesOf(std::string_view key) {
 // The writer schema of a version: NotFound when the registry has none.
 using AvroSchemaSource = std::function<Result<decoding::WriterSchema>(const AvroVersionRef&)>;
 
+// The table schema a JSON Schema version alone would give the channel.
+Result<iceberg::Schema> JsonVersionTableSchema(const std::string& definition,
+                                               const ChannelConfig& config) {
+  ST_ASSIGN_OR_RETURN(iceberg::Schema mapped, registry::JsonSchemaToIceberg(definition));
+  return decoding::ChannelTableSchema(ToValueFormat(config.value_converter), mapped,
+                                      config.include_kafka_metadata, config.partition_source);
+}
+
+using SchemaMatcher = std::function<Result<bool>(const std::string& definition)>;
+
+// The writer's schema_matches for a table schema. JSON_SCHEMA_GSR: the
+// version maps to exactly the table's columns. JSON_SCHEMA_CONFLUENT: its
+// columns fit the table unchanged (it may lack optional ones); the batch
+// writer has evolved the table for versions that add optional fields before
+// their records get here.
+SchemaMatcher JsonSchemaMatcher(const iceberg::Schema& table, const ChannelConfig& config) {
+  return [table, config](const std::string& definition) -> Result<bool> {
+    ST_ASSIGN_OR_RETURN(iceberg::Schema expected, JsonVersionTableSchema(definition, config));
+    if (config.value_converter == ValueConverter::kJsonSchemaGsr) {
+      return expected.fields() == table.fields();
+    }
+    ST_ASSIGN_OR_RETURN(decoding::JsonSchemaEvolution evolved,
+                        decoding::EvolveForJsonSchema(table, expected));
+    return !evolved.changed;
+  };
+}
+
 // An Avro channel's writer. Each writer schema version is checked against
 // the table schema the first time it is seen: unchanged → decoded as is;
 // compatible change → the open files are closed, a new decoder is made for
@@ -238,12 +274,15 @@ using AvroSchemaSource = std::function<Result<decoding::WriterSchema>(const Avro
 // SCHEMA_INCOMPATIBLE (the message names the field and both types) while
 // every other version keeps flowing. Versions the registry does not have, or
 // whose definition is not Avro, go to the decoder, which reports them.
+// JSON_SCHEMA_CONFLUENT channels use it too, for the one change they evolve
+// by (new optional fields); their other versions go to the decoder, whose
+// schema_matches (rebuilt for each table schema) says SCHEMA_MISMATCH.
 class AvroBatchWriter final : public BatchWriter {
  public:
   AvroBatchWriter(decoding::WriterOptions options, ValueConverter converter,
                   AvroSchemaSource source, std::set<int32_t> partition_sources,
                   registry::SchemaRegistry& registry, std::string account, iceberg::FileIO& io,
-                  Random& random)
+                  Random& random, std::optional<ChannelConfig> json_config = std::nullopt)
       : registry_(registry),
         account_(std::move(account)),
         options_(std::move(options)),
@@ -251,7 +290,8 @@ class AvroBatchWriter final : public BatchWriter {
         source_(std::move(source)),
         partition_sources_(std::move(partition_sources)),
         io_(io),
-        random_(random) {}
+        random_(random),
+        json_config_(std::move(json_config)) {}
 
   Status Open() { return Reopen(options_.schema); }
 
@@ -315,6 +355,7 @@ class AvroBatchWriter final : public BatchWriter {
       if (schema.error().code() == StatusCode::kNotFound) return std::optional<Decision>();
       return Err(schema.error());
     }
+    if (converter_ == ValueConverter::kJsonSchemaConfluent) return DecideJson(*schema);
     Result<decoding::AvroEvolution> evolved = Err(InvalidArgument(""));
     if (converter_ == ValueConverter::kProtobufConfluent) {
       // Not Protobuf, not parseable, no such message: the decoder says which.
@@ -334,20 +375,38 @@ class AvroBatchWriter final : public BatchWriter {
                           " cannot evolve the table: " + evolved.error().message(),
                       version.id};
     }
-    if (evolved->changed) {
-      // The files so far hold the old schema's columns; they are committed
-      // with the new one (Iceberg reads them by field id, new columns null).
-      ST_ASSIGN_OR_RETURN(std::vector<iceberg::DataFile> files, writer_->Finish());
-      for (iceberg::DataFile& f : files) closed_.push_back(std::move(f));
-      ST_TRY(Reopen(evolved->schema));
-      changes_.push_back(evolved->schema);
-    }
+    if (evolved->changed) ST_TRY(Evolve(evolved->schema));
     return Decision{};
+  }
+
+  // A JSON Schema version: evolves the table when it only adds optional
+  // fields. Not JSON, not mappable, or another change: the decoder reports
+  // SCHEMA_MISMATCH (there is no SCHEMA_INCOMPATIBLE on the JSON path).
+  Result<std::optional<Decision>> DecideJson(const decoding::WriterSchema& schema) {
+    if (schema.type != decoding::WriterSchemaType::kJson) return Decision{};
+    Result<iceberg::Schema> expected = JsonVersionTableSchema(schema.text, *json_config_);
+    if (!expected.has_value()) return Decision{};
+    Result<decoding::JsonSchemaEvolution> evolved =
+        decoding::EvolveForJsonSchema(options_.schema, *expected);
+    if (evolved.has_value() && evolved->changed) ST_TRY(Evolve(evolved->schema));
+    return Decision{};
+  }
+
+  // Continues under `schema`, reported for the commit.
+  Status Evolve(const iceberg::Schema& schema) {
+    // The files so far hold the old schema's columns; they are committed
+    // with the new one (Iceberg reads them by field id, new columns null).
+    ST_ASSIGN_OR_RETURN(std::vector<iceberg::DataFile> files, writer_->Finish());
+    for (iceberg::DataFile& f : files) closed_.push_back(std::move(f));
+    ST_TRY(Reopen(schema));
+    changes_.push_back(schema);
+    return Status::OK();
   }
 
   Status Reopen(const iceberg::Schema& schema) {
     decoding::WriterOptions options = options_;
     options.schema = schema;
+    if (json_config_) options.schema_matches = JsonSchemaMatcher(schema, *json_config_);
     auto writer = std::make_unique<DecodingBatchWriter>(
         std::make_unique<RegistryLookup>(registry_, account_));
     ST_TRY(writer->Open(std::move(options), io_, random_));
@@ -370,6 +429,8 @@ class AvroBatchWriter final : public BatchWriter {
   std::vector<iceberg::Schema> changes_;
   std::optional<int64_t> horizon_;
   std::map<std::string, Decision, std::less<>> decisions_;
+  // JSON_SCHEMA_CONFLUENT: the channel, for each table schema's matcher.
+  std::optional<ChannelConfig> json_config_;
 };
 
 class DecodingRecordFormat final : public RecordFormat {
@@ -420,8 +481,9 @@ class DecodingRecordFormat final : public RecordFormat {
                                                          *id}};
       }
       value_schema = std::move(*mapped);
-    } else if (IsAvro(config.value_converter)) {
-      ST_ASSIGN_OR_RETURN(SchemaOrFailure mapped, AvroValueSchema(config, first.value));
+    } else if (IsAvro(config.value_converter) ||
+               config.value_converter == ValueConverter::kJsonSchemaConfluent) {
+      ST_ASSIGN_OR_RETURN(SchemaOrFailure mapped, FramedValueSchema(config, first.value));
       if (auto* failure = std::get_if<RecordFailure>(&mapped)) {
         return LayoutOutcome{std::nullopt, std::move(*failure)};
       }
@@ -446,32 +508,27 @@ class DecodingRecordFormat final : public RecordFormat {
     options.include_metadata = config.include_kafka_metadata;
     options.codec = std::string(catalog::IcebergCompressionCodec(config.compression));
     options.data_location = data_location;
-    if (config.value_converter == ValueConverter::kJsonSchemaGsr) {
-      iceberg::Schema table_schema = options.schema;
-      ChannelConfig copy = config;
-      options.schema_matches = [table_schema, copy](const std::string& definition) -> Result<bool> {
-        ST_ASSIGN_OR_RETURN(iceberg::Schema mapped, registry::JsonSchemaToIceberg(definition));
-        ST_ASSIGN_OR_RETURN(
-            iceberg::Schema expected,
-            decoding::ChannelTableSchema(decoding::ValueFormat::kJsonSchemaGsr, mapped,
-                                         copy.include_kafka_metadata, copy.partition_source));
-        return expected.fields() == table_schema.fields();
-      };
-    }
-    if (IsAvro(config.value_converter)) {
+    const bool json_schema = config.value_converter == ValueConverter::kJsonSchemaGsr ||
+                             config.value_converter == ValueConverter::kJsonSchemaConfluent;
+    if (json_schema) options.schema_matches = JsonSchemaMatcher(options.schema, config);
+    if (IsConfluent(config.value_converter)) {
       const std::string account = RegistryAccount(config);
-      if (IsConfluent(config.value_converter)) {
-        options.writer_schemas = [this, account](int32_t id) { return Confluent(account, id); };
-      }
+      options.writer_schemas = [this, account](int32_t id) { return Confluent(account, id); };
+    }
+    if (IsAvro(config.value_converter) ||
+        config.value_converter == ValueConverter::kJsonSchemaConfluent) {
+      const std::string account = RegistryAccount(config);
       std::set<int32_t> sources;
       for (const iceberg::PartitionField& f : spec->fields()) sources.insert(f.source_id);
       const ValueConverter converter = config.value_converter;
+      std::optional<ChannelConfig> json_config;
+      if (converter == ValueConverter::kJsonSchemaConfluent) json_config = config;
       AvroSchemaSource source = [this, converter, account](const AvroVersionRef& version) {
         return WriterSchemaOf(converter, account, version.id);
       };
-      auto writer =
-          std::make_unique<AvroBatchWriter>(std::move(options), converter, std::move(source),
-                                            std::move(sources), registry_, account, io, random);
+      auto writer = std::make_unique<AvroBatchWriter>(std::move(options), converter,
+                                                      std::move(source), std::move(sources),
+                                                      registry_, account, io, random, json_config);
       ST_TRY(writer->Open());
       return std::unique_ptr<BatchWriter>(std::move(writer));
     }
@@ -509,10 +566,11 @@ class DecodingRecordFormat final : public RecordFormat {
                                   std::move(version.definition)};
   }
 
-  // The value schema an Avro channel's table is created with: that of its
-  // first record's writer schema, or why that record cannot define it.
-  Result<SchemaOrFailure> AvroValueSchema(const ChannelConfig& config,
-                                          const std::optional<std::string>& value) const {
+  // The value schema an Avro, Protobuf or JSON_SCHEMA_CONFLUENT channel's
+  // table is created with: that of its first record's writer schema, or why
+  // that record cannot define it.
+  Result<SchemaOrFailure> FramedValueSchema(const ChannelConfig& config,
+                                            const std::optional<std::string>& value) const {
     std::optional<std::string_view> key = AvroVersionKey(config.value_converter, value);
     if (!key && config.value_converter == ValueConverter::kProtobufConfluent) {
       decoding::ConfluentProtobufHeader header;
@@ -557,6 +615,20 @@ class DecodingRecordFormat final : public RecordFormat {
       if (!mapped.has_value()) {
         const bool bad_index = mapped.error().code() == StatusCode::kNotFound;
         return Failure(bad_index ? decoding::kMalformedProtobuf : decoding::kSchemaMismatch,
+                       "The writer schema " + version->id +
+                           " cannot be mapped to Iceberg: " + mapped.error().message(),
+                       version->id);
+      }
+      return *std::move(mapped);
+    }
+    if (config.value_converter == ValueConverter::kJsonSchemaConfluent) {
+      if (schema->type != decoding::WriterSchemaType::kJson) {
+        return Failure(decoding::kSchemaMismatch,
+                       "The writer schema " + version->id + " is not a JSON Schema.", version->id);
+      }
+      Result<iceberg::Schema> mapped = registry::JsonSchemaToIceberg(schema->text);
+      if (!mapped.has_value()) {
+        return Failure(decoding::kSchemaMismatch,
                        "The writer schema " + version->id +
                            " cannot be mapped to Iceberg: " + mapped.error().message(),
                        version->id);

@@ -304,9 +304,10 @@ int RunServer(int argc, char** argv) {
   // Its real adapters are built here: librdkafka, and records decoded
   // against the built-in schema registry.
   std::unique_ptr<delivery::KafkaClientFactory> kafka = delivery::NewRdKafkaClientFactory();
-  // AVRO_CONFLUENT and PROTOBUF_CONFLUENT writer schemas (Protobuf: with the
-  // files its references name) come from the built-in Confluent-compatible
-  // registry, in the channel owner's account (its ids are per account).
+  // AVRO_CONFLUENT, PROTOBUF_CONFLUENT and JSON_SCHEMA_CONFLUENT writer
+  // schemas (Protobuf: with the files its references name) come from the
+  // built-in Confluent-compatible registry, in the channel owner's account (its ids are per
+  // account).
   registry::confluent::ConfluentRegistry& confluent = **confluent_or;
   delivery::ConfluentSchemaLookup confluent_lookup =
       [&confluent](const std::string& account, int32_t id) -> Result<decoding::WriterSchema> {

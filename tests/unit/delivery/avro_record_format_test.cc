@@ -5,6 +5,8 @@
 // commit) while older versions keep decoding; an incompatible one is
 // SCHEMA_INCOMPATIBLE; framing errors keep their own codes. PROTOBUF_CONFLUENT
 // channels follow the same path (version = schema id + message indexes).
+// JSON_SCHEMA_CONFLUENT channels take their table from the first record's
+// JSON Schema and evolve it only for new optional fields.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -116,6 +118,10 @@ class AvroRecordFormatTest : public ::testing::Test {
               account == kOwnerAccount && pb != proto_schemas_.end()) {
             return decoding::WriterSchema{decoding::WriterSchemaType::kProtobuf, pb->second, {}};
           }
+          if (auto js = json_schemas_.find(id);
+              account == kOwnerAccount && js != json_schemas_.end()) {
+            return decoding::WriterSchema{decoding::WriterSchemaType::kJson, js->second, {}};
+          }
           auto it = schemas_.find(id);
           if (account != kOwnerAccount || it == schemas_.end()) {
             return Err(NotFound("no schema " + std::to_string(id)));
@@ -150,6 +156,18 @@ class AvroRecordFormatTest : public ::testing::Test {
        "syntax = \"proto3\"; message Order { int64 id = 1; string name = 2; "
        "optional string note = 3; }"},
       {22, "syntax = \"proto3\"; message Order { int32 id = 1; int32 name = 2; }"}};
+  // JSON_SCHEMA_CONFLUENT: v1; the same columns in other text; one more
+  // optional field; a schema that does not map to Iceberg; name an integer.
+  std::map<int32_t, std::string> json_schemas_{
+      {30, R"({"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"}},)"
+           R"("required":["id"]})"},
+      {31, R"({"title":"Order","type":"object","required":["id"],)"
+           R"("properties":{"id":{"type":"integer"},"name":{"type":"string"}}})"},
+      {32, R"({"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"},)"
+           R"("note":{"type":"string"}},"required":["id"]})"},
+      {33, R"({"type":"string"})"},
+      {34, R"({"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"integer"}},)"
+           R"("required":["id"]})"}};
   std::vector<std::string> lookups_;
 };
 
@@ -365,6 +383,92 @@ TEST_F(AvroRecordFormatTest, ProtobufConfluentLayoutEvolutionAndFraming) {
   int64_t rows = 0;
   for (const iceberg::DataFile& f : *files) rows += f.record_count;
   EXPECT_EQ(rows, 3);
+}
+
+TEST_F(AvroRecordFormatTest, JsonSchemaConfluentLayoutAndFraming) {
+  const catalog::ChannelConfig config = Config("JSON_SCHEMA_CONFLUENT");
+  auto format = Format();
+  ASSERT_TRUE(format->Validate(config).ok());
+  // Records that cannot define the table, each with its code.
+  const std::pair<std::string, std::string> refused[] = {
+      {R"({"id":1})", std::string(decoding::kWrongMagicByte) + " "},
+      {std::string("\0\0\0", 3), std::string(decoding::kTruncatedPayload) + " "},
+      {Confluent(99, R"({"id":1})"), std::string(decoding::kSchemaNotFound) + " 99"},
+      {Confluent(7, R"({"id":1})"), std::string(decoding::kSchemaMismatch) + " 7"},    // Avro.
+      {Confluent(20, R"({"id":1})"), std::string(decoding::kSchemaMismatch) + " 20"},  // Protobuf.
+      {Confluent(33, R"({"id":1})"), std::string(decoding::kSchemaMismatch) + " 33"},
+  };
+  for (const auto& [value, want] : refused) {
+    auto layout = format->Layout(config, Record(value));
+    ASSERT_TRUE(layout.has_value()) << layout.error().ToString();
+    ASSERT_TRUE(layout->failure.has_value()) << want;
+    EXPECT_EQ(layout->failure->code + " " + layout->failure->schema_version_id, want)
+        << layout->failure->message;
+  }
+  // Another account's channel does not see the owner's ids.
+  auto other = format->Layout(Config("JSON_SCHEMA_CONFLUENT", "arn:aws:iam::444455556666:role/r"),
+                              Record(Confluent(30, R"({"id":1})")));
+  ASSERT_TRUE(other.has_value() && other->failure.has_value());
+  EXPECT_EQ(other->failure->code, decoding::kSchemaNotFound);
+
+  auto layout = format->Layout(config, Record(Confluent(30, R"({"id":1})")));
+  ASSERT_TRUE(layout.has_value()) << layout.error().ToString();
+  ASSERT_TRUE(layout->layout.has_value());
+  const iceberg::Schema& schema = layout->layout->schema;
+  ASSERT_NE(schema.FindFieldByName("id"), nullptr);
+  EXPECT_EQ(schema.FindFieldByName("id")->type->ToString(), "long");
+  EXPECT_TRUE(schema.FindFieldByName("id")->required);
+  ASSERT_NE(schema.FindFieldByName("name"), nullptr);
+  EXPECT_NE(schema.FindFieldByName("_kafka"), nullptr);
+
+  iceberg::TableMetadata metadata = Metadata(*layout->layout);
+  auto made = format->NewWriter(config, metadata, "s3://wh/t/data", *io_, random_);
+  ASSERT_TRUE(made.has_value()) << made.error().ToString();
+  BatchWriter& writer = **made;
+  auto code = [&](std::string value, int64_t offset) {
+    auto added = writer.Add(Record(std::move(value), offset));
+    EXPECT_TRUE(added.has_value()) << added.error().ToString();
+    if (!added.has_value()) return std::string("error");
+    return *added ? (*added)->code + " " + (*added)->schema_version_id : std::string("ok");
+  };
+  EXPECT_EQ(code(Confluent(30, R"({"id":1,"name":"a"})"), 0), "ok");
+  EXPECT_EQ(code(Confluent(31, R"({"id":2})"), 1), "ok");  // The same columns.
+  EXPECT_TRUE(writer.SchemaChanges().empty());
+  // One more optional field evolves the table; v1 keeps decoding.
+  EXPECT_EQ(code(Confluent(32, R"({"id":3,"note":"n"})"), 2), "ok");
+  ASSERT_EQ(writer.SchemaChanges().size(), 1u);
+  const iceberg::Schema evolved = writer.SchemaChanges()[0];
+  ASSERT_NE(evolved.FindFieldByName("note"), nullptr);
+  EXPECT_FALSE(evolved.FindFieldByName("note")->required);
+  EXPECT_GT(evolved.FindFieldByName("note")->id, schema.HighestFieldId());
+  EXPECT_EQ(evolved.FindFieldByName("id")->id, schema.FindFieldByName("id")->id);
+  EXPECT_EQ(evolved.schema_id(), 1);
+  EXPECT_EQ(code(Confluent(30, R"({"id":4,"name":"b"})"), 3), "ok");
+  // Any other change is SCHEMA_MISMATCH, naming the field.
+  auto retyped = writer.Add(Record(Confluent(34, R"({"id":5,"name":5})"), 3));
+  ASSERT_TRUE(retyped.has_value() && retyped->has_value());
+  EXPECT_EQ((*retyped)->code, decoding::kSchemaMismatch);
+  EXPECT_NE((*retyped)->message.find("field name is string in the table and long"),
+            std::string::npos)
+      << (*retyped)->message;
+  EXPECT_EQ(code(Confluent(7, R"({"id":4})"), 3), std::string(decoding::kSchemaMismatch) + " 7");
+  EXPECT_EQ(code(Confluent(99, R"({"id":5})"), 4), std::string(decoding::kSchemaNotFound) + " 99");
+  EXPECT_EQ(code(Confluent(30, R"({"name":"x"})"), 5),
+            std::string(decoding::kMissingRequiredField) + " 30");
+  EXPECT_EQ(code(Confluent(30, R"({"id":)"), 6), std::string(decoding::kMalformedJson) + " 30");
+  EXPECT_EQ(code(Confluent(30, R"({"id":"six"})"), 7),
+            std::string(decoding::kTypeMismatch) + " 30");
+  EXPECT_EQ(code("\x01" + Confluent(30, "{}").substr(1), 8),
+            std::string(decoding::kWrongMagicByte) + " ");
+  EXPECT_EQ(code(std::string("\0\0", 2), 9), std::string(decoding::kTruncatedPayload) + " ");
+  EXPECT_EQ(code(Confluent(30, R"({"id":10})"), 10), "ok");
+  EXPECT_EQ(writer.SchemaChanges().size(), 1u);  // Decided once per version.
+  auto files = writer.Finish();
+  ASSERT_TRUE(files.has_value()) << files.error().ToString();
+  int64_t rows = 0;
+  for (const iceberg::DataFile& f : *files) rows += f.record_count;
+  EXPECT_EQ(rows, 5);
+  EXPECT_GE(files->size(), 2u);  // One closed under v1's schema, one under the evolved one.
 }
 
 }  // namespace

@@ -1,0 +1,401 @@
+"""JSON_SCHEMA_CONFLUENT channels end to end (issue 14): confluent-kafka's
+JSONSerializer (unmodified) registers a JSON Schema (schemaType JSON) in our
+Confluent-compatible registry and frames each record (magic 0, 4-byte schema
+id, the JSON text). The channel maps the schema of the first record's id onto
+the table with the same JSON Schema mapping JSON_SCHEMA_GSR uses and shreds
+the JSON payloads into column buffers; rows are read back field by field with
+PyIceberg, DuckDB and Spark. Poison records of every kind go to the DLQ with
+their codes, and table + DLQ = produced per (partition, offset). A later
+version that only adds optional fields evolves the table in the delivery
+commit; any other change is SCHEMA_MISMATCH.
+"""
+
+import datetime as dt
+import json
+import time
+import uuid
+from decimal import Decimal
+
+import pytest
+
+from harness import duckdb_engine
+from harness.channels import ChannelSetup
+from test_avro_channel import produce, rows_of, wait_for
+from test_iceberg_rest_engines import duckdb_attach, spark_catalog
+
+INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+BASE = dt.datetime(2026, 11, 30, 8, 0, 0, tzinfo=dt.timezone.utc)
+EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+
+SCHEMA = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "title": "Order",
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer"},
+        "i32": {"type": "integer", "minimum": INT32_MIN, "maximum": INT32_MAX},
+        "name": {"type": "string"},
+        "score": {"type": "number"},
+        # multipleOf 0.25: decimal(38, 2); quarters are exact in binary, so
+        # the serializer's own multipleOf check (float division) accepts them.
+        "price": {"type": "number", "multipleOf": 0.25},
+        "flag": {"type": "boolean"},
+        "ts": {"type": "string", "format": "date-time"},
+        "day": {"type": "string", "format": "date"},
+        "uid": {"type": "string", "format": "uuid"},
+        "address": {
+            "type": "object",
+            "properties": {"street": {"type": "string"},
+                           "zip": {"type": "integer", "minimum": 0, "maximum": 99999}},
+            "required": ["street"],
+        },
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "note": {"type": ["string", "null"]},
+        "maybe": {"oneOf": [{"type": "null"}, {"type": "integer"}]},
+    },
+    "required": ["id", "i32", "name", "score", "price", "flag", "ts", "day", "uid", "tags",
+                 "counts", "note"],
+}
+
+# Adds optional fields, at the top level and inside `address`: evolves the table.
+SCHEMA_V2 = json.loads(json.dumps(SCHEMA))
+SCHEMA_V2["properties"]["added"] = {"type": "string"}
+SCHEMA_V2["properties"]["address"]["properties"]["country"] = {"type": ["string", "null"]}
+
+# name: string -> integer, which the table cannot take (SCHEMA_MISMATCH).
+SCHEMA_BAD = json.loads(json.dumps(SCHEMA))
+SCHEMA_BAD["properties"]["name"] = {"type": "integer"}
+
+AVRO = {"type": "record", "name": "Order", "fields": [{"name": "id", "type": "long"}]}
+
+
+def order(i):
+    """The dict JSONSerializer encodes for order i, and the row the table must hold."""
+    extreme = i % 4 == 0
+    ts = BASE + dt.timedelta(seconds=i, microseconds=123456 + i)
+    record = {
+        "id": i,
+        "i32": (INT32_MIN if i % 8 == 0 else INT32_MAX) if extreme else -i,
+        "name": f"n{i}-é-日本-\U0001F389-\"quoted\"\\",
+        "score": [1.7976931348623157e308, -5e-324, -0.0, 2.5e-10][i % 4] if extreme else i / 8,
+        "price": 1234567890123.25 + i if extreme else i * 0.25,
+        "flag": i % 2 == 0,
+        "ts": ts.isoformat().replace("+00:00", "Z"),
+        "day": (dt.date(1970, 1, 1) + dt.timedelta(days=20000 + i)).isoformat(),
+        "uid": str(uuid.UUID(int=(0xABCDEF << 100) + i)),
+        "tags": [f"t{i}", "ü"] if i % 2 else [],
+        "counts": {"a": i, f"k{i}": INT64_MAX if extreme else -i},
+        "note": None if i % 3 == 0 else f"note {i}",
+    }
+    if i % 5 != 1:
+        record["address"] = {"street": f"street {i}"}
+        if i % 2:
+            record["address"]["zip"] = 10000 + i
+    if i % 2 == 0:
+        record["maybe"] = INT64_MIN + i
+    elif i % 3 == 1:
+        record["maybe"] = None
+    row = dict(record)
+    row["ts"] = ts
+    row["day"] = dt.date.fromisoformat(record["day"])
+    row["uid"] = uuid.UUID(record["uid"])
+    row["price"] = Decimal(repr(record["price"])).quantize(Decimal("0.01"))
+    row["address"] = None
+    if "address" in record:
+        row["address"] = {"street": f"street {i}", "zip": 10000 + i if i % 2 else None}
+    row["maybe"] = record.get("maybe")
+    return record, row
+
+
+def as_uuid(value):
+    if isinstance(value, uuid.UUID):
+        return value
+    if isinstance(value, (bytes, bytearray)):
+        return uuid.UUID(bytes=bytes(value))
+    return uuid.UUID(str(value))
+
+
+def same_float(a, b):
+    return a == b and (a != 0 or str(a) == str(b))  # -0.0 keeps its sign.
+
+
+def test_json_schema_confluent_channel(server, kafka, topic_name, spark):
+    from confluent_kafka.schema_registry import Schema, SchemaRegistryClient
+    from confluent_kafka.schema_registry.json_schema import JSONSerializer
+    from confluent_kafka.serialization import MessageField, SerializationContext
+
+    kafka.create_topic(topic_name, partitions=2)
+    sr = SchemaRegistryClient({"url": server.api_url + "/schema-registry",
+                               "basic.auth.user.info": f"{server.access_key}:{server.secret_key}"})
+    setup = ChannelSetup.create(server, kafka, topic_name, converter="JSON_SCHEMA_CONFLUENT",
+                                freshness=1)
+    assert setup.describe()["TopicConfigurationList"][0]["RecordConverter"][
+        "ValueConverter"] == "JSON_SCHEMA_CONFLUENT"
+    setup.wait_status("ACTIVE")
+    ctx = SerializationContext(topic_name, MessageField.VALUE)
+    serializer = JSONSerializer(json.dumps(SCHEMA), sr)
+
+    produced, want = {}, {}
+    ids = range(0, 24)
+    values = [serializer(order(i)[0], ctx) for i in ids]
+    assert values[0][0] == 0 and values[0][5:6] == b"{"  # Magic, id, then the JSON text.
+    for (p, o), i in zip(produce(kafka, topic_name, values), ids):
+        produced[(p, o)] = "row"
+        want[i] = order(i)[1]
+    wait_for(lambda: len(rows_of(setup)) >= len(want), what="rows")
+    registered = sr.get_latest_version(f"{topic_name}-value")
+    assert registered.schema.schema_type == "JSON"
+    sid = values[0][1:5]
+    assert int.from_bytes(sid, "big") == registered.schema_id
+
+    # Ids of other schemas: an Avro one, a JSON Schema of other columns (no
+    # `ts` to partition on), and SCHEMA with `name` an integer.
+    avro_id = sr.register_schema(f"{topic_name}-avro", Schema(json.dumps(AVRO), "AVRO"))
+    other_id = sr.register_schema(f"{topic_name}-other", Schema(json.dumps(
+        {"type": "object", "properties": {"other": {"type": "string"}}}), "JSON"))
+    bad_id = sr.register_schema(f"{topic_name}-bad", Schema(json.dumps(SCHEMA_BAD), "JSON"))
+    assert len({avro_id, other_id, bad_id, registered.schema_id}) == 4
+
+    good = serializer(order(900)[0], ctx)
+    payload = good[5:]
+    record = order(900)[0]
+    poison = {
+        b"\x01" + good[1:]: "WRONG_MAGIC_BYTE",
+        payload: "WRONG_MAGIC_BYTE",  # Unframed JSON: starts with '{'.
+        b"\x00" + sid[:3]: "TRUNCATED_PAYLOAD",
+        b"": "TRUNCATED_PAYLOAD",
+        b"\x00" + (7_654_321).to_bytes(4, "big") + payload: "SCHEMA_NOT_FOUND",
+        b"\x00" + avro_id.to_bytes(4, "big") + payload: "SCHEMA_MISMATCH",
+        b"\x00" + other_id.to_bytes(4, "big") + payload: "SCHEMA_MISMATCH",
+        b"\x00" + bad_id.to_bytes(4, "big") + payload: "SCHEMA_MISMATCH",
+        b"\x00" + sid + b'{"id": 1, "name": ': "MALFORMED_JSON",
+        b"\x00" + sid + b"\xff\xfe not utf-8": "MALFORMED_JSON",
+        b"\x00" + sid: "MALFORMED_JSON",  # The header and no JSON at all.
+        b"\x00" + sid + json.dumps({k: v for k, v in record.items() if k != "name"}).encode():
+            "MISSING_REQUIRED_FIELD",
+        b"\x00" + sid + json.dumps({**record, "i32": "one"}).encode(): "TYPE_MISMATCH",
+        b"\x00" + sid + json.dumps({**record, "i32": INT32_MAX + 1}).encode(): "TYPE_MISMATCH",
+        b"\x00" + sid + json.dumps({**record, "price": 0.125}).encode(): "TYPE_MISMATCH",
+        b"\x00" + sid + json.dumps({**record, "uid": "not-a-uuid"}).encode(): "TYPE_MISMATCH",
+    }
+    for (p, o), code in zip(produce(kafka, topic_name, list(poison)), poison.values()):
+        produced[(p, o)] = code
+    # A good record after the poison: the channel keeps flowing.
+    (p, o), = produce(kafka, topic_name, [serializer(order(500)[0], ctx)])
+    produced[(p, o)] = "row"
+    want[500] = order(500)[1]
+    wait_for(lambda: len(setup.dlq_lines()) >= len(poison), what="poison in the DLQ")
+    wait_for(lambda: len(rows_of(setup)) >= len(want), what="the row after the poison")
+    time.sleep(2)  # A batch delivered twice would show up within the freshness.
+
+    table = setup.load_table()
+    got = sorted(table.scan().to_arrow().to_pylist(), key=lambda r: r["id"])
+    assert [r["id"] for r in got] == sorted(want)
+    for row in got:
+        w = want[row["id"]]
+        for field, value in w.items():
+            actual = row[field]
+            if field == "counts":
+                assert dict(actual) == value, (field, row)
+            elif field == "uid":
+                assert as_uuid(actual) == value, (field, row)
+            elif field == "score":
+                assert same_float(actual, value), (field, actual, value)
+            else:
+                assert actual == value, (field, actual, value)
+    schema = table.schema()
+    types = {f.name: str(f.field_type) for f in schema.fields}
+    assert types["id"] == "long" and types["i32"] == "int" and types["score"] == "double"
+    assert types["price"] == "decimal(38, 2)" and types["flag"] == "boolean"
+    assert types["ts"] == "timestamptz" and types["day"] == "date" and types["uid"] == "uuid"
+    assert types["tags"].startswith("list<string>") and types["counts"].startswith("map<string,")
+    assert types["address"].startswith("struct<")
+    assert schema.find_field("id").required and schema.find_field("address.street").required
+    assert not schema.find_field("note").required and not schema.find_field("maybe").required
+    assert not schema.find_field("address").required
+    assert sorted(table.schemas()) == [0]  # No version here adds a field.
+
+    lines = setup.dlq_lines()
+    in_table = [(r["_kafka"]["partition"], r["_kafka"]["offset"]) for r in got]
+    in_dlq = [(line["partition"], line["offset"]) for line in lines]
+    assert sorted(in_table + in_dlq) == sorted(produced)  # No gap, no duplicate.
+    assert len(set(in_table + in_dlq)) == len(produced)
+    for line in lines:
+        assert produced[(line["partition"], line["offset"])] == line["errorCode"], line
+    by_code = {}
+    for line in lines:
+        by_code.setdefault(line["errorCode"], []).append(line)
+    assert {line["schemaVersionId"] for line in by_code["SCHEMA_NOT_FOUND"]} == {"7654321"}
+    mismatch = {line["schemaVersionId"]: line["errorMessage"] for line in by_code["SCHEMA_MISMATCH"]}
+    assert set(mismatch) == {str(avro_id), str(other_id), str(bad_id)}
+    assert "AVRO" in mismatch[str(avro_id)], mismatch
+    assert "field name is string in the table and long" in mismatch[str(bad_id)], mismatch
+    for line in by_code["MALFORMED_JSON"] + by_code["TYPE_MISMATCH"]:
+        assert line["schemaVersionId"] == str(registered.schema_id), line
+
+    duck = duckdb_engine.connect(extensions=("parquet", "avro", "httpfs", "iceberg"))
+    duckdb_attach(duck, server, setup.bucket_arn)
+    duck_rows = duck.execute(
+        f"SELECT id, i32, name, score, price, flag, epoch_us(ts), day, uid, address.street, "
+        f"address.zip, len(tags), cardinality(counts), note, maybe "
+        f"FROM st.{setup.namespace}.{setup.table} ORDER BY id").fetchall()
+    assert [tuple(r) for r in duck_rows] == [
+        (w["id"], w["i32"], w["name"], w["score"], w["price"], w["flag"],
+         (w["ts"] - EPOCH) // dt.timedelta(microseconds=1), w["day"], w["uid"],
+         None if w["address"] is None else w["address"]["street"],
+         None if w["address"] is None else w["address"]["zip"], len(w["tags"]), len(w["counts"]),
+         w["note"], w["maybe"])
+        for _, w in sorted(want.items())]
+
+    cat = spark_catalog(spark, server, setup.bucket_arn)
+    spark_rows = spark.sql(
+        f"SELECT id, i32, name, price, flag, day, CAST(uid AS STRING) AS uid, tags, "
+        f"counts['k' || CAST(id AS STRING)] AS k, address.zip AS zip, note, maybe "
+        f"FROM {cat}.{setup.namespace}.{setup.table} ORDER BY id").collect()
+    assert [tuple(r) for r in spark_rows] == [
+        (w["id"], w["i32"], w["name"], w["price"], w["flag"], w["day"], str(w["uid"]), w["tags"],
+         w["counts"][f"k{w['id']}"], None if w["address"] is None else w["address"]["zip"],
+         w["note"], w["maybe"])
+        for _, w in sorted(want.items())]
+
+
+def test_records_that_cannot_define_the_table_go_to_the_dlq_first(server, kafka, topic_name):
+    """Records ahead of the first decodable one (unframed, unknown id, an id
+    of an Avro schema) cannot create the table: they reach the DLQ, and the
+    first JSONSerializer record then creates it."""
+    from confluent_kafka.schema_registry import Schema, SchemaRegistryClient
+    from confluent_kafka.schema_registry.json_schema import JSONSerializer
+    from confluent_kafka.serialization import MessageField, SerializationContext
+
+    kafka.create_topic(topic_name, partitions=1)
+    sr = SchemaRegistryClient({"url": server.api_url + "/schema-registry",
+                               "basic.auth.user.info": f"{server.access_key}:{server.secret_key}"})
+    setup = ChannelSetup.create(server, kafka, topic_name, converter="JSON_SCHEMA_CONFLUENT",
+                                freshness=1)
+    setup.wait_status("ACTIVE")
+    ctx = SerializationContext(topic_name, MessageField.VALUE)
+    serializer = JSONSerializer(json.dumps(SCHEMA), sr)
+    avro_id = sr.register_schema(f"{topic_name}-avro", Schema(json.dumps(AVRO), "AVRO"))
+    payload = json.dumps(order(0)[0]).encode()
+    poison = [(payload, "WRONG_MAGIC_BYTE"), (b"\x00\x00", "TRUNCATED_PAYLOAD"),
+              (b"\x00" + (9_000_001).to_bytes(4, "big") + payload, "SCHEMA_NOT_FOUND"),
+              (b"\x00" + avro_id.to_bytes(4, "big") + payload, "SCHEMA_MISMATCH")]
+    produced = {}
+    for (p, o), (_, code) in zip(produce(kafka, topic_name, [v for v, _ in poison]), poison):
+        produced[(p, o)] = code
+    wait_for(lambda: len(setup.dlq_lines()) >= len(poison), timeout_s=60, what="poison in the DLQ")
+    assert setup.read_arrow() is None  # No record could define the table yet.
+    assert setup.describe()["Status"] == "ACTIVE"
+
+    values = [serializer(order(i)[0], ctx) for i in range(3)]
+    for (p, o) in produce(kafka, topic_name, values):
+        produced[(p, o)] = "row"
+    wait_for(lambda: len(rows_of(setup)) >= 3, what="rows after the poison")
+    got = rows_of(setup)
+    assert sorted(r["id"] for r in got) == [0, 1, 2]
+    lines = setup.dlq_lines()
+    in_table = [(r["_kafka"]["partition"], r["_kafka"]["offset"]) for r in got]
+    in_dlq = [(line["partition"], line["offset"]) for line in lines]
+    assert sorted(in_table + in_dlq) == sorted(produced)
+    for line in lines:
+        assert produced[(line["partition"], line["offset"])] == line["errorCode"], line
+
+
+
+def test_json_schema_confluent_evolution(server, kafka, topic_name, spark):
+    """JSONSerializer registers SCHEMA_V2 (new optional fields at the top level
+    and in `address`) as the subject's second version: its first rows commit
+    with the evolved schema (fresh ids, schema 1); v1 records keep decoding
+    after it (the new columns null); a version retyping `name` goes to the DLQ
+    as SCHEMA_MISMATCH while the others flow."""
+    from confluent_kafka.schema_registry import Schema, SchemaRegistryClient
+    from confluent_kafka.schema_registry.json_schema import JSONSerializer
+    from confluent_kafka.serialization import MessageField, SerializationContext
+
+    kafka.create_topic(topic_name, partitions=2)
+    sr = SchemaRegistryClient({"url": server.api_url + "/schema-registry",
+                               "basic.auth.user.info": f"{server.access_key}:{server.secret_key}"})
+    setup = ChannelSetup.create(server, kafka, topic_name, converter="JSON_SCHEMA_CONFLUENT",
+                                freshness=1)
+    setup.wait_status("ACTIVE")
+    ctx = SerializationContext(topic_name, MessageField.VALUE)
+    ser1 = JSONSerializer(json.dumps(SCHEMA), sr)
+    ser2 = JSONSerializer(json.dumps(SCHEMA_V2), sr)
+
+    def v2_order(i):
+        record, row = order(i)
+        record = {**record, "added": f"added {i}"}
+        record["address"] = {"street": f"street {i}", "country": "ÖS" if i % 2 else None}
+        row = {**row, "added": f"added {i}",
+               "address": {"street": f"street {i}", "zip": None,
+                           "country": "ÖS" if i % 2 else None}}
+        return record, row
+
+    produced, want = {}, {}
+    for ids, make, ser in ((range(0, 6), order, ser1), (range(100, 106), v2_order, ser2),
+                           (range(200, 203), order, ser1)):
+        values = [ser(make(i)[0], ctx) for i in ids]
+        for (p, o), i in zip(produce(kafka, topic_name, values), ids):
+            produced[(p, o)] = "row"
+            want[i] = make(i)[1]
+        wait_for(lambda: len(rows_of(setup)) >= len(want), what=f"rows up to {ids[-1]}")
+        if ids[0] == 0:
+            v1_snapshot = setup.load_table().current_snapshot()
+    versions = sr.get_versions(f"{topic_name}-value")
+    assert len(versions) == 2, versions
+
+    bad_id = sr.register_schema(f"{topic_name}-bad", Schema(json.dumps(SCHEMA_BAD), "JSON"))
+    bad = [b"\x00" + bad_id.to_bytes(4, "big") + json.dumps({**order(i)[0], "name": i}).encode()
+           for i in range(300, 303)]
+    for (p, o) in produce(kafka, topic_name, bad):
+        produced[(p, o)] = "SCHEMA_MISMATCH"
+    (p, o), = produce(kafka, topic_name, [ser2(v2_order(400)[0], ctx)])
+    produced[(p, o)] = "row"
+    want[400] = v2_order(400)[1]
+    wait_for(lambda: len(setup.dlq_lines()) >= len(bad), what="the mismatching version in the DLQ")
+    wait_for(lambda: len(rows_of(setup)) >= len(want), what="the row after it")
+
+    table = setup.load_table()
+    assert sorted(table.schemas()) == [0, 1]
+    old, new = table.schemas()[0], table.schemas()[1]
+    assert "added" not in old.column_names and "address.country" not in old.column_names
+    assert not new.find_field("added").required
+    assert not new.find_field("address.country").required
+    assert new.find_field("added").field_id > old.highest_field_id
+    assert new.find_field("id").field_id == old.find_field("id").field_id
+    assert v1_snapshot.schema_id == 0 and table.current_snapshot().schema_id == 1
+
+    got = sorted(table.scan().to_arrow().to_pylist(), key=lambda r: r["id"])
+    assert [r["id"] for r in got] == sorted(want)
+    for row in got:
+        w = want[row["id"]]
+        assert row["added"] == w.get("added"), row
+        want_address = w["address"]
+        if want_address is not None and "country" not in want_address:
+            want_address = {**want_address, "country": None}
+        assert row["address"] == want_address, row
+        assert row["name"] == w["name"] and row["ts"] == w["ts"], row
+    lines = setup.dlq_lines()
+    in_table = [(r["_kafka"]["partition"], r["_kafka"]["offset"]) for r in got]
+    in_dlq = [(line["partition"], line["offset"]) for line in lines]
+    assert sorted(in_table + in_dlq) == sorted(produced)
+    assert len(set(in_table + in_dlq)) == len(produced)
+    for line in lines:
+        assert produced[(line["partition"], line["offset"])] == line["errorCode"], line
+        assert line["schemaVersionId"] == str(bad_id), line
+        assert "field name is string in the table and long" in line["errorMessage"], line
+
+    expected = [(i, want[i].get("added"),
+                 None if want[i]["address"] is None else want[i]["address"].get("country"))
+                for i in sorted(want)]
+    duck = duckdb_engine.connect(extensions=("parquet", "avro", "httpfs", "iceberg"))
+    duckdb_attach(duck, server, setup.bucket_arn)
+    assert duck.execute(
+        f"SELECT id, added, address.country FROM st.{setup.namespace}.{setup.table} "
+        f"ORDER BY id").fetchall() == expected
+    cat = spark_catalog(spark, server, setup.bucket_arn)
+    assert [tuple(r) for r in spark.sql(
+        f"SELECT id, added, address.country FROM {cat}.{setup.namespace}.{setup.table} "
+        f"ORDER BY id").collect()] == expected

@@ -1,0 +1,178 @@
+// JSON_SCHEMA_CONFLUENT framing: header checks, schema lookups by id (not
+// found, not a JSON Schema, not the table's), payload errors, outages.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "decoding_test_fixture.h"
+
+namespace st::decoding {
+namespace {
+
+constexpr int32_t kSchemaId = 7;
+constexpr char kDefinition[] = R"({"type":"object"})";
+
+std::string Frame(std::string_view payload, int32_t id = kSchemaId) {
+  const auto bits = static_cast<uint32_t>(id);
+  std::string out(1, '\0');
+  for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>(bits >> shift));
+  return out + std::string(payload);
+}
+
+class JsonSchemaConfluentTest : public DecodingFixture {
+ protected:
+  std::unique_ptr<PartitionedFileWriter> Writer() {
+    schema_ =
+        MustSchema({{1, "id", true, Type::Long(), ""}, {2, "name", false, Type::String(), ""}});
+    schemas_[kSchemaId] = WriterSchema{WriterSchemaType::kJson, kDefinition, {}};
+    auto options = Options(ValueFormat::kJsonSchemaConfluent, *schema_);
+    options.writer_schemas = [this](int32_t id) -> Result<WriterSchema> {
+      ++lookups_;
+      if (unavailable_) return Err(StatusCode::kUnavailable, "registry down");
+      auto it = schemas_.find(id);
+      if (it == schemas_.end()) return Err(NotFound("schema " + std::to_string(id)));
+      return it->second;
+    };
+    options.schema_matches = [this](const std::string& definition) -> Result<bool> {
+      ++match_calls_;
+      if (definition == "broken") return Err(InvalidArgument("definition is not JSON"));
+      return definition == kDefinition;
+    };
+    return MustWriter(std::move(options));
+  }
+
+  RecordError MustReject(PartitionedFileWriter& writer, const std::string& value) {
+    auto error = AddValue(writer, value);
+    EXPECT_TRUE(error.has_value());
+    return error.value_or(RecordError{});
+  }
+
+  std::optional<iceberg::Schema> schema_;
+  std::map<int32_t, WriterSchema> schemas_;
+  int lookups_ = 0;
+  int match_calls_ = 0;
+  bool unavailable_ = false;
+};
+
+TEST_F(JsonSchemaConfluentTest, FramedPayloadsDecode) {
+  auto writer = Writer();
+  EXPECT_EQ(AddValue(*writer, Frame(R"({"id": 1, "name": "a"})")), std::nullopt);
+  EXPECT_EQ(AddValue(*writer, Frame(R"({"id": 2, "name": "b", "extra": [1]})")), std::nullopt);
+  EXPECT_EQ(lookups_, 1);  // Cached per schema id.
+  EXPECT_EQ(match_calls_, 1);
+  auto files = writer->Finish();
+  ASSERT_TRUE(files.has_value());
+  ASSERT_EQ(files->size(), 1u);
+  EXPECT_EQ((*files)[0].record_count, 2);
+  EXPECT_EQ(Bound((*files)[0], 1, *Type::Long(), false), Value::Int64(2));
+  EXPECT_EQ(Bound((*files)[0], 2, *Type::String(), true), Value::String("a"));
+}
+
+TEST_F(JsonSchemaConfluentTest, HighBitSchemaIdsAreReadBigEndian) {
+  auto writer = Writer();
+  const int32_t id = static_cast<int32_t>(0x80010203u);
+  schemas_[id] = WriterSchema{WriterSchemaType::kJson, kDefinition, {}};
+  EXPECT_EQ(AddValue(*writer, Frame(R"({"id": 1})", id)), std::nullopt);
+  const RecordError error = MustReject(*writer, Frame(R"({"name": "x"})", id));
+  EXPECT_EQ(error.schema_version_id, std::to_string(id));
+}
+
+TEST_F(JsonSchemaConfluentTest, BadFramingHasItsOwnCodes) {
+  auto writer = Writer();
+  RecordError error = MustReject(*writer, R"({"id": 1, "name": "unframed"})");
+  EXPECT_EQ(error.code, kWrongMagicByte);
+  EXPECT_NE(error.message.find("0x7b"), std::string::npos) << error.message;
+  // GSR framing on a Confluent channel.
+  error = MustReject(*writer, std::string("\x03\x00", 2) + std::string(16, 'a') + "{}");
+  EXPECT_EQ(error.code, kWrongMagicByte);
+  error = MustReject(*writer, std::string("\x00\x00\x00", 3));
+  EXPECT_EQ(error.code, kTruncatedPayload);
+  EXPECT_NE(error.message.find("fewer than the 5-byte"), std::string::npos) << error.message;
+  error = MustReject(*writer, "");
+  EXPECT_EQ(error.code, kTruncatedPayload);
+  EXPECT_EQ(lookups_, 0);  // Framing is checked before the registry is asked.
+}
+
+TEST_F(JsonSchemaConfluentTest, UnknownIdIsSchemaNotFoundUntilRegistered) {
+  auto writer = Writer();
+  RecordError error = MustReject(*writer, Frame(R"({"id": 1})", 99));
+  EXPECT_EQ(error.code, kSchemaNotFound);
+  EXPECT_EQ(error.schema_version_id, "99");
+  EXPECT_NE(error.message.find("99"), std::string::npos);
+  // NotFound is not cached: the id may be registered later.
+  schemas_[99] = WriterSchema{WriterSchemaType::kJson, kDefinition, {}};
+  EXPECT_EQ(AddValue(*writer, Frame(R"({"id": 1})", 99)), std::nullopt);
+}
+
+TEST_F(JsonSchemaConfluentTest, AvroProtobufAndForeignSchemasAreSchemaMismatch) {
+  auto writer = Writer();
+  schemas_[10] = WriterSchema{WriterSchemaType::kAvro, R"({"type":"string"})", {}};
+  schemas_[11] = WriterSchema{WriterSchemaType::kProtobuf, "syntax = \"proto3\";", {}};
+  schemas_[12] = WriterSchema{WriterSchemaType::kJson, R"({"type":"object","properties":{}})", {}};
+  schemas_[13] = WriterSchema{WriterSchemaType::kJson, "broken", {}};
+  const std::pair<int32_t, std::string> cases[] = {
+      {10, "is an AVRO schema"},
+      {11, "is a PROTOBUF schema"},
+      {12, "does not map to the table's columns"},
+      {13, "definition is not JSON"},
+  };
+  for (const auto& [id, message] : cases) {
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      const RecordError error = MustReject(*writer, Frame(R"({"id": 1})", id));
+      EXPECT_EQ(error.code, kSchemaMismatch) << id;
+      EXPECT_EQ(error.schema_version_id, std::to_string(id));
+      EXPECT_NE(error.message.find(message), std::string::npos) << error.message;
+    }
+  }
+  EXPECT_EQ(lookups_, 4);  // Refusals are cached too.
+  // The type check comes first: schema_matches only sees JSON Schemas.
+  EXPECT_EQ(match_calls_, 2);
+}
+
+TEST_F(JsonSchemaConfluentTest, PayloadErrorsUseTheJsonCodesAndCarryTheId) {
+  auto writer = Writer();
+  const std::pair<std::string, std::string_view> cases[] = {
+      {R"({"name": "x"})", kMissingRequiredField},
+      {R"({"id": "one"})", kTypeMismatch},
+      {R"({"id": {"nested": 1}})", kTypeMismatch},
+      {"{oops", kMalformedJson},
+      {"", kMalformedJson},
+      {R"({"id": 1, "id": 2})", kMalformedJson},
+      {"\xff\xfe", kMalformedJson},
+  };
+  for (const auto& [payload, code] : cases) {
+    const RecordError error = MustReject(*writer, Frame(payload));
+    EXPECT_EQ(error.code, code) << payload;
+    EXPECT_EQ(error.schema_version_id, std::to_string(kSchemaId));
+  }
+  // Nothing of the rejected records was kept.
+  EXPECT_EQ(AddValue(*writer, Frame(R"({"id": 5})")), std::nullopt);
+  auto files = writer->Finish();
+  ASSERT_TRUE(files.has_value());
+  ASSERT_EQ(files->size(), 1u);
+  EXPECT_EQ((*files)[0].record_count, 1);
+}
+
+TEST_F(JsonSchemaConfluentTest, RegistryOutageIsAStatusAndTheWriterStaysUsable) {
+  auto writer = Writer();
+  unavailable_ = true;
+  KafkaRecord record;
+  const std::string value = Frame(R"({"id": 1})");
+  record.value = value;
+  auto result = writer->Add(record);
+  ASSERT_FALSE(result.has_value());
+  EXPECT_EQ(result.error().code(), StatusCode::kUnavailable);
+  unavailable_ = false;
+  EXPECT_EQ(AddValue(*writer, value), std::nullopt);
+}
+
+TEST_F(JsonSchemaConfluentTest, NeedsAWriterSchemaLookup) {
+  schema_ = MustSchema({{1, "id", true, Type::Long(), ""}});
+  auto options = Options(ValueFormat::kJsonSchemaConfluent, *schema_);
+  auto writer = PartitionedFileWriter::Make(std::move(options), *io_, random_);
+  ASSERT_FALSE(writer.has_value());
+  EXPECT_EQ(writer.error().code(), StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace st::decoding
