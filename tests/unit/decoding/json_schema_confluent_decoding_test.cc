@@ -9,10 +9,10 @@
 namespace st::decoding {
 namespace {
 
-constexpr int32_t kSchemaId = 7;
-constexpr char kDefinition[] = R"({"type":"object"})";
+constexpr int32_t kJsonSchemaId = 7;
+constexpr char kJsonDefinition[] = R"({"type":"object"})";
 
-std::string Frame(std::string_view payload, int32_t id = kSchemaId) {
+std::string ConfluentJsonFrame(std::string_view payload, int32_t id = kJsonSchemaId) {
   const auto bits = static_cast<uint32_t>(id);
   std::string out(1, '\0');
   for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>(bits >> shift));
@@ -24,7 +24,7 @@ class JsonSchemaConfluentTest : public DecodingFixture {
   std::unique_ptr<PartitionedFileWriter> Writer() {
     schema_ =
         MustSchema({{1, "id", true, Type::Long(), ""}, {2, "name", false, Type::String(), ""}});
-    schemas_[kSchemaId] = WriterSchema{WriterSchemaType::kJson, kDefinition, {}};
+    schemas_[kJsonSchemaId] = WriterSchema{WriterSchemaType::kJson, kJsonDefinition, {}};
     auto options = Options(ValueFormat::kJsonSchemaConfluent, *schema_);
     options.writer_schemas = [this](int32_t id) -> Result<WriterSchema> {
       ++lookups_;
@@ -36,7 +36,7 @@ class JsonSchemaConfluentTest : public DecodingFixture {
     options.schema_matches = [this](const std::string& definition) -> Result<bool> {
       ++match_calls_;
       if (definition == "broken") return Err(InvalidArgument("definition is not JSON"));
-      return definition == kDefinition;
+      return definition == kJsonDefinition;
     };
     return MustWriter(std::move(options));
   }
@@ -56,8 +56,8 @@ class JsonSchemaConfluentTest : public DecodingFixture {
 
 TEST_F(JsonSchemaConfluentTest, FramedPayloadsDecode) {
   auto writer = Writer();
-  EXPECT_EQ(AddValue(*writer, Frame(R"({"id": 1, "name": "a"})")), std::nullopt);
-  EXPECT_EQ(AddValue(*writer, Frame(R"({"id": 2, "name": "b", "extra": [1]})")), std::nullopt);
+  EXPECT_EQ(AddValue(*writer, ConfluentJsonFrame(R"({"id": 1, "name": "a"})")), std::nullopt);
+  EXPECT_EQ(AddValue(*writer, ConfluentJsonFrame(R"({"id": 2, "name": "b", "extra": [1]})")), std::nullopt);
   EXPECT_EQ(lookups_, 1);  // Cached per schema id.
   EXPECT_EQ(match_calls_, 1);
   auto files = writer->Finish();
@@ -71,9 +71,9 @@ TEST_F(JsonSchemaConfluentTest, FramedPayloadsDecode) {
 TEST_F(JsonSchemaConfluentTest, HighBitSchemaIdsAreReadBigEndian) {
   auto writer = Writer();
   const int32_t id = static_cast<int32_t>(0x80010203u);
-  schemas_[id] = WriterSchema{WriterSchemaType::kJson, kDefinition, {}};
-  EXPECT_EQ(AddValue(*writer, Frame(R"({"id": 1})", id)), std::nullopt);
-  const RecordError error = MustReject(*writer, Frame(R"({"name": "x"})", id));
+  schemas_[id] = WriterSchema{WriterSchemaType::kJson, kJsonDefinition, {}};
+  EXPECT_EQ(AddValue(*writer, ConfluentJsonFrame(R"({"id": 1})", id)), std::nullopt);
+  const RecordError error = MustReject(*writer, ConfluentJsonFrame(R"({"name": "x"})", id));
   EXPECT_EQ(error.schema_version_id, std::to_string(id));
 }
 
@@ -95,13 +95,13 @@ TEST_F(JsonSchemaConfluentTest, BadFramingHasItsOwnCodes) {
 
 TEST_F(JsonSchemaConfluentTest, UnknownIdIsSchemaNotFoundUntilRegistered) {
   auto writer = Writer();
-  RecordError error = MustReject(*writer, Frame(R"({"id": 1})", 99));
+  RecordError error = MustReject(*writer, ConfluentJsonFrame(R"({"id": 1})", 99));
   EXPECT_EQ(error.code, kSchemaNotFound);
   EXPECT_EQ(error.schema_version_id, "99");
   EXPECT_NE(error.message.find("99"), std::string::npos);
   // NotFound is not cached: the id may be registered later.
-  schemas_[99] = WriterSchema{WriterSchemaType::kJson, kDefinition, {}};
-  EXPECT_EQ(AddValue(*writer, Frame(R"({"id": 1})", 99)), std::nullopt);
+  schemas_[99] = WriterSchema{WriterSchemaType::kJson, kJsonDefinition, {}};
+  EXPECT_EQ(AddValue(*writer, ConfluentJsonFrame(R"({"id": 1})", 99)), std::nullopt);
 }
 
 TEST_F(JsonSchemaConfluentTest, AvroProtobufAndForeignSchemasAreSchemaMismatch) {
@@ -118,7 +118,7 @@ TEST_F(JsonSchemaConfluentTest, AvroProtobufAndForeignSchemasAreSchemaMismatch) 
   };
   for (const auto& [id, message] : cases) {
     for (int repeat = 0; repeat < 2; ++repeat) {
-      const RecordError error = MustReject(*writer, Frame(R"({"id": 1})", id));
+      const RecordError error = MustReject(*writer, ConfluentJsonFrame(R"({"id": 1})", id));
       EXPECT_EQ(error.code, kSchemaMismatch) << id;
       EXPECT_EQ(error.schema_version_id, std::to_string(id));
       EXPECT_NE(error.message.find(message), std::string::npos) << error.message;
@@ -141,12 +141,12 @@ TEST_F(JsonSchemaConfluentTest, PayloadErrorsUseTheJsonCodesAndCarryTheId) {
       {"\xff\xfe", kMalformedJson},
   };
   for (const auto& [payload, code] : cases) {
-    const RecordError error = MustReject(*writer, Frame(payload));
+    const RecordError error = MustReject(*writer, ConfluentJsonFrame(payload));
     EXPECT_EQ(error.code, code) << payload;
-    EXPECT_EQ(error.schema_version_id, std::to_string(kSchemaId));
+    EXPECT_EQ(error.schema_version_id, std::to_string(kJsonSchemaId));
   }
   // Nothing of the rejected records was kept.
-  EXPECT_EQ(AddValue(*writer, Frame(R"({"id": 5})")), std::nullopt);
+  EXPECT_EQ(AddValue(*writer, ConfluentJsonFrame(R"({"id": 5})")), std::nullopt);
   auto files = writer->Finish();
   ASSERT_TRUE(files.has_value());
   ASSERT_EQ(files->size(), 1u);
@@ -157,7 +157,7 @@ TEST_F(JsonSchemaConfluentTest, RegistryOutageIsAStatusAndTheWriterStaysUsable) 
   auto writer = Writer();
   unavailable_ = true;
   KafkaRecord record;
-  const std::string value = Frame(R"({"id": 1})");
+  const std::string value = ConfluentJsonFrame(R"({"id": 1})");
   record.value = value;
   auto result = writer->Add(record);
   ASSERT_FALSE(result.has_value());
