@@ -57,7 +57,8 @@ class JsonSchemaConfluentTest : public DecodingFixture {
 TEST_F(JsonSchemaConfluentTest, FramedPayloadsDecode) {
   auto writer = Writer();
   EXPECT_EQ(AddValue(*writer, ConfluentJsonFrame(R"({"id": 1, "name": "a"})")), std::nullopt);
-  EXPECT_EQ(AddValue(*writer, ConfluentJsonFrame(R"({"id": 2, "name": "b", "extra": [1]})")), std::nullopt);
+  EXPECT_EQ(AddValue(*writer, ConfluentJsonFrame(R"({"id": 2, "name": "b", "extra": [1]})")),
+            std::nullopt);
   EXPECT_EQ(lookups_, 1);  // Cached per schema id.
   EXPECT_EQ(match_calls_, 1);
   auto files = writer->Finish();
