@@ -1,6 +1,10 @@
 // cluster and channel commands: the /admin/kafka-clusters registration API
 // and the MSK channel API (/v1/clusters/{clusterArn}/channels...).
+#include <array>
 #include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
 
 #include "cli/service_commands_internal.h"
 #include "cli/service_http.h"
@@ -139,21 +143,24 @@ Result<json> CreateBody(const ServiceClient& c, const std::string& cluster_arn,
   if (at == std::string::npos) return Err(InvalidArgument("not a cluster ARN: " + cluster_arn));
   std::string topic_arn =
       cluster_arn.substr(0, at) + ":topic/" + cluster_arn.substr(at + 9) + "/" + f.topic;
+  // The CLI's short names for the API's valueConverter values, one row each.
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kFormats{{
+      {"json", "JSON"},
+      {"json-gsr", "JSON_SCHEMA_GSR"},
+      {"json-schema-confluent", "JSON_SCHEMA_CONFLUENT"},
+      {"avro-gsr", "AVRO_GSR"},
+      {"avro-confluent", "AVRO_CONFLUENT"},
+      {"protobuf-confluent", "PROTOBUF_CONFLUENT"},
+      {"bytes", "BYTE_ARRAY"},
+      {"string", "STRING"},
+  }};
   std::string converter;
-  if (f.format == "json") {
-    converter = "JSON";
-  } else if (f.format == "json-gsr") {
-    converter = "JSON_SCHEMA_GSR";
-  } else if (f.format == "json-schema-confluent") {
-    converter = "JSON_SCHEMA_CONFLUENT";
-  } else if (f.format == "bytes") {
-    converter = "BYTE_ARRAY";
-  } else if (f.format == "string") {
-    converter = "STRING";
-  } else {
-    return Err(
-        InvalidArgument("--format must be json, json-gsr, json-schema-confluent, bytes or string"));
+  std::string names;
+  for (const auto& [name, value] : kFormats) {
+    if (f.format == name) converter = value;
+    names += (names.empty() ? "" : ", ") + std::string(name);
   }
+  if (converter.empty()) return Err(InvalidArgument("--format must be one of " + names));
   json topic_config = {{"topicArn", topic_arn},
                        {"recordConverter", {{"valueConverter", converter}}}};
   if (!f.schema_arn.empty()) topic_config["recordSchema"] = {{"gsrArn", f.schema_arn}};
@@ -215,7 +222,8 @@ void AddChannelGroup(CLI::App& app, ServiceCommands& s) {
   create->add_option("--table", flags.table, "Name of the new table")->required();
   create
       ->add_option("--format", flags.format,
-                   "json | json-gsr | json-schema-confluent | bytes | string")
+                   "json | json-gsr | json-schema-confluent | avro-gsr | avro-confluent | "
+                   "protobuf-confluent | bytes | string")
       ->capture_default_str();
   create->add_option("--schema-arn", flags.schema_arn, "Glue schema ARN (format json)");
   create->add_option("--partition-by", flags.partition_by, "hour | day")->capture_default_str();

@@ -361,6 +361,27 @@ def test_streamtables_cluster_and_channel_commands(env, kafka):
     assert json.loads(server.cli("channel", "describe", "--cluster", cluster, "clicks",
                                  "--json").stdout)["paused"] is False
 
+    # Every --format names its valueConverter; an unknown one lists them all.
+    formats = {"json-gsr": "JSON_SCHEMA_GSR", "json-schema-confluent": "JSON_SCHEMA_CONFLUENT",
+               "avro-gsr": "AVRO_GSR", "avro-confluent": "AVRO_CONFLUENT",
+               "protobuf-confluent": "PROTOBUF_CONFLUENT", "bytes": "BYTE_ARRAY"}
+    for fmt, converter in formats.items():
+        name = "f-" + fmt
+        server.cli("channel", "create", "--cluster", cluster, "--name", name, "--topic", name,
+                   "--bucket", bucket, "--namespace", "web", "--table", name.replace("-", "_"),
+                   "--format", fmt, "--dlq-bucket", "dlq", "--role-arn", env["role"])
+        shown = json.loads(server.cli("channel", "describe", "--cluster", cluster, name,
+                                      "--json").stdout)
+        assert shown["topicConfigurationList"][0]["recordConverter"] == {
+            "valueConverter": converter}
+        server.cli("channel", "delete", "--cluster", cluster, name)
+    unknown = server.cli("channel", "create", "--cluster", cluster, "--name", "u", "--topic", "u",
+                         "--bucket", bucket, "--namespace", "web", "--table", "u", "--format",
+                         "avro", "--dlq-bucket", "dlq", "--role-arn", env["role"], check=False)
+    assert unknown.returncode == 1
+    assert "--format must be one of json, json-gsr" in unknown.stderr
+    assert "avro-confluent, protobuf-confluent, bytes, string" in unknown.stderr
+
     busy = server.cli("cluster", "delete", cluster, check=False)
     assert busy.returncode == 1 and "ConflictException" in busy.stderr
     assert "deleting" in server.cli("channel", "delete", "--cluster", cluster, "clicks").stdout
