@@ -184,7 +184,7 @@ JSON_BAD = {**JSON_V1, "properties": {**JSON_V1["properties"], "item": {"type": 
      "FIELD_SCALAR_KIND_CHANGED at Order.item (2)"),
     ("JSON", json.dumps(JSON_V1), json.dumps(JSON_V2), json.dumps(JSON_BAD),
      "at #/properties/item: TYPE_CHANGED"),
-])
+], ids=["PROTOBUF", "JSON"])
 def test_protobuf_and_json_compatibility(server, schema_type, v1, v2, bad, rule):
     sr = client_for(server)
     subject = unique(f"compat-{schema_type.lower()}")
