@@ -284,7 +284,84 @@ class ProtoModelBuilder {
   std::unordered_map<const pb::EnumDescriptor*, const ProtoEnum*> enums_;
 };
 
+class ProtoOutlineBuilder {
+ public:
+  ProtoOutlineBuilder(ProtoOutline& out, std::string package)
+      : out_(out), prefix_(package.empty() ? "" : package + ".") {
+    out_.package = std::move(package);
+  }
+
+  std::string Relative(const std::string& full_name) const {
+    return !prefix_.empty() && full_name.starts_with(prefix_) ? full_name.substr(prefix_.size())
+                                                              : full_name;
+  }
+
+  // `depth`: nested message declarations, at most kMaxProtoMessageDepth.
+  Status Message(const pb::Descriptor& d, int depth) {
+    if (depth > kMaxProtoMessageDepth) {
+      return InvalidArgument("Protobuf message " + d.full_name() + " nests deeper than " +
+                             std::to_string(kMaxProtoMessageDepth) + " message levels");
+    }
+    ProtoOutlineMessage& m = out_.messages[Relative(d.full_name())];
+    for (int i = 0; i < d.field_count(); ++i) {
+      const pb::FieldDescriptor& f = *d.field(i);
+      ProtoOutlineField field;
+      field.name = f.name();
+      field.number = f.number();
+      field.kind = KindOf(f);
+      if (f.message_type() != nullptr) field.type_name = Relative(f.message_type()->full_name());
+      if (f.enum_type() != nullptr) field.type_name = Relative(f.enum_type()->full_name());
+      field.cardinality = f.is_map()        ? ProtoCardinality::kMap
+                          : f.is_repeated() ? ProtoCardinality::kRepeated
+                                            : ProtoCardinality::kSingular;
+      field.required = f.is_required();
+      if (const pb::OneofDescriptor* oneof = f.real_containing_oneof(); oneof != nullptr) {
+        field.oneof = oneof->name();
+      }
+      m.fields.push_back(std::move(field));
+    }
+    for (int i = 0; i < d.nested_type_count(); ++i) ST_TRY(Message(*d.nested_type(i), depth + 1));
+    return Status::OK();
+  }
+
+ private:
+  ProtoOutline& out_;
+  std::string prefix_;
+};
+
 }  // namespace
+
+Result<ProtoOutline> OutlineProtoSchema(const WriterSchema& writer) {
+  try {
+    ST_ASSIGN_OR_RETURN(pb::FileDescriptorProto root_file,
+                        ParseProtoFile("schema.proto", writer.text));
+    ProtoPoolBuilder pool(writer);
+    ST_ASSIGN_OR_RETURN(const pb::FileDescriptor* file, pool.Build(root_file, 0));
+    ProtoOutline out;
+    ProtoOutlineBuilder builder(out, file->package());
+    for (int i = 0; i < file->message_type_count(); ++i) {
+      out.top_level.push_back(builder.Relative(file->message_type(i)->full_name()));
+    }
+    // The file and its imports (each once; the pool has refused cycles).
+    std::vector<const pb::FileDescriptor*> pending{file};
+    std::set<const pb::FileDescriptor*> seen{file};
+    while (!pending.empty()) {
+      const pb::FileDescriptor* next = pending.back();
+      pending.pop_back();
+      for (int i = 0; i < next->message_type_count(); ++i) {
+        ST_TRY(builder.Message(*next->message_type(i), 1));
+      }
+      for (int i = 0; i < next->dependency_count(); ++i) {
+        const pb::FileDescriptor* dep = next->dependency(i);
+        if (dep->name().starts_with("google/protobuf/") || !seen.insert(dep).second) continue;
+        pending.push_back(dep);
+      }
+    }
+    return out;
+  } catch (const std::exception& e) {
+    return Err(InvalidArgument(std::string("the Protobuf schema could not be read: ") + e.what()));
+  }
+}
 
 Result<std::unique_ptr<ProtoSchema>> ParseProtoSchema(const WriterSchema& writer,
                                                       const std::vector<int32_t>& message_indexes) {

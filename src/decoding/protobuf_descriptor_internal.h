@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -89,5 +90,37 @@ iceberg::TypeId ProtoKindTypeId(ProtoKind kind);
 // message (empty or [0] = the first top-level message).
 Result<std::unique_ptr<ProtoSchema>> ParseProtoSchema(const WriterSchema& writer,
                                                       const std::vector<int32_t>& message_indexes);
+
+// The whole of a schema file as the registry's compatibility checks need it
+// (protobuf_compatibility.cc), from the same parse as ParseProtoSchema: every
+// message of the file, nested ones and map entries included, and of the
+// files it imports (Google's well-known types excepted), fields by number.
+// Names are relative to the file's package (other packages' stay full), so
+// a changed package is one difference, not one per message.
+enum class ProtoCardinality : uint8_t { kSingular, kRepeated, kMap };
+
+struct ProtoOutlineField {
+  std::string name;
+  int32_t number = 0;
+  ProtoKind kind = ProtoKind::kInt32;  // Never kTimestamp/kWrapper: those are kMessage here.
+  std::string type_name;               // kMessage, kEnum: the (relative) type name.
+  ProtoCardinality cardinality = ProtoCardinality::kSingular;
+  bool required = false;  // proto2 `required`.
+  std::string oneof;      // A real oneof's name; empty outside one (and for proto3 `optional`).
+};
+
+struct ProtoOutlineMessage {
+  std::vector<ProtoOutlineField> fields;  // Declaration order.
+};
+
+struct ProtoOutline {
+  std::string package;
+  std::vector<std::string> top_level;                   // The file's own top-level messages.
+  std::map<std::string, ProtoOutlineMessage> messages;  // By (relative) name.
+};
+
+// Errors: as ParseProtoSchema (InvalidArgument), and InvalidArgument when
+// messages nest deeper than 64 levels.
+Result<ProtoOutline> OutlineProtoSchema(const WriterSchema& writer);
 
 }  // namespace st::decoding

@@ -167,35 +167,44 @@ Outcome<Canonical> Canonicalize(const SchemaText& input) {
   return out;
 }
 
-// The messages for `candidate` at `level` against the existing versions
-// (oldest first); transitive levels check all, others the latest only.
-std::vector<std::string> Incompatibilities(const std::string& level, const Canonical& candidate,
-                                           const std::vector<Canonical>& existing) {
-  std::vector<std::string> out;
-  if (level == "NONE" || existing.empty()) return out;
-  bool transitive = level.ends_with("_TRANSITIVE");
-  std::string base = transitive ? level.substr(0, level.size() - 11) : level;
-  size_t first = transitive ? 0 : existing.size() - 1;
-  for (size_t i = first; i < existing.size(); ++i) {
-    const Canonical& old = existing[i];
-    if (old.text.schema_type != candidate.text.schema_type) {
-      out.push_back("the schema type " + candidate.text.schema_type +
-                    " differs from the existing " + old.text.schema_type);
-      continue;
+// Resolves `refs` into `out->references` (depth-first, dependencies first,
+// each name once; `seen` also ends reference cycles) through `get`, which
+// returns a subject's version (nullopt = latest). Shared by LookupSchemaById
+// (through the public interface) and the registry's own checks (under its
+// lock).
+Status ResolveReferences(
+    const std::vector<Reference>& refs,
+    const std::function<Outcome<SubjectVersion>(const std::string&, std::optional<int64_t>)>& get,
+    RegisteredSchema* out) {
+  std::set<std::string> seen;
+  std::function<Status(const std::vector<Reference>&, int)> resolve =
+      [&](const std::vector<Reference>& level, int depth) -> Status {
+    if (depth > 32) return InvalidArgument("schema references nest deeper than 32 levels");
+    for (const Reference& ref : level) {
+      if (!seen.insert(ref.name).second) continue;
+      std::optional<int64_t> version;
+      if (ref.version >= 0) version = ref.version;
+      Outcome<SubjectVersion> got = get(ref.subject, version);
+      if (!got) {
+        const int code = got.error().error_code;
+        const bool missing = code == kSubjectNotFound || code == kVersionNotFound;
+        return Status(missing ? StatusCode::kNotFound : StatusCode::kUnavailable,
+                      "schema reference " + ref.name + " (subject " + ref.subject +
+                          "): " + got.error().message);
+      }
+      ST_TRY(resolve(got->schema.references, depth + 1));
+      out->references.emplace_back(ref.name, got->schema.schema);
     }
-    // JSON, PROTOBUF and AVRO with references are not compared.
-    if (!candidate.avro.has_value() || !old.avro.has_value()) continue;
-    for (std::string& message : AvroLevelIncompatibilities(base, *candidate.avro, *old.avro)) {
-      out.push_back(std::move(message));
-    }
-  }
-  return out;
+    return Status::OK();
+  };
+  return resolve(refs, 0);
 }
 
 class SqlConfluentRegistry final : public ConfluentRegistry {
  public:
-  SqlConfluentRegistry(std::unique_ptr<Connection> db, const Clock& clock)
-      : db_(std::move(db)), clock_(clock) {}
+  SqlConfluentRegistry(std::unique_ptr<Connection> db, const Clock& clock,
+                       CompatibilityCheckers checkers)
+      : checkers_(std::move(checkers)), db_(std::move(db)), clock_(clock) {}
 
   Status CreateTables() {
     common::MutexLock lock(mu_);
@@ -219,13 +228,15 @@ class SqlConfluentRegistry final : public ConfluentRegistry {
     }
     auto level = LevelOf(account, subject, true);
     if (!level) return tl::unexpected(level.error());
-    std::vector<Canonical> existing;
+    std::vector<std::pair<int64_t, Canonical>> existing;
     for (const auto& [version, id] : *live) {
       auto stored = LoadSchema(account, id);
       if (!stored) return tl::unexpected(stored.error());
-      existing.push_back(std::move(*stored));
+      existing.emplace_back(version, std::move(*stored));
     }
-    std::vector<std::string> problems = Incompatibilities(*level, *canonical, existing);
+    auto checked = Incompatibilities(account, *level, *canonical, existing);
+    if (!checked) return tl::unexpected(checked.error());
+    const std::vector<std::string>& problems = *checked;
     if (!problems.empty()) {
       std::string message =
           "Schema being registered is incompatible with an earlier schema for "
@@ -464,14 +475,16 @@ class SqlConfluentRegistry final : public ConfluentRegistry {
     } else {
       against = *live;
     }
-    std::vector<Canonical> existing;
+    std::vector<std::pair<int64_t, Canonical>> existing;
     for (const auto& [number, id] : against) {
       auto stored = LoadSchema(account, id);
       if (!stored) return tl::unexpected(stored.error());
-      existing.push_back(std::move(*stored));
+      existing.emplace_back(number, std::move(*stored));
     }
+    auto checked = Incompatibilities(account, *level, *canonical, existing);
+    if (!checked) return tl::unexpected(checked.error());
     CompatibilityResult result;
-    result.messages = Incompatibilities(*level, *canonical, existing);
+    result.messages = std::move(*checked);
     result.is_compatible = result.messages.empty();
     return result;
   }
@@ -482,6 +495,94 @@ class SqlConfluentRegistry final : public ConfluentRegistry {
     int64_t id = 0;
     bool deleted = false;
   };
+
+  const SchemaCompatibilityChecker* CheckerFor(const std::string& schema_type) const {
+    if (schema_type == "JSON") return checkers_.json.get();
+    if (schema_type == "PROTOBUF") return checkers_.protobuf.get();
+    return nullptr;
+  }
+
+  // `schema` with its references resolved in `account` (as LookupSchemaById).
+  Result<RegisteredSchema> Resolve(const std::string& account, const SchemaText& schema)
+      REQUIRES(mu_) {
+    RegisteredSchema out{schema.schema_type, schema.schema, {}};
+    ST_TRY(ResolveReferences(
+        schema.references,
+        [&](const std::string& subject, std::optional<int64_t> version) -> Outcome<SubjectVersion> {
+          mu_.AssertHeld();  // Called synchronously below, under the caller's lock.
+          auto row = FindVersion(account, subject, version, true);
+          if (!row) return tl::unexpected(row.error());
+          return Materialize(account, subject, *row);
+        },
+        &out));
+    return out;
+  }
+
+  // The messages for `candidate` at `level` against `existing` ((version,
+  // schema), oldest first); transitive levels check all, others the latest
+  // only. 42201 when `candidate` must be compared but its checker cannot
+  // read it (or its references do not resolve); an existing version that
+  // cannot be read is reported as a message (it blocks the level until the
+  // subject is set to NONE, rather than being skipped unchecked).
+  Outcome<std::vector<std::string>> Incompatibilities(
+      const std::string& account, const std::string& level, const Canonical& candidate,
+      const std::vector<std::pair<int64_t, Canonical>>& existing) REQUIRES(mu_) {
+    std::vector<std::string> out;
+    if (level == "NONE" || existing.empty()) return out;
+    const bool transitive = level.ends_with("_TRANSITIVE");
+    const std::string base = transitive ? level.substr(0, level.size() - 11) : level;
+    const bool backward = base == "BACKWARD" || base == "FULL";
+    const bool forward = base == "FORWARD" || base == "FULL";
+    const SchemaCompatibilityChecker* checker = CheckerFor(candidate.text.schema_type);
+    std::optional<RegisteredSchema> resolved;
+    for (size_t i = transitive ? 0 : existing.size() - 1; i < existing.size(); ++i) {
+      const auto& [version, old] = existing[i];
+      if (old.text.schema_type != candidate.text.schema_type) {
+        out.push_back("the schema type " + candidate.text.schema_type +
+                      " differs from the existing " + old.text.schema_type);
+        continue;
+      }
+      if (candidate.text.schema_type == "AVRO") {
+        // AVRO with references is not compared.
+        if (!candidate.avro.has_value() || !old.avro.has_value()) continue;
+        for (std::string& message : AvroLevelIncompatibilities(base, *candidate.avro, *old.avro)) {
+          out.push_back(std::move(message));
+        }
+        continue;
+      }
+      if (checker == nullptr) continue;
+      if (!resolved.has_value()) {
+        Result<RegisteredSchema> got = Resolve(account, candidate.text);
+        Status valid = got.has_value() ? checker->Validate(*got) : got.error();
+        if (!valid.ok()) return Fail(kInvalidSchema, "Invalid schema: " + valid.message());
+        resolved = std::move(*got);
+      }
+      const std::string name = "version " + std::to_string(version);
+      Result<RegisteredSchema> previous = Resolve(account, old.text);
+      if (!previous.has_value()) {
+        out.push_back(name + " cannot be compared: " + previous.error().message());
+        continue;
+      }
+      auto direction = [&](const RegisteredSchema& reader, const RegisteredSchema& writer,
+                           const std::string& prefix) {
+        Result<std::vector<std::string>> got = checker->ReadIncompatibilities(reader, writer);
+        if (!got.has_value()) {
+          out.push_back(name + " cannot be compared: " + got.error().message());
+          return;
+        }
+        for (std::string& message : *got) out.push_back(prefix + message);
+      };
+      if (backward) {
+        direction(*resolved, *previous,
+                  "new schema cannot read data written with the old one (" + name + "), ");
+      }
+      if (forward) {
+        direction(*previous, *resolved,
+                  "old schema (" + name + ") cannot read data written with the new one, ");
+      }
+    }
+    return out;
+  }
 
   static Outcome<bool> CheckSubject(const std::string& subject) {
     if (subject.empty() || subject.size() > kMaxSubjectBytes) {
@@ -613,6 +714,7 @@ class SqlConfluentRegistry final : public ConfluentRegistry {
     return global->value_or(std::string(kDefaultLevel));
   }
 
+  const CompatibilityCheckers checkers_;
   common::Mutex mu_;
   std::unique_ptr<Connection> db_ PT_GUARDED_BY(mu_);
   const Clock& clock_;
@@ -629,20 +731,20 @@ bool IsCompatibilityLevel(const std::string& level) {
 }
 
 Result<std::unique_ptr<ConfluentRegistry>> OpenConfluentRegistry(
-    std::unique_ptr<sql::Connection> db, const Clock& clock) {
-  auto registry = std::make_unique<SqlConfluentRegistry>(std::move(db), clock);
+    std::unique_ptr<sql::Connection> db, const Clock& clock, CompatibilityCheckers checkers) {
+  auto registry = std::make_unique<SqlConfluentRegistry>(std::move(db), clock, std::move(checkers));
   ST_TRY(registry->CreateTables());
   return std::unique_ptr<ConfluentRegistry>(std::move(registry));
 }
 
-Result<std::unique_ptr<ConfluentRegistry>> OpenSqliteConfluentRegistry(const std::string& db_path,
-                                                                       const Clock& clock) {
+Result<std::unique_ptr<ConfluentRegistry>> OpenSqliteConfluentRegistry(
+    const std::string& db_path, const Clock& clock, CompatibilityCheckers checkers) {
   sqlite::OpenOptions options;
   options.path = db_path;
   options.label = "confluent schema registry database";
   options.busy_timeout = std::chrono::milliseconds(5000);
   ST_ASSIGN_OR_RETURN(std::unique_ptr<sqlite::Database> db, sqlite::Database::Open(options));
-  return OpenConfluentRegistry(std::move(db), clock);
+  return OpenConfluentRegistry(std::move(db), clock, std::move(checkers));
 }
 
 Result<RegisteredSchema> LookupSchemaById(ConfluentRegistry& registry, const std::string& account,
@@ -654,29 +756,12 @@ Result<RegisteredSchema> LookupSchemaById(ConfluentRegistry& registry, const std
     return Err(Status(code, found.error().message));
   }
   RegisteredSchema out{found->schema_type, found->schema, {}};
-  std::set<std::string> seen;
-  // Depth-first, dependencies first; `seen` also ends reference cycles.
-  std::function<Status(const std::vector<Reference>&, int)> resolve =
-      [&](const std::vector<Reference>& refs, int depth) -> Status {
-    if (depth > 32) return InvalidArgument("schema references nest deeper than 32 levels");
-    for (const Reference& ref : refs) {
-      if (!seen.insert(ref.name).second) continue;
-      std::optional<int64_t> version;
-      if (ref.version >= 0) version = ref.version;
-      Outcome<SubjectVersion> got = registry.GetVersion(account, ref.subject, version, true);
-      if (!got) {
-        const int code = got.error().error_code;
-        const bool missing = code == kSubjectNotFound || code == kVersionNotFound;
-        return Status(missing ? StatusCode::kNotFound : StatusCode::kUnavailable,
-                      "schema reference " + ref.name + " (subject " + ref.subject +
-                          "): " + got.error().message);
-      }
-      ST_TRY(resolve(got->schema.references, depth + 1));
-      out.references.emplace_back(ref.name, got->schema.schema);
-    }
-    return Status::OK();
-  };
-  ST_TRY(resolve(found->references, 0));
+  ST_TRY(ResolveReferences(
+      found->references,
+      [&](const std::string& subject, std::optional<int64_t> version) {
+        return registry.GetVersion(account, subject, version, true);
+      },
+      &out));
   return out;
 }
 

@@ -12,8 +12,14 @@
 //
 // Compatibility is enforced on registration and by TestCompatibility: for
 // AVRO with the Avro schema-resolution rules (confluent_avro_compatibility.h);
-// JSON and PROTOBUF schemas only have their syntax checked (JSON: one JSON
-// document; PROTOBUF: non-empty text) and are always compatible.
+// for JSON and PROTOBUF by the SchemaCompatibilityChecker the registry was
+// opened with (CompatibilityCheckers): JSON Schema's lives in this module
+// (confluent_json_compatibility.h), Protobuf's in decoding, adapted by the
+// server, because the `.proto` parser (libprotoc) and our model of it belong
+// to decoding, which this module must not include. A type without a checker
+// is only syntax-checked (JSON: one JSON document; PROTOBUF: non-empty text)
+// and always compatible. The checkers see each schema with its references
+// resolved (RegisteredSchema), as delivery does.
 //
 // Errors are Confluent's: an error_code (40401 ...) and a message.
 #pragma once
@@ -99,6 +105,30 @@ struct RegisteredSchema {
   std::vector<std::pair<std::string, std::string>> references;
 };
 
+// Decides whether data written with one schema of a type can be read with
+// another; the registry composes the levels (BACKWARD = the new schema reads
+// the old one's data, FORWARD the other way, FULL both, *_TRANSITIVE against
+// every live version). Implementations hold no state; thread-safe.
+class SchemaCompatibilityChecker {
+ public:
+  virtual ~SchemaCompatibilityChecker() = default;
+  // Why a reader using `reader` cannot read every record written with
+  // `writer`: empty when it can. Each message names the rule and the place.
+  // Errors: InvalidArgument when either schema (or a reference) does not
+  // parse or is beyond the checker's bounds.
+  virtual Result<std::vector<std::string>> ReadIncompatibilities(
+      const RegisteredSchema& reader, const RegisteredSchema& writer) const = 0;
+  // OK when the checker can read `schema`; else InvalidArgument saying why.
+  virtual Status Validate(const RegisteredSchema& schema) const = 0;
+};
+
+// The injected checkers per schema type (AVRO's is built in). Null: that
+// type is not compared.
+struct CompatibilityCheckers {
+  std::shared_ptr<const SchemaCompatibilityChecker> json;
+  std::shared_ptr<const SchemaCompatibilityChecker> protobuf;
+};
+
 // `version`: nullopt means "latest".
 // Thread-safe. Every call names the account; nothing crosses accounts.
 class ConfluentRegistry {
@@ -106,8 +136,10 @@ class ConfluentRegistry {
   virtual ~ConfluentRegistry() = default;
 
   // Registers (or finds) `schema` under `subject`; returns its id. Errors:
-  // 42201 (invalid schema), 409 (incompatible per the subject's level), 40401
-  // never, 50001.
+  // 42201 (invalid schema; also, when it is compared with existing versions,
+  // a JSON/PROTOBUF schema its checker cannot read or whose references do
+  // not resolve), 409 (incompatible per the subject's level), 40401 never,
+  // 50001.
   virtual Outcome<int64_t> Register(const std::string& account, const std::string& subject,
                                     const SchemaText& schema) = 0;
   virtual Outcome<std::vector<std::string>> ListSubjects(const std::string& account,
@@ -161,10 +193,10 @@ bool IsCompatibilityLevel(const std::string& level);
 // Opens the registry on its own connection (the catalog's database, any
 // backend) and creates its tables (registry_confluent_*) if missing.
 Result<std::unique_ptr<ConfluentRegistry>> OpenConfluentRegistry(
-    std::unique_ptr<sql::Connection> db, const Clock& clock);
+    std::unique_ptr<sql::Connection> db, const Clock& clock, CompatibilityCheckers checkers = {});
 // The same on the SQLite file `db_path` (normally the catalog's).
-Result<std::unique_ptr<ConfluentRegistry>> OpenSqliteConfluentRegistry(const std::string& db_path,
-                                                                       const Clock& clock);
+Result<std::unique_ptr<ConfluentRegistry>> OpenSqliteConfluentRegistry(
+    const std::string& db_path, const Clock& clock, CompatibilityCheckers checkers = {});
 
 // For delivery: the schema `id` of `account` with its references (by subject
 // and version, -1 = latest, in the same account). Errors: NotFound (no such

@@ -47,6 +47,7 @@
 #include "server/object_encryption.h"
 #include "server/object_store_config.h"
 #include "server/policy_authorizer.h"
+#include "server/schema_compatibility_checkers.h"
 #include "server/server_config.h"
 #include "server/sigv4_authenticator.h"
 #include "storage/encrypted_object_store.h"
@@ -263,10 +264,12 @@ int RunServer(int argc, char** argv) {
   registry::SchemaRegistry& schemas = **registry_or;
   Result<std::unique_ptr<registry::confluent::ConfluentRegistry>> confluent_or =
       config.catalog_url.empty()
-          ? registry::confluent::OpenSqliteConfluentRegistry(layout->catalog_db_path, clock)
+          ? registry::confluent::OpenSqliteConfluentRegistry(layout->catalog_db_path, clock,
+                                                             MakeSchemaCompatibilityCheckers())
           : OpenPostgresConnection(config, "confluent schema registry database")
                 .and_then([&](std::unique_ptr<postgres::Connection> db) {
-                  return registry::confluent::OpenConfluentRegistry(std::move(db), clock);
+                  return registry::confluent::OpenConfluentRegistry(
+                      std::move(db), clock, MakeSchemaCompatibilityCheckers());
                 });
   if (!confluent_or.has_value()) {
     return fail(confluent_or.error().WithContext("confluent registry"));

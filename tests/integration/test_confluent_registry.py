@@ -1,7 +1,8 @@
 """The Confluent-compatible schema registry at <api>/schema-registry through the
 real confluent-kafka 2.16.1 SchemaRegistryClient and its Avro serializer and
 deserializer: registration, lookups, versions, soft and hard deletes,
-compatibility levels enforced with Avro resolution rules, Confluent error codes,
+compatibility levels enforced with Avro resolution rules and with the Protobuf
+and JSON Schema rules, Confluent error codes,
 HTTP Basic authentication over our access keys, schemaregistry:* policy actions
 and per-account isolation.
 """
@@ -118,10 +119,11 @@ def test_json_and_protobuf_types_and_references(server):
     nid = sr.register_schema(unique("proto-ref"), with_ref)
     refs = sr.get_schema(nid).references
     assert [(r.name, r.subject, r.version) for r in refs] == [("m.proto", proto_subject, 1)]
-    # JSON schemas are not compared: any second JSON version is accepted, but a
-    # schema of another type in the same subject is incompatible.
+    # A second JSON version is compared (test_protobuf_and_json_compatibility):
+    # `a` integer -> string is refused, and so is a schema of another type.
     other_doc = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
-    assert sr.register_schema(json_subject, Schema(json.dumps(other_doc), "JSON")) != jid
+    assert sr_error(lambda: sr.register_schema(json_subject, Schema(json.dumps(other_doc),
+                                                                    "JSON")))[:2] == (409, 409)
     assert sr_error(lambda: sr.register_schema(json_subject, avro(V1)))[:2] == (409, 409)
     # JSON that does not parse is an invalid schema.
     assert sr_error(lambda: sr.register_schema(json_subject, Schema("{nope", "JSON")))[:2] == (
@@ -162,6 +164,55 @@ def test_compatibility_config_and_checks(server):
     assert sr_error(lambda: sr.set_compatibility(subject, "SIDEWAYS"))[:2] == (422, 42203)
     # Global config.
     assert sr.get_config().compatibility_level is not None
+
+
+PROTO_V1 = 'syntax = "proto3";\npackage shop;\nmessage Order {\n  int64 id = 1;\n  string item = 2;\n}\n'
+# Adds an optional field: BACKWARD compatible.
+PROTO_V2 = PROTO_V1.replace("string item = 2;", "string item = 2;\n  optional string note = 3;")
+# item: string -> int32 on the same field number: not wire compatible.
+PROTO_BAD = PROTO_V1.replace("string item = 2;", "int32 item = 2;")
+JSON_V1 = {"type": "object", "additionalProperties": False, "required": ["id"],
+           "properties": {"id": {"type": "integer"}, "item": {"type": "string"}}}
+# Adds an optional property to the closed content model: BACKWARD compatible.
+JSON_V2 = {**JSON_V1, "properties": {**JSON_V1["properties"], "note": {"type": "string"}}}
+# item: string -> integer.
+JSON_BAD = {**JSON_V1, "properties": {**JSON_V1["properties"], "item": {"type": "integer"}}}
+
+
+@pytest.mark.parametrize("schema_type, v1, v2, bad, rule", [
+    ("PROTOBUF", PROTO_V1, PROTO_V2, PROTO_BAD,
+     "FIELD_SCALAR_KIND_CHANGED at Order.item (2)"),
+    ("JSON", json.dumps(JSON_V1), json.dumps(JSON_V2), json.dumps(JSON_BAD),
+     "at #/properties/item: TYPE_CHANGED"),
+], ids=["PROTOBUF", "JSON"])
+def test_protobuf_and_json_compatibility(server, schema_type, v1, v2, bad, rule):
+    sr = client_for(server)
+    subject = unique(f"compat-{schema_type.lower()}")
+    id1 = sr.register_schema(subject, Schema(v1, schema_type))
+    # BACKWARD (the default): the new schema must read the old one's data.
+    status, code, message = sr_error(lambda: sr.register_schema(subject, Schema(bad, schema_type)))
+    assert (status, code) == (409, 409)
+    assert "is incompatible with an earlier schema" in message and rule in message, message
+    assert sr.test_compatibility(subject, Schema(bad, schema_type)) is False
+    assert sr.test_compatibility(subject, Schema(v2, schema_type)) is True
+    auth = (server.access_key, server.secret_key)
+    verbose = requests.post(
+        f"{registry_url(server)}/compatibility/subjects/{subject}/versions/latest?verbose=true",
+        auth=auth, json={"schema": bad, "schemaType": schema_type}, timeout=10).json()
+    assert verbose["is_compatible"] is False
+    assert any(rule in m for m in verbose["messages"]), verbose
+    id2 = sr.register_schema(subject, Schema(v2, schema_type))
+    assert id2 != id1 and sr.get_versions(subject) == [1, 2]
+    # FORWARD: the old schema must read the new one's data; v1 reads v2's
+    # (Protobuf skips the unknown field) except where v1's model is closed.
+    sr.set_compatibility(subject, "FORWARD")
+    assert sr.test_compatibility(subject, Schema(v2, schema_type), version=1) is (
+        schema_type == "PROTOBUF")
+    # NONE accepts anything.
+    sr.set_compatibility(subject, "NONE")
+    assert sr.test_compatibility(subject, Schema(bad, schema_type)) is True
+    assert sr.register_schema(subject, Schema(bad, schema_type)) not in (id1, id2)
+    assert sr.get_versions(subject) == [1, 2, 3]
 
 
 def test_transitive_levels(server):

@@ -1,0 +1,38 @@
+#include "server/schema_compatibility_checkers.h"
+
+#include <memory>
+
+#include "decoding/protobuf_compatibility.h"
+#include "registry/confluent_json_compatibility.h"
+
+namespace st::server {
+
+namespace {
+
+using registry::confluent::RegisteredSchema;
+
+decoding::WriterSchema ToWriterSchema(const RegisteredSchema& schema) {
+  return decoding::WriterSchema{decoding::WriterSchemaType::kProtobuf, schema.schema,
+                                schema.references};
+}
+
+class ProtobufChecker final : public registry::confluent::SchemaCompatibilityChecker {
+ public:
+  Result<std::vector<std::string>> ReadIncompatibilities(
+      const RegisteredSchema& reader, const RegisteredSchema& writer) const override {
+    return decoding::ProtobufReadIncompatibilities(ToWriterSchema(reader), ToWriterSchema(writer));
+  }
+  Status Validate(const RegisteredSchema& schema) const override {
+    return decoding::ValidateProtobufSchema(ToWriterSchema(schema));
+  }
+};
+
+}  // namespace
+
+registry::confluent::CompatibilityCheckers MakeSchemaCompatibilityCheckers() {
+  return registry::confluent::CompatibilityCheckers{
+      .json = registry::confluent::MakeJsonSchemaCompatibilityChecker(),
+      .protobuf = std::make_shared<ProtobufChecker>()};
+}
+
+}  // namespace st::server

@@ -1,0 +1,15 @@
+// The Confluent registry's per-type compatibility checkers, built here (the
+// composition root) because the Protobuf one is decoding's: the registry
+// sits below decoding in the module graph and owns only the interface
+// (registry::confluent::SchemaCompatibilityChecker) and the JSON Schema one.
+#pragma once
+
+#include "registry/confluent_registry.h"
+
+namespace st::server {
+
+// JSON: registry/confluent_json_compatibility.h; PROTOBUF:
+// decoding/protobuf_compatibility.h. Stateless, thread-safe.
+registry::confluent::CompatibilityCheckers MakeSchemaCompatibilityCheckers();
+
+}  // namespace st::server
