@@ -1,7 +1,7 @@
 // A physical reference for the delivery benchmarks (issue 15): what it costs
 // this machine just to consume a topic with librdkafka, configured as a
 // channel's consumer is (src/delivery/rdkafka_client.cc: the fetch sizes of
-// delivery/prefetch_sizes.h for the default 48 MB channel buffer), touching
+// delivery/prefetch_sizes.h for a lone channel under the default budget), touching
 // every value byte and keeping nothing. Prints wall MB/s and the process's
 // CPU-seconds per GB (librdkafka's own threads included).
 //
@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -42,7 +43,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   const long long want = std::atoll(argv[3]);
-  const long long prefetch = argc > 4 ? std::atoll(argv[4]) : (48LL << 20) / 4;
+  // A lone channel's bound under the default budget (channel_worker.cc).
+  const long long prefetch =
+      argc > 4 ? std::atoll(argv[4]) : st::delivery::PrefetchBoundFor(int64_t{512} << 20);
   st::delivery::PrefetchSizes sizes = st::delivery::PrefetchSizesFor(prefetch);
   std::unique_ptr<RdKafka::Conf> conf(RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL));
   const std::string group = "consume-reference-" + std::to_string(::time(nullptr));

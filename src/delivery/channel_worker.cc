@@ -4,6 +4,7 @@
 #include <map>
 
 #include "decoding/record.h"
+#include "delivery/prefetch_sizes.h"
 #include "delivery/service_role.h"
 
 namespace st::delivery {
@@ -145,13 +146,13 @@ Status ChannelWorker::EnsureConsumer() {
   spec.topic = topic_;
   spec.group_id = "streamtables-" + channel_.channel_id;
   spec.group_instance_id = spec.group_id + "-" + ctx_.replica_id;
-  spec.max_prefetch_bytes = options_.buffer_budget_bytes / 4;
-  if (share_ && options_.shared_budget->FairShare() > 0) {
-    // Prefetch is memory too: a quarter of the fair share at the time the
-    // consumer is made (it keeps its queue size until it is remade).
-    spec.max_prefetch_bytes =
-        std::min(spec.max_prefetch_bytes, options_.shared_budget->FairShare() / 4);
-  }
+  // Prefetch is memory too: a quarter of the fair share at the time the
+  // consumer is made (it keeps its queue size until it is remade). Not tied
+  // to the channel's own buffer: with librdkafka 2.0.2 a channel reads about
+  // its prefetch bound per second once the bound is reached
+  // (prefetch_sizes.h), so a small one would throttle a lone channel.
+  spec.max_prefetch_bytes =
+      PrefetchBoundFor(share_ ? options_.shared_budget->FairShare() : int64_t{0});
   spec.on_assign = [this](const std::vector<catalog::KafkaPartition>& partitions,
                           bool incremental) { return OnAssign(partitions, incremental); };
   spec.on_revoke = [this](const std::vector<catalog::KafkaPartition>& partitions, bool incremental,
