@@ -16,6 +16,50 @@
 
 namespace st::decoding {
 
+const char* ProtoKindName(ProtoKind kind) {
+  switch (kind) {
+    case ProtoKind::kInt32:
+      return "int32";
+    case ProtoKind::kSint32:
+      return "sint32";
+    case ProtoKind::kSfixed32:
+      return "sfixed32";
+    case ProtoKind::kUint32:
+      return "uint32";
+    case ProtoKind::kFixed32:
+      return "fixed32";
+    case ProtoKind::kInt64:
+      return "int64";
+    case ProtoKind::kSint64:
+      return "sint64";
+    case ProtoKind::kSfixed64:
+      return "sfixed64";
+    case ProtoKind::kUint64:
+      return "uint64";
+    case ProtoKind::kFixed64:
+      return "fixed64";
+    case ProtoKind::kFloat:
+      return "float";
+    case ProtoKind::kDouble:
+      return "double";
+    case ProtoKind::kBool:
+      return "bool";
+    case ProtoKind::kString:
+      return "string";
+    case ProtoKind::kBytes:
+      return "bytes";
+    case ProtoKind::kEnum:
+      return "enum";
+    case ProtoKind::kMessage:
+      return "message";
+    case ProtoKind::kTimestamp:
+      return "google.protobuf.Timestamp";
+    case ProtoKind::kWrapper:
+      return "wrapper";
+  }
+  return "?";
+}
+
 namespace pb = google::protobuf;
 
 const std::string* ProtoEnum::Find(int32_t number) const {

@@ -40,6 +40,9 @@ enum class ProtoKind : uint8_t {
   kWrapper,    // google.protobuf.*Value: `wrapped` says which scalar.
 };
 
+// The .proto spelling of `kind` ("int32", "enum", "message", ...), for messages.
+const char* ProtoKindName(ProtoKind kind);
+
 struct ProtoEnum {
   std::string full_name;
   std::vector<std::pair<int32_t, std::string>> values;  // Sorted by number, first name kept.
