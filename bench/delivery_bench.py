@@ -38,6 +38,7 @@ import argparse
 import json
 import os
 import pathlib
+import re
 import sys
 import tempfile
 import time
@@ -266,14 +267,18 @@ def committed_records(setup: ChannelSetup) -> int:
     return 0 if snapshot is None else int(snapshot.summary["total-records"])
 
 
+def rows_read_by_channel(server) -> dict[str, int]:
+    """streamtables_delivery_rows_total per channel ARN: records each worker
+    has taken from Kafka into its batch (decoded and shredded), committed or not."""
+    out = {}
+    for m in re.finditer(r'^streamtables_delivery_rows_total\{[^}]*channel_arn="([^"]+)"[^}]*\} (\S+)',
+                         server.metrics_text(), re.M):
+        out[m.group(1)] = int(float(m.group(2)))
+    return out
+
+
 def rows_read(server, setup: ChannelSetup) -> int:
-    """The channel's streamtables_delivery_rows_total: records its worker has
-    taken from Kafka into its batch (decoded and shredded), committed or not."""
-    label = f'channel_arn="{setup.channel_arn}"'
-    for line in server.metrics_text().splitlines():
-        if line.startswith("streamtables_delivery_rows_total{") and label in line:
-            return int(float(line.rsplit(" ", 1)[1]))
-    return 0
+    return rows_read_by_channel(server).get(setup.channel_arn, 0)
 
 
 def channel_route(server, setup, action: str) -> None:

@@ -36,7 +36,7 @@ sys.path.insert(0, str(REPO / "tests" / "integration"))
 sys.path.insert(0, str(REPO / "bench"))
 
 from delivery_bench import (SCHEMA, channel_route, committed_records, preload,  # noqa: E402
-                            proc_cpu_seconds, proc_peak_rss_mib)
+                            proc_cpu_seconds, proc_peak_rss_mib, rows_read_by_channel)
 from harness.channels import ChannelSetup, register_cluster  # noqa: E402
 from harness.kafka import KafkaBroker  # noqa: E402
 from harness.server import StreamtablesServer  # noqa: E402
@@ -51,16 +51,6 @@ def buffered_bytes(server) -> int:
     # Every sample carries the replica label (docs/replicas.md).
     m = re.search(r"^streamtables_delivery_buffered_bytes(?:\{[^}]*\})? (\d+)", text, re.M)
     return int(m.group(1)) if m else -1
-
-
-def rows_read(server) -> dict[str, int]:
-    """streamtables_delivery_rows_total per channel ARN: records each worker
-    has taken into its batch, committed or not."""
-    out = {}
-    for m in re.finditer(r'^streamtables_delivery_rows_total\{[^}]*channel_arn="([^"]+)"[^}]*\} (\S+)',
-                         server.metrics_text(), re.M):
-        out[m.group(1)] = int(float(m.group(2)))
-    return out
 
 
 def commits(server) -> int:
@@ -116,7 +106,7 @@ def run(work: pathlib.Path, broker, build_dir, channels, mb_per_channel, budget_
         while len(done) < len(setups):
             peak_buffered = max(peak_buffered, buffered_bytes(server))
             if len(read) < len(setups):
-                rows = rows_read(server)
+                rows = rows_read_by_channel(server)
                 for i, setup in enumerate(setups):
                     if i not in read and rows.get(setup.channel_arn, 0) >= counts[i]:
                         read[i] = time.monotonic() - t0
