@@ -90,6 +90,7 @@ void ChannelWorker::Run() {
 
 bool ChannelWorker::RunOnce() {
   if (stopping()) return false;
+  ResizeConsumerIfStale();
   if (Status opened = EnsureConsumer(); !opened.ok()) {
     if (opened.code() == StatusCode::kInvalidArgument) {
       // The cluster's configuration is refused: retrying cannot help.
@@ -135,8 +136,10 @@ bool ChannelWorker::RunOnce() {
     NoteProgress();  // Kafka answers again and nothing is left to deliver.
   }
   if (share_) share_->Report(HeldBytes());
-  if (FlushDue()) Flush();
-  if (ctx_.clock.Now() - last_lag_update_ >= kLagInterval) UpdateLag();
+  // One clock read per loop: the loop runs once per record.
+  const auto now = ctx_.clock.Now();
+  if (FlushDue(now)) Flush();
+  if (now - last_lag_update_ >= kLagInterval) UpdateLag();
   return !stopping();
 }
 
@@ -151,14 +154,38 @@ Status ChannelWorker::EnsureConsumer() {
   // to the channel's own buffer: with librdkafka 2.0.2 a channel reads about
   // its prefetch bound per second once the bound is reached
   // (prefetch_sizes.h), so a small one would throttle a lone channel.
-  spec.max_prefetch_bytes =
-      PrefetchBoundFor(share_ ? options_.shared_budget->FairShare() : int64_t{0});
+  spec.max_prefetch_bytes = WantedPrefetchBytes();
   spec.on_assign = [this](const std::vector<catalog::KafkaPartition>& partitions,
                           bool incremental) { return OnAssign(partitions, incremental); };
   spec.on_revoke = [this](const std::vector<catalog::KafkaPartition>& partitions, bool incremental,
                           bool lost) { OnRevoke(partitions, incremental, lost); };
+  const int64_t prefetch = spec.max_prefetch_bytes;
   ST_ASSIGN_OR_RETURN(consumer_, ctx_.kafka.NewConsumer(cluster_, std::move(spec)));
+  consumer_prefetch_bytes_ = prefetch;
   return Status::OK();
+}
+
+int64_t ChannelWorker::WantedPrefetchBytes() const {
+  return PrefetchBoundFor(share_ ? options_.shared_budget->FairShare() : int64_t{0});
+}
+
+void ChannelWorker::ResizeConsumerIfStale() {
+  // Between batches only: the new consumer rejoins the group as the same
+  // static member and restarts every partition at its catalog offset, so
+  // nothing uncommitted may be held. What it had prefetched is fetched again.
+  // The factor of two keeps a server whose channel count wobbles from
+  // remaking consumers back and forth (each remake costs a rejoin and the
+  // refetch of the prefetched records).
+  if (!consumer_ || !share_ || tracker_.HasPending() || !failures_.empty()) return;
+  const int64_t wanted = WantedPrefetchBytes();
+  if (consumer_prefetch_bytes_ <= 2 * wanted && wanted <= 2 * consumer_prefetch_bytes_) return;
+  ctx_.logger.Log(LogLevel::kInfo, "consumer_resized",
+                  {{"channel", channel_.arn},
+                   {"prefetch_bytes", consumer_prefetch_bytes_},
+                   {"wanted_bytes", wanted}});
+  consumer_->Close();
+  consumer_.reset();
+  paused_ = false;
 }
 
 Result<catalog::NextOffsets> ChannelWorker::OnAssign(
@@ -270,7 +297,7 @@ void ChannelWorker::HandleRecord(ConsumedRecord record) {
   }
 }
 
-bool ChannelWorker::FlushDue() const {
+bool ChannelWorker::FlushDue(std::chrono::system_clock::time_point now) const {
   if (!tracker_.HasPending() || !first_arrival_) return false;
   const int64_t held = HeldBytes();
   // Never more than half the freshness early, so batches keep a useful size.
@@ -278,7 +305,7 @@ bool ChannelWorker::FlushDue() const {
       flush_estimate_,
       std::chrono::duration_cast<std::chrono::milliseconds>(config_.data_freshness) / 2);
   return held >= options_.buffer_budget_bytes || CaughtUp() || (share_ && share_->OverShare()) ||
-         ctx_.clock.Now() >= *first_arrival_ + config_.data_freshness - lead;
+         now >= *first_arrival_ + config_.data_freshness - lead;
 }
 
 int64_t ChannelWorker::HeldBytes() const {

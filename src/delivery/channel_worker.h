@@ -76,8 +76,9 @@ struct DeliveryContext {
 };
 
 struct WorkerOptions {
-  // Decoded rows plus failed records held before a commit is forced; the
-  // consumer's prefetch queue is bounded by a quarter of it besides.
+  // Decoded rows plus failed records held before a commit is forced (the
+  // consumer's prefetch is bounded by the shared budget's fair share
+  // instead: prefetch_sizes.h).
   int64_t buffer_budget_bytes = 64LL << 20;
   // The server-wide bound over all workers (memory_budget.h); null: none.
   // Not owned; outlives the worker.
@@ -142,12 +143,19 @@ class ChannelWorker {
   void SetFault(catalog::ChannelStatus status, catalog::ChannelStateCode code, std::string message);
 
   Status EnsureConsumer();
+  // The prefetch bound the consumer would get now (PrefetchBoundFor the fair
+  // share).
+  int64_t WantedPrefetchBytes() const;
+  // Closes the consumer (the next RunOnce makes one) when nothing is
+  // pending and its prefetch bound is more than twice, or less than half,
+  // what the fair share wants now: channels came or went since it was made.
+  void ResizeConsumerIfStale();
   Result<catalog::NextOffsets> OnAssign(const std::vector<catalog::KafkaPartition>& partitions,
                                         bool incremental);
   void OnRevoke(const std::vector<catalog::KafkaPartition>& partitions, bool incremental,
                 bool lost);
   void HandleRecord(ConsumedRecord record);
-  bool FlushDue() const;
+  bool FlushDue(std::chrono::system_clock::time_point now) const;
   void Flush();
   // Flush without the failure handling: closes the files and commits them
   // with every pending range. kRetry sets `error` and `event`; the caller
@@ -216,6 +224,7 @@ class ChannelWorker {
   std::shared_ptr<ChannelMetrics> metrics_;
 
   std::unique_ptr<KafkaConsumer> consumer_;
+  int64_t consumer_prefetch_bytes_ = 0;  // The bound consumer_ was made with.
   std::unique_ptr<KafkaProducer> dlq_producer_;
   OffsetTracker tracker_;
   std::optional<catalog::Table> table_;

@@ -128,6 +128,7 @@ class FakeKafka final : public KafkaClientFactory {
                                                      ConsumerSpec spec) override {
     std::lock_guard<std::mutex> lock(mu_);
     group_ids.push_back(spec.group_id);
+    prefetch_bytes.push_back(spec.max_prefetch_bytes);
     return std::unique_ptr<KafkaConsumer>(
         std::make_unique<FakeConsumer>(topic_, std::move(spec), &seeks));
   }
@@ -136,6 +137,7 @@ class FakeKafka final : public KafkaClientFactory {
   }
 
   std::vector<std::string> group_ids;
+  std::vector<int64_t> prefetch_bytes;  // Each consumer's max_prefetch_bytes.
   std::vector<std::string> seeks;
   std::vector<std::string> produced;
 

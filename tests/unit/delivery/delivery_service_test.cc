@@ -4,6 +4,8 @@
 
 #include <atomic>
 
+#include "delivery/memory_budget.h"
+#include "delivery/prefetch_sizes.h"
 #include "delivery_test_fixture.h"
 
 namespace st::delivery {
@@ -332,6 +334,63 @@ TEST_F(DeliveryServiceTest, ZombieCommitIsFencedAndTheWorkerRereadsFromTheCatalo
   ASSERT_EQ(snapshots.size(), 2u);
   EXPECT_EQ(snapshots.back().summary.at("total-records"), "4");  // No duplicates.
   EXPECT_EQ(snapshots.back().summary.at("streamtables.kafka-offsets"), "0:3-4");
+}
+
+// Issue 15: a consumer sized when the channel was alone keeps a 96 MiB
+// prefetch after 19 more channels joined the server-wide budget (20 such
+// peaked over 1 GiB). Between batches the worker remakes it for its share,
+// and again when the others leave; rows land exactly once throughout.
+TEST_F(DeliveryServiceTest, ConsumerPrefetchFollowsTheFairShareBetweenBatches) {
+  catalog::Channel channel = MakeChannel();
+  Service().ReconcileOnce();
+  Service().Stop();  // The worker below runs alone.
+  Result<ChannelConfig> config =
+      catalog::ParseChannelConfig(channel.configuration_json, catalog::ChannelDocument::kStored);
+  ASSERT_TRUE(config.has_value());
+  DeliveryContext ctx{*store_,     *commits_, *faulty_, kafka_, format_,
+                      authorizer_, clock_,    random_,  "",     logger_};
+  DeliveryMemoryBudget budget(int64_t{512} << 20);
+  WorkerOptions options;
+  options.poll_timeout = 1ms;
+  options.max_backoff = 20ms;
+  options.shared_budget = &budget;
+  ChannelWorker worker(ctx, options, Get(channel.arn), *config, cluster_,
+                       std::make_shared<ChannelMetrics>());
+  int64_t produced = 0;
+  auto deliver_round = [&] {
+    for (int i = 0; i < 4; ++i) topic_.Produce(int(produced++ % 2), "r" + std::to_string(i));
+    return WaitFor([&] {
+      worker.RunOnce();
+      return Offsets(channel.arn) == topic_.Ends();
+    });
+  };
+  const size_t before = kafka_.prefetch_bytes.size();
+  ASSERT_TRUE(deliver_round());
+  ASSERT_EQ(kafka_.prefetch_bytes.size(), before + 1);
+  EXPECT_EQ(kafka_.prefetch_bytes.back(), kMaxPrefetchBytes);  // Alone: 512 MiB / 4, capped.
+
+  std::vector<std::unique_ptr<DeliveryMemoryBudget::Share>> others;
+  for (int i = 0; i < 19; ++i) others.push_back(budget.Join());
+  ASSERT_TRUE(deliver_round());
+  ASSERT_TRUE(deliver_round());
+  ASSERT_EQ(kafka_.prefetch_bytes.size(), before + 2);  // Remade once, not per batch.
+  EXPECT_EQ(kafka_.prefetch_bytes.back(), (int64_t{512} << 20) / 20 / 4);
+
+  others.resize(17);  // 18 channels: within twice the share, the consumer stays.
+  ASSERT_TRUE(deliver_round());
+  EXPECT_EQ(kafka_.prefetch_bytes.size(), before + 2);
+
+  others.clear();  // Alone again: a small prefetch would throttle it (prefetch_sizes.h).
+  ASSERT_TRUE(deliver_round());
+  ASSERT_TRUE(deliver_round());
+  ASSERT_EQ(kafka_.prefetch_bytes.size(), before + 3);
+  EXPECT_EQ(kafka_.prefetch_bytes.back(), kMaxPrefetchBytes);
+  EXPECT_FALSE(worker.fault().has_value());
+
+  auto loaded = commits_->LoadTable(Get(channel.arn).table_id);
+  ASSERT_TRUE(loaded.has_value());
+  EXPECT_EQ(loaded->metadata->metadata.snapshots.back().summary.at("total-records"),
+            std::to_string(produced));  // Every record once: none lost or read twice.
 }
 
 TEST_F(DeliveryServiceTest, RecordsOlderThanTheTablesExpirationHorizonAreDeadLettered) {
