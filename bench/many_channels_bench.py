@@ -53,10 +53,14 @@ def buffered_bytes(server) -> int:
     return int(m.group(1)) if m else -1
 
 
-def commits(server) -> int:
+def counter_sum(server, name: str) -> int:
+    """A per-channel counter summed over every channel."""
     text = server.metrics_text()
-    return sum(int(float(v)) for v in
-               re.findall(r"^streamtables_delivery_commits_total\{[^}]*\} (\S+)", text, re.M))
+    return sum(int(float(v)) for v in re.findall(rf"^{name}\{{[^}}]*\}} (\S+)", text, re.M))
+
+
+def commits(server) -> int:
+    return counter_sum(server, "streamtables_delivery_commits_total")
 
 
 def run(work: pathlib.Path, broker, build_dir, channels, mb_per_channel, budget_mb, freshness):
@@ -132,6 +136,8 @@ def run(work: pathlib.Path, broker, build_dir, channels, mb_per_channel, budget_
             "peak_rss_mib": proc_peak_rss_mib(pid),
             "peak_buffered_mib": peak_buffered / (1 << 20),
             "cpu_s_per_gb": cpu / (total / 1e9), "commits": commits(server),
+            # Consumers remade for a new prefetch bound as channels joined.
+            "resizes": counter_sum(server, "streamtables_delivery_consumer_resizes_total"),
         }
     finally:
         server.stop()
@@ -161,7 +167,7 @@ def main() -> None:
         broker.stop()
 
     cols = ["budget_mb", "read_s", "read_mb_s", "wall_s", "total_mb_s", "channel_mb_s_min", "channel_mb_s_median",
-            "channel_mb_s_max", "peak_rss_mib", "peak_buffered_mib", "cpu_s_per_gb", "commits"]
+            "channel_mb_s_max", "peak_rss_mib", "peak_buffered_mib", "cpu_s_per_gb", "commits", "resizes"]
     print(f"\n{args.channels} channels × {PARTITIONS} partitions, {args.mb_per_channel} MB each, "
           f"freshness {args.freshness} s")
     print("| " + " | ".join(cols) + " |")

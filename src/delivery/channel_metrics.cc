@@ -91,6 +91,10 @@ std::string RenderMetrics(const std::vector<std::shared_ptr<const ChannelMetrics
       {"streamtables_delivery_revoke_commits_total", "counter",
        "Batches committed early because a consumer group rebalance revoked their partitions.",
        [](const ChannelMetrics& m) { return Int(m.revoke_commits); }},
+      {"streamtables_delivery_consumer_resizes_total", "counter",
+       "Kafka consumers remade with a new prefetch bound because the channel's fair share of the "
+       "delivery memory budget moved.",
+       [](const ChannelMetrics& m) { return Int(m.consumer_resizes); }},
       {"streamtables_delivery_dlq_records_total", "counter",
        "Records written to the dead-letter queue.",
        [](const ChannelMetrics& m) { return Int(m.dlq_records); }},

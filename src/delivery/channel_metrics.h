@@ -38,6 +38,9 @@ struct ChannelMetrics {
   std::atomic<int64_t> commit_retries{0};
   // Batches committed because a rebalance revoked some of their partitions.
   std::atomic<int64_t> revoke_commits{0};
+  // Consumers remade because the fair share of the delivery budget moved
+  // (channels came or went; channel_worker.h ResizeConsumerIfStale).
+  std::atomic<int64_t> consumer_resizes{0};
   std::atomic<int64_t> dlq_records{0};
   // Timestamp (ms) of the oldest consumed record not yet committed; 0: none.
   std::atomic<int64_t> oldest_uncommitted_ms{0};

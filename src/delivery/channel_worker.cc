@@ -119,6 +119,7 @@ bool ChannelWorker::RunOnce() {
     NoteFailure("consuming " + topic_, polled.error());
     DropBatch();
     tracker_.Clear();
+    resizing_ = false;
     consumer_->Close();
     consumer_.reset();
     paused_ = false;
@@ -170,26 +171,46 @@ int64_t ChannelWorker::WantedPrefetchBytes() const {
 }
 
 void ChannelWorker::ResizeConsumerIfStale() {
-  // Between batches only: the new consumer rejoins the group as the same
-  // static member and restarts every partition at its catalog offset, so
-  // nothing uncommitted may be held. What it had prefetched is fetched again.
-  // The factor of two keeps a server whose channel count wobbles from
-  // remaking consumers back and forth (each remake costs a rejoin and the
-  // refetch of the prefetched records).
-  if (!consumer_ || !share_ || tracker_.HasPending() || !failures_.empty()) return;
+  // Also mid-batch, which is when it matters: channels resumed together start
+  // one after another, and the first ones would otherwise read their whole
+  // backlog with the bound they got while alone. The batch stays: the old
+  // consumer leaves without a revoke (resizing_), and the new one, the same
+  // static group member, gets the same partitions back and continues each
+  // at the next offset the batch has not read (OnAssign). What librdkafka had
+  // prefetched is fetched again. The factor of two keeps a server whose
+  // channel count wobbles from remaking consumers back and forth.
+  if (!consumer_ || !share_) return;
   const int64_t wanted = WantedPrefetchBytes();
   if (consumer_prefetch_bytes_ <= 2 * wanted && wanted <= 2 * consumer_prefetch_bytes_) return;
   ctx_.logger.Log(LogLevel::kInfo, "consumer_resized",
                   {{"channel", channel_.arn},
                    {"prefetch_bytes", consumer_prefetch_bytes_},
-                   {"wanted_bytes", wanted}});
+                   {"wanted_bytes", wanted},
+                   {"pending", tracker_.HasPending()}});
+  resizing_ = true;
   consumer_->Close();
   consumer_.reset();
   paused_ = false;
+  metrics_->consumer_resizes += 1;
 }
 
 Result<catalog::NextOffsets> ChannelWorker::OnAssign(
     const std::vector<catalog::KafkaPartition>& partitions, bool incremental) {
+  if (resizing_) {
+    resizing_ = false;
+    // A consumer remade for its prefetch bound: with exactly the partitions
+    // the batch holds, each continues where the batch ends. Anything else (a
+    // rebalance happened meanwhile) drops the batch and starts every
+    // partition at its catalog offset, as a fresh consumer does.
+    catalog::NextOffsets next = tracker_.Next();
+    bool same = next.size() == partitions.size();
+    for (catalog::KafkaPartition p : partitions) same = same && next.contains(p);
+    if (same) return next;
+    DropBatch();
+    tracker_.Clear();
+    catch_up_.clear();
+    rewind_pending_ = false;
+  }
   if (!incremental) {
     // Eager: this is the whole new assignment, every partition restarts at
     // its catalog offset (the revoke before it committed or dropped the batch).
@@ -215,6 +236,9 @@ Result<catalog::NextOffsets> ChannelWorker::OnAssign(
 
 void ChannelWorker::OnRevoke(const std::vector<catalog::KafkaPartition>& partitions,
                              bool incremental, bool lost) {
+  // Closing a consumer to remake it (ResizeConsumerIfStale): a static member
+  // does not leave the group, the partitions stay ours, the batch stays.
+  if (resizing_) return;
   const catalog::OffsetRanges pending = tracker_.Pending();
   bool holds_revoked = false;
   for (catalog::KafkaPartition p : partitions) holds_revoked |= pending.contains(p);

@@ -146,8 +146,8 @@ class ChannelWorker {
   // The prefetch bound the consumer would get now (PrefetchBoundFor the fair
   // share).
   int64_t WantedPrefetchBytes() const;
-  // Closes the consumer (the next RunOnce makes one) when nothing is
-  // pending and its prefetch bound is more than twice, or less than half,
+  // Closes the consumer (the next RunOnce makes one, which continues the
+  // batch) when its prefetch bound is more than twice, or less than half,
   // what the fair share wants now: channels came or went since it was made.
   void ResizeConsumerIfStale();
   Result<catalog::NextOffsets> OnAssign(const std::vector<catalog::KafkaPartition>& partitions,
@@ -258,6 +258,9 @@ class ChannelWorker {
   // A revoke dropped the batch: the retained partitions restart at their
   // catalog offsets once Poll returns (not inside the rebalance callback).
   bool rewind_pending_ = false;
+  // From closing a consumer to remake it until the new one's first
+  // assignment: the close revokes nothing, the assignment continues the batch.
+  bool resizing_ = false;
   // While a revoke commits: the time it must be done by.
   std::optional<std::chrono::steady_clock::time_point> revoke_deadline_;
   std::chrono::milliseconds backoff_{100};

@@ -338,9 +338,10 @@ TEST_F(DeliveryServiceTest, ZombieCommitIsFencedAndTheWorkerRereadsFromTheCatalo
 
 // Issue 15: a consumer sized when the channel was alone keeps a 96 MiB
 // prefetch after 19 more channels joined the server-wide budget (20 such
-// peaked over 1 GiB). Between batches the worker remakes it for its share,
-// and again when the others leave; rows land exactly once throughout.
-TEST_F(DeliveryServiceTest, ConsumerPrefetchFollowsTheFairShareBetweenBatches) {
+// peaked over 1 GiB). The worker remakes it for its share, also in the
+// middle of a batch, which the new consumer continues; and again when the
+// others leave. Every record is read once and lands once.
+TEST_F(DeliveryServiceTest, ConsumerPrefetchFollowsTheFairShareAndKeepsTheBatch) {
   catalog::Channel channel = MakeChannel();
   Service().ReconcileOnce();
   Service().Stop();  // The worker below runs alone.
@@ -354,43 +355,58 @@ TEST_F(DeliveryServiceTest, ConsumerPrefetchFollowsTheFairShareBetweenBatches) {
   options.poll_timeout = 1ms;
   options.max_backoff = 20ms;
   options.shared_budget = &budget;
-  ChannelWorker worker(ctx, options, Get(channel.arn), *config, cluster_,
-                       std::make_shared<ChannelMetrics>());
+  auto metrics = std::make_shared<ChannelMetrics>();
+  ChannelWorker worker(ctx, options, Get(channel.arn), *config, cluster_, metrics);
   int64_t produced = 0;
-  auto deliver_round = [&] {
+  auto produce = [&] {
     for (int i = 0; i < 4; ++i) topic_.Produce(int(produced++ % 2), "r" + std::to_string(i));
+  };
+  auto delivered = [&] {
     return WaitFor([&] {
       worker.RunOnce();
       return Offsets(channel.arn) == topic_.Ends();
     });
   };
   const size_t before = kafka_.prefetch_bytes.size();
-  ASSERT_TRUE(deliver_round());
+  produce();
+  ASSERT_TRUE(delivered());
   ASSERT_EQ(kafka_.prefetch_bytes.size(), before + 1);
   EXPECT_EQ(kafka_.prefetch_bytes.back(), kMaxPrefetchBytes);  // Alone: 512 MiB / 4, capped.
 
+  // Mid-batch: read, not yet due (freshness 1 s), when 19 channels join.
+  produce();
+  ASSERT_TRUE(WaitFor([&] {
+    worker.RunOnce();
+    return metrics->rows.load() == produced;
+  }));
+  ASSERT_NE(Offsets(channel.arn), topic_.Ends());
   std::vector<std::unique_ptr<DeliveryMemoryBudget::Share>> others;
   for (int i = 0; i < 19; ++i) others.push_back(budget.Join());
-  ASSERT_TRUE(deliver_round());
-  ASSERT_TRUE(deliver_round());
+  ASSERT_TRUE(delivered());
+  produce();
+  ASSERT_TRUE(delivered());
   ASSERT_EQ(kafka_.prefetch_bytes.size(), before + 2);  // Remade once, not per batch.
   EXPECT_EQ(kafka_.prefetch_bytes.back(), (int64_t{512} << 20) / 20 / 4);
+  EXPECT_EQ(metrics->consumer_resizes.load(), 1);
 
   others.resize(17);  // 18 channels: within twice the share, the consumer stays.
-  ASSERT_TRUE(deliver_round());
+  produce();
+  ASSERT_TRUE(delivered());
   EXPECT_EQ(kafka_.prefetch_bytes.size(), before + 2);
 
   others.clear();  // Alone again: a small prefetch would throttle it (prefetch_sizes.h).
-  ASSERT_TRUE(deliver_round());
-  ASSERT_TRUE(deliver_round());
+  produce();
+  ASSERT_TRUE(delivered());
   ASSERT_EQ(kafka_.prefetch_bytes.size(), before + 3);
   EXPECT_EQ(kafka_.prefetch_bytes.back(), kMaxPrefetchBytes);
   EXPECT_FALSE(worker.fault().has_value());
 
+  // The batch the remake interrupted was continued, not dropped and re-read.
+  EXPECT_EQ(metrics->rows.load(), produced);
   auto loaded = commits_->LoadTable(Get(channel.arn).table_id);
   ASSERT_TRUE(loaded.has_value());
   EXPECT_EQ(loaded->metadata->metadata.snapshots.back().summary.at("total-records"),
-            std::to_string(produced));  // Every record once: none lost or read twice.
+            std::to_string(produced));  // Every record once.
 }
 
 TEST_F(DeliveryServiceTest, RecordsOlderThanTheTablesExpirationHorizonAreDeadLettered) {
