@@ -136,11 +136,16 @@ class RdKafkaConsumer final : public KafkaConsumer, public RdKafka::RebalanceCb 
         return std::optional<ConsumedRecord>();
     }
     ConsumedRecord record;
-    record.topic = msg->topic_name();
+    // The subscribed topic (one per consumer) and the key's bytes: the C++
+    // API's topic_name() and key() each build a std::string first, two more
+    // allocations per record on the delivery hot path.
+    record.topic = spec_.topic;
     record.partition = msg->partition();
     record.offset = msg->offset();
     record.timestamp_ms = msg->timestamp().timestamp;
-    if (msg->key() != nullptr) record.key = *msg->key();
+    if (msg->key_pointer() != nullptr) {
+      record.key.emplace(static_cast<const char*>(msg->key_pointer()), msg->key_len());
+    }
     if (msg->payload() != nullptr) {
       record.value = std::string(static_cast<const char*>(msg->payload()), msg->len());
     }
