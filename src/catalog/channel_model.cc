@@ -83,7 +83,49 @@ bool ArnOf(const std::string& arn, std::string_view service, std::string_view re
          fields->resource.size() > resource.size();
 }
 
-Status ReadTopic(const json& body, ChannelConfig& out, Reader& reader) {
+bool IsConfluentConverter(ValueConverter converter) {
+  return converter == ValueConverter::kAvroConfluent ||
+         converter == ValueConverter::kProtobufConfluent ||
+         converter == ValueConverter::kJsonSchemaConfluent;
+}
+
+std::string ExternalRegistryOnlyForConfluent(const std::string& format) {
+  return "externalSchemaRegistry is only for the AVRO_CONFLUENT, PROTOBUF_CONFLUENT and "
+         "JSON_SCHEMA_CONFLUENT converters, not " +
+         format + ".";
+}
+
+// recordSchema.externalSchemaRegistry: {"url", "basicAuth": {"key", "secret"}}
+// on the wire; the stored document has basicAuth.sealedSecret instead of the
+// secret (the API seals it before storing).
+Result<ExternalSchemaRegistry> ReadExternalRegistry(const json& object, ChannelDocument document,
+                                                    Reader& reader) {
+  ST_ASSIGN_OR_RETURN(std::string url, reader.RequiredStr(object, "url"));
+  Result<ExternalSchemaRegistry> parsed = ParseExternalRegistryUrl(url);
+  if (!parsed) return Err(reader.Bad("url", parsed.error()));
+  ExternalSchemaRegistry out = *std::move(parsed);
+  ST_ASSIGN_OR_RETURN(const json* auth, reader.Obj(object, "basicAuth", false));
+  if (auth == nullptr) return out;
+  ST_ASSIGN_OR_RETURN(std::string key, reader.RequiredStr(*auth, "key"));
+  if (Status s = ValidateBasicAuthKey(key); !s.ok()) return Err(reader.Bad("key", s));
+  out.basic_auth_key = std::move(key);
+  if (document == ChannelDocument::kCreateRequest) {
+    if (auth->contains("sealedSecret")) {
+      return Err(reader.Bad("sealedSecret",
+                            "basicAuth.sealedSecret is written by the server; send "
+                            "basicAuth.secret."));
+    }
+    ST_ASSIGN_OR_RETURN(std::string secret, reader.RequiredStr(*auth, "secret"));
+    if (Status s = ValidateBasicAuthSecret(secret); !s.ok()) return Err(reader.Bad("secret", s));
+    out.basic_auth_secret = std::move(secret);
+  } else {
+    ST_ASSIGN_OR_RETURN(std::string sealed, reader.RequiredStr(*auth, "sealedSecret"));
+    out.sealed_basic_auth_secret = std::move(sealed);
+  }
+  return out;
+}
+
+Status ReadTopic(const json& body, ChannelDocument document, ChannelConfig& out, Reader& reader) {
   ST_ASSIGN_OR_RETURN(const json* topic, reader.SingleObject(body, "topicConfigurationList"));
   ST_ASSIGN_OR_RETURN(out.topic_arn, reader.RequiredStr(*topic, "topicArn"));
   Result<KafkaTopicArnParts> parsed = ParseKafkaTopicArn(out.topic_arn);
@@ -107,11 +149,28 @@ Status ReadTopic(const json& body, ChannelConfig& out, Reader& reader) {
                                       "<schema>).");
     }
     out.gsr_arn = std::move(gsr_arn);
+    if (schema->contains("externalSchemaRegistry")) {
+      return reader.Bad("externalSchemaRegistry", ExternalRegistryOnlyForConfluent(format));
+    }
+  } else if (schema != nullptr && IsConfluentConverter(out.value_converter)) {
+    if (schema->contains("gsrArn")) {
+      return reader.Bad("gsrArn", "gsrArn is only for the JSON converter: " + format +
+                                      " records carry a Confluent schema id.");
+    }
+    ST_ASSIGN_OR_RETURN(const json* external,
+                        reader.Obj(*schema, "externalSchemaRegistry", true,
+                                   " (recordSchema of a Confluent channel names an external "
+                                   "registry; leave it out for the built-in one)"));
+    ST_ASSIGN_OR_RETURN(out.external_registry, ReadExternalRegistry(*external, document, reader));
   } else if (schema != nullptr) {
+    if (schema->contains("externalSchemaRegistry")) {
+      return reader.Bad("externalSchemaRegistry", ExternalRegistryOnlyForConfluent(format));
+    }
     return reader.Bad("recordSchema",
-                      "recordSchema is only for the JSON converter: " + format +
-                          " records carry their schema id (JSON_SCHEMA_GSR, AVRO_GSR, "
-                          "AVRO_CONFLUENT, PROTOBUF_CONFLUENT, JSON_SCHEMA_CONFLUENT) or need "
+                      "recordSchema is only for the JSON converter (gsrArn) and the Confluent "
+                      "converters (externalSchemaRegistry): " +
+                          format +
+                          " records carry their schema id (JSON_SCHEMA_GSR, AVRO_GSR) or need "
                           "none.");
   }
   return Status::OK();
@@ -287,7 +346,7 @@ Result<ChannelConfig> ReadChannel(const json& body, ChannelDocument document, Re
   if (Status s = ValidateChannelName(out.channel_name); !s.ok()) {
     return Err(reader.Bad("channelName", s));
   }
-  ST_TRY(ReadTopic(body, out, reader));
+  ST_TRY(ReadTopic(body, document, out, reader));
   if (document == ChannelDocument::kCreateRequest) {
     ST_ASSIGN_OR_RETURN(const json* s3, reader.Obj(body, "s3DestinationConfiguration", false));
     if (s3 != nullptr) {
@@ -411,11 +470,23 @@ Result<std::chrono::seconds> ParseUpdateChannelRequest(std::string_view json_tex
   return ReadFreshness(*iceberg, true, reader);
 }
 
-std::string SerializeChannelConfig(const ChannelConfig& config) {
+std::string SerializeChannelConfig(const ChannelConfig& config, ChannelEcho echo) {
   json topic = {{"topicArn", config.topic_arn},
                 {"recordConverter",
                  {{"valueConverter", std::string(ValueConverterName(config.value_converter))}}}};
   if (config.gsr_arn.has_value()) topic["recordSchema"] = {{"gsrArn", *config.gsr_arn}};
+  if (config.external_registry.has_value()) {
+    const ExternalSchemaRegistry& registry = *config.external_registry;
+    json external = {{"url", registry.url}};
+    if (registry.basic_auth_key.has_value()) {
+      json auth = {{"key", *registry.basic_auth_key}};
+      if (echo == ChannelEcho::kStored && registry.sealed_basic_auth_secret.has_value()) {
+        auth["sealedSecret"] = *registry.sealed_basic_auth_secret;
+      }
+      external["basicAuth"] = std::move(auth);
+    }
+    topic["recordSchema"] = {{"externalSchemaRegistry", std::move(external)}};
+  }
 
   json dlq = {{"bucketArn", config.dlq_bucket_arn}};
   if (config.dlq_error_output_prefix) dlq["errorOutputPrefix"] = *config.dlq_error_output_prefix;
@@ -453,6 +524,12 @@ std::string SerializeChannelConfig(const ChannelConfig& config) {
     if (logging.is_object()) out["loggingInfo"] = std::move(logging);
   }
   return out.dump();
+}
+
+std::string ExternalRegistrySealContextOf(const ChannelConfig& config) {
+  if (!config.external_registry.has_value()) return "";
+  return ExternalRegistrySealContext(config.topic.cluster.cluster_arn, config.channel_name,
+                                     *config.external_registry);
 }
 
 }  // namespace st::catalog

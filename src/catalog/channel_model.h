@@ -23,6 +23,7 @@
 
 #include "catalog/arns.h"
 #include "catalog/channel_records.h"
+#include "catalog/external_schema_registry.h"
 #include "common/status.h"
 
 namespace st::catalog {
@@ -105,6 +106,9 @@ struct ChannelConfig {
   KafkaTopicArnParts topic;
   ValueConverter value_converter = ValueConverter::kJson;
   std::optional<std::string> gsr_arn;  // recordSchema.gsrArn: required for JSON, else absent.
+  // Extension: recordSchema.externalSchemaRegistry, only for the *_CONFLUENT
+  // converters: schema ids resolve there instead of in the built-in registry.
+  std::optional<ExternalSchemaRegistry> external_registry;
 
   // icebergDestinationConfiguration
   IamRoleArnParts service_execution_role;  // Its account may be empty (the API refuses it).
@@ -157,7 +161,15 @@ Result<CreateChannelRequest> ParseCreateChannelRequest(std::string_view json_tex
 // with dataFreshnessInSeconds (s3DestinationUpdate is refused).
 Result<std::chrono::seconds> ParseUpdateChannelRequest(std::string_view json_text,
                                                        std::string* invalid_member = nullptr);
-// The stored document (compact JSON object text).
-std::string SerializeChannelConfig(const ChannelConfig& config);
+// What SerializeChannelConfig writes: the stored document, or what
+// DescribeChannel echoes (the same without secrets: an external registry's
+// sealed secret is left out, its URL and key stay).
+enum class ChannelEcho { kStored, kDescribe };
+// Compact JSON object text. A plaintext basicAuth.secret is never written.
+std::string SerializeChannelConfig(const ChannelConfig& config,
+                                   ChannelEcho echo = ChannelEcho::kStored);
+// The sealing context of the channel's external registry secret
+// (ExternalRegistrySealContext); "" without an external registry.
+std::string ExternalRegistrySealContextOf(const ChannelConfig& config);
 
 }  // namespace st::catalog

@@ -511,9 +511,9 @@ class DecodingRecordFormat final : public RecordFormat {
     const bool json_schema = config.value_converter == ValueConverter::kJsonSchemaGsr ||
                              config.value_converter == ValueConverter::kJsonSchemaConfluent;
     if (json_schema) options.schema_matches = JsonSchemaMatcher(options.schema, config);
+    auto confluent = std::make_shared<const ConfluentSource>(ConfluentSourceOf(config));
     if (IsConfluent(config.value_converter)) {
-      const std::string account = RegistryAccount(config);
-      options.writer_schemas = [this, account](int32_t id) { return Confluent(account, id); };
+      options.writer_schemas = [this, confluent](int32_t id) { return Confluent(*confluent, id); };
     }
     if (IsAvro(config.value_converter) ||
         config.value_converter == ValueConverter::kJsonSchemaConfluent) {
@@ -523,8 +523,8 @@ class DecodingRecordFormat final : public RecordFormat {
       const ValueConverter converter = config.value_converter;
       std::optional<ChannelConfig> json_config;
       if (converter == ValueConverter::kJsonSchemaConfluent) json_config = config;
-      AvroSchemaSource source = [this, converter, account](const AvroVersionRef& version) {
-        return WriterSchemaOf(converter, account, version.id);
+      AvroSchemaSource source = [this, converter, confluent](const AvroVersionRef& version) {
+        return WriterSchemaOf(converter, *confluent, version.id);
       };
       auto writer = std::make_unique<AvroBatchWriter>(std::move(options), converter,
                                                       std::move(source), std::move(sources),
@@ -539,17 +539,17 @@ class DecodingRecordFormat final : public RecordFormat {
   }
 
  private:
-  Result<decoding::WriterSchema> Confluent(const std::string& account, int32_t id) const {
+  Result<decoding::WriterSchema> Confluent(const ConfluentSource& source, int32_t id) const {
     if (!confluent_) {
       return Err(NotFound("no Confluent-compatible schema registry is connected to delivery"));
     }
-    return confluent_(account, id);
+    return confluent_(source, id);
   }
 
   // The writer schema a version id names (GSR: the UUID text; Confluent: the
   // decimal id). NotFound when the registry has none.
   Result<decoding::WriterSchema> WriterSchemaOf(ValueConverter converter,
-                                                const std::string& account,
+                                                const ConfluentSource& source,
                                                 const std::string& id) const {
     if (IsConfluent(converter)) {
       int32_t schema_id = 0;
@@ -557,10 +557,10 @@ class DecodingRecordFormat final : public RecordFormat {
       if (ec != std::errc() || end != id.data() + id.size()) {
         return Err(NotFound("'" + id + "' is not a Confluent schema id"));
       }
-      return Confluent(account, schema_id);
+      return Confluent(source, schema_id);
     }
     ST_ASSIGN_OR_RETURN(registry::SchemaVersion version,
-                        AccountSchemaVersion(registry_, account, id));
+                        AccountSchemaVersion(registry_, source.account_id, id));
     return decoding::WriterSchema{version.data_format == "AVRO" ? decoding::WriterSchemaType::kAvro
                                                                 : decoding::WriterSchemaType::kJson,
                                   std::move(version.definition)};
@@ -597,11 +597,15 @@ class DecodingRecordFormat final : public RecordFormat {
     const AvroVersionRef ref{*key, AvroVersionText(config.value_converter, *key)};
     const AvroVersionRef* version = &ref;
     Result<decoding::WriterSchema> schema =
-        WriterSchemaOf(config.value_converter, RegistryAccount(config), version->id);
+        WriterSchemaOf(config.value_converter, ConfluentSourceOf(config), version->id);
     if (!schema.has_value()) {
       if (schema.error().code() != StatusCode::kNotFound) return Err(schema.error());
+      const std::string registry =
+          config.external_registry.has_value()
+              ? "the external schema registry " + config.external_registry->url
+              : std::string("the schema registry");
       return Failure(decoding::kSchemaNotFound,
-                     "The writer schema " + version->id + " is not in the schema registry.",
+                     "The writer schema " + version->id + " is not in " + registry + ".",
                      version->id);
     }
     if (config.value_converter == ValueConverter::kProtobufConfluent) {
@@ -690,6 +694,11 @@ class DecodingRecordFormat final : public RecordFormat {
 };
 
 }  // namespace
+
+ConfluentSource ConfluentSourceOf(const ChannelConfig& config) {
+  return ConfluentSource{RegistryAccount(config), config.external_registry,
+                         catalog::ExternalRegistrySealContextOf(config)};
+}
 
 std::unique_ptr<RecordFormat> NewDecodingRecordFormat(registry::SchemaRegistry& registry,
                                                       ConfluentSchemaLookup confluent) {

@@ -91,15 +91,29 @@ class RecordFormat {
                                                          iceberg::FileIO& io, Random& random) = 0;
 };
 
-// The writer schema of a Confluent schema id in an account's
-// Confluent-compatible registry (AVRO_CONFLUENT channels; the account is the
-// channel's owner, that of its service execution role). NotFound: the record is
-// SCHEMA_NOT_FOUND; other errors are transient (the batch is retried).
+// Where a channel's Confluent schema ids resolve (AVRO_CONFLUENT,
+// PROTOBUF_CONFLUENT, JSON_SCHEMA_CONFLUENT channels).
+struct ConfluentSource {
+  // The built-in registry's account: the channel's owner, that of its
+  // service execution role (ids are per account there).
+  std::string account_id;
+  // The channel's external registry (its secret still sealed), or nullopt
+  // for the built-in registry.
+  std::optional<catalog::ExternalSchemaRegistry> external;
+  // catalog::ExternalRegistrySealContextOf(channel), when `external` is set.
+  std::string seal_context;
+};
+ConfluentSource ConfluentSourceOf(const ChannelConfig& config);
+
+// The writer schema of a Confluent schema id in the source's registry.
+// NotFound: the record is SCHEMA_NOT_FOUND; other errors are transient (the
+// batch is retried; the message reaches the channel's last error and
+// DescribeChannel's DELIVERY_STALLED stateInfo).
 using ConfluentSchemaLookup =
-    std::function<Result<decoding::WriterSchema>(const std::string& account_id, int32_t schema_id)>;
+    std::function<Result<decoding::WriterSchema>(const ConfluentSource& source, int32_t schema_id)>;
 
 // decoding + registry. `registry` must outlive the format. Without
-// `confluent`, every AVRO_CONFLUENT record is SCHEMA_NOT_FOUND.
+// `confluent`, every *_CONFLUENT record is SCHEMA_NOT_FOUND.
 std::unique_ptr<RecordFormat> NewDecodingRecordFormat(registry::SchemaRegistry& registry,
                                                       ConfluentSchemaLookup confluent = {});
 

@@ -12,6 +12,7 @@
 #include "common/json_nesting.h"
 #include "common/mutex.h"
 #include "registry/confluent_avro_compatibility.h"
+#include "registry/confluent_references_internal.h"
 #include "sql/statement.h"
 #include "sql/transaction.h"
 #include "sqlite/database.h"
@@ -165,39 +166,6 @@ Outcome<Canonical> Canonicalize(const SchemaText& input) {
   }
   out.key = type + "\n" + ReferencesJson(out.text.references) + "\n" + out.text.schema;
   return out;
-}
-
-// Resolves `refs` into `out->references` (depth-first, dependencies first,
-// each name once; `seen` also ends reference cycles) through `get`, which
-// returns a subject's version (nullopt = latest). Shared by LookupSchemaById
-// (through the public interface) and the registry's own checks (under its
-// lock).
-Status ResolveReferences(
-    const std::vector<Reference>& refs,
-    const std::function<Outcome<SubjectVersion>(const std::string&, std::optional<int64_t>)>& get,
-    RegisteredSchema* out) {
-  std::set<std::string> seen;
-  std::function<Status(const std::vector<Reference>&, int)> resolve =
-      [&](const std::vector<Reference>& level, int depth) -> Status {
-    if (depth > 32) return InvalidArgument("schema references nest deeper than 32 levels");
-    for (const Reference& ref : level) {
-      if (!seen.insert(ref.name).second) continue;
-      std::optional<int64_t> version;
-      if (ref.version >= 0) version = ref.version;
-      Outcome<SubjectVersion> got = get(ref.subject, version);
-      if (!got) {
-        const int code = got.error().error_code;
-        const bool missing = code == kSubjectNotFound || code == kVersionNotFound;
-        return Status(missing ? StatusCode::kNotFound : StatusCode::kUnavailable,
-                      "schema reference " + ref.name + " (subject " + ref.subject +
-                          "): " + got.error().message);
-      }
-      ST_TRY(resolve(got->schema.references, depth + 1));
-      out->references.emplace_back(ref.name, got->schema.schema);
-    }
-    return Status::OK();
-  };
-  return resolve(refs, 0);
 }
 
 class SqlConfluentRegistry final : public ConfluentRegistry {

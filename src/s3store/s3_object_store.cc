@@ -8,12 +8,17 @@
 
 #include "common/percent_encoding.h"
 #include "common/xml_text.h"
+#include "http_client/http_client.h"
 #include "s3store/s3_xml_internal.h"
 
 namespace st::s3store {
 
 namespace {
 
+using http_client::HttpClient;
+using http_client::HttpClientOptions;
+using http_client::HttpRequest;
+using http_client::HttpResponse;
 using storage::ObjectInfo;
 using storage::ObjectReader;
 using storage::ObjectWriter;

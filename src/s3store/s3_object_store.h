@@ -30,7 +30,6 @@
 #include "auth/sigv4_signer.h"
 #include "common/clock.h"
 #include "common/random.h"
-#include "s3store/http_client.h"
 #include "s3store/retry.h"
 #include "storage/object_store.h"
 

@@ -26,7 +26,6 @@
 #include "catalog/table_commits.h"
 #include "common/clock.h"
 #include "common/random.h"
-#include "decoding/writer_schema.h"
 #include "delivery/delivery_service.h"
 #include "delivery/kafka_client.h"
 #include "delivery/record_format.h"
@@ -41,6 +40,7 @@
 #include "registry/schema_registry.h"
 #include "server/admin_key_file.h"
 #include "server/builtin_routes.h"
+#include "server/confluent_schema_lookup.h"
 #include "server/data_dir.h"
 #include "server/lease_keeper.h"
 #include "server/master_key.h"
@@ -310,19 +310,13 @@ int RunServer(int argc, char** argv) {
   // AVRO_CONFLUENT, PROTOBUF_CONFLUENT and JSON_SCHEMA_CONFLUENT writer
   // schemas (Protobuf: with the files its references name) come from the
   // built-in Confluent-compatible registry, in the channel owner's account (its ids are per
-  // account).
-  registry::confluent::ConfluentRegistry& confluent = **confluent_or;
+  // account), or from the external registry a channel names, on the hosts
+  // --external-registry-hosts allows.
+  registry::confluent::ExternalRegistryOptions external_options;
+  external_options.allowed_hosts = config.external_registry_hosts;
+  registry::confluent::ExternalConfluentRegistry external_registries(std::move(external_options));
   delivery::ConfluentSchemaLookup confluent_lookup =
-      [&confluent](const std::string& account, int32_t id) -> Result<decoding::WriterSchema> {
-    ST_ASSIGN_OR_RETURN(registry::confluent::RegisteredSchema found,
-                        registry::confluent::LookupSchemaById(confluent, account, id));
-    decoding::WriterSchema schema;
-    if (found.schema_type == "PROTOBUF") schema.type = decoding::WriterSchemaType::kProtobuf;
-    if (found.schema_type == "JSON") schema.type = decoding::WriterSchemaType::kJson;
-    schema.text = std::move(found.schema);
-    schema.references = std::move(found.references);
-    return schema;
-  };
+      MakeConfluentSchemaLookup(**confluent_or, external_registries, **sealer);
   std::unique_ptr<delivery::RecordFormat> record_format =
       delivery::NewDecodingRecordFormat(schemas, std::move(confluent_lookup));
   delivery::DeliveryService delivery(
@@ -373,7 +367,9 @@ int RunServer(int argc, char** argv) {
          }}));
   }
   api::kafka::KafkaDeps kafka_deps{
-      store, authorizer, layout->account_id,
+      store,
+      authorizer,
+      layout->account_id,
       [&delivery](const std::string& arn) { return delivery.LiveStateInfo(arn); },
       [&delivery](const std::string& arn) {
         std::vector<api::kafka::KafkaDeps::QuarantinedVersion> out;
@@ -381,7 +377,9 @@ int RunServer(int argc, char** argv) {
           out.push_back({version, q.records, q.message});
         }
         return out;
-      }};
+      },
+      config.external_registry_hosts,
+      sealer->get()};
   if (mounted.ok()) mounted = api_router.Mount(api::kafka::MakeKafkaSurface(kafka_deps));
   if (mounted.ok()) mounted = api_router.Mount(api::kafka::MakeKafkaOperationsSurface(kafka_deps));
   if (mounted.ok()) {

@@ -4,17 +4,13 @@
 
 #include "decoding/protobuf_compatibility.h"
 #include "registry/confluent_json_compatibility.h"
+#include "server/confluent_schema_lookup.h"
 
 namespace st::server {
 
 namespace {
 
 using registry::confluent::RegisteredSchema;
-
-decoding::WriterSchema ToWriterSchema(const RegisteredSchema& schema) {
-  return decoding::WriterSchema{decoding::WriterSchemaType::kProtobuf, schema.schema,
-                                schema.references};
-}
 
 class ProtobufChecker final : public registry::confluent::SchemaCompatibilityChecker {
  public:

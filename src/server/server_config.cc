@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "catalog/external_schema_registry.h"
 #include "server/data_dir.h"
 
 namespace st::server {
@@ -137,6 +138,8 @@ Result<ServerConfig> ParseServerFlags(const std::vector<std::string>& args) {
     } else if (flag == "--delivery-memory-mb") {
       ST_ASSIGN_OR_RETURN(uint64_t mb, ParseUnsigned(flag, value, 1 << 20));
       config.delivery_memory_bytes = mb * 1024 * 1024;
+    } else if (flag == "--external-registry-hosts") {
+      ST_ASSIGN_OR_RETURN(config.external_registry_hosts, catalog::ParseRegistryHostList(value));
     } else if (flag == "--header-timeout-ms") {
       ST_ASSIGN_OR_RETURN(config.header_timeout_ms, ParseUnsigned(flag, value, 3'600'000));
       if (config.header_timeout_ms == 0) {
@@ -211,6 +214,10 @@ std::string ServerUsage() {
   --delivery-buffer-mb N   per-channel delivery buffer before a commit is forced (default 48)
   --delivery-memory-mb N   all channels' buffers together: past it, channels at or above
                            their fair share commit early (default 512, 0: no bound)
+  --external-registry-hosts HOST:PORT,...
+                           the hosts a channel's external Confluent-compatible schema
+                           registry (recordSchema.externalSchemaRegistry) may be on, matched
+                           exactly (default empty: every channel naming one is refused)
   --header-timeout-ms N    a request's line and headers must arrive within N ms of its first
                            byte, or the connection is closed (default 20000)
   --maintenance-interval-seconds N

@@ -58,6 +58,11 @@ struct ServerConfig {
   uint64_t delivery_buffer_bytes = 48ull * 1024 * 1024;
   // All channels together (delivery/memory_budget.h); 0: no server-wide bound.
   uint64_t delivery_memory_bytes = 512ull * 1024 * 1024;
+  // --external-registry-hosts: the host:port entries a channel's external
+  // schema registry may be on (catalog::ParseRegistryHostList). Empty by
+  // default: a tenant names the URL, so the server sends nothing to any host
+  // the operator did not list (the host itself, internal services).
+  std::vector<std::string> external_registry_hosts;
   // Both endpoints: a request head (request line and headers) must arrive
   // within this long of its first byte (http::Server::Options::header_timeout).
   uint64_t header_timeout_ms = 20'000;

@@ -7,7 +7,9 @@
 #include "api/kafka/kafka_errors_internal.h"
 #include "api/kafka/operations_internal.h"
 #include "api/kafka/resource_lookup_internal.h"
+#include "auth/secret_sealer.h"
 #include "catalog/channel_model.h"
+#include "common/base64.h"
 #include "common/json_nesting.h"
 #include "common/utc_time.h"
 
@@ -41,6 +43,24 @@ json OperationReply(const catalog::Channel& channel) {
   return out;
 }
 
+// Replaces the external registry's plaintext secret by its sealed form
+// (base64), bound to the channel and the registry (ExternalRegistrySealContextOf).
+Status SealRegistrySecret(const KafkaDeps& deps, catalog::ChannelConfig& config) {
+  catalog::ExternalSchemaRegistry& registry = *config.external_registry;
+  if (!registry.basic_auth_secret.has_value()) return Status::OK();
+  if (deps.secret_sealer == nullptr) {
+    return Internal(
+        "This server has no secret sealer, so it cannot keep an external schema "
+        "registry's credentials.");
+  }
+  ST_ASSIGN_OR_RETURN(std::string sealed,
+                      deps.secret_sealer->Seal(*registry.basic_auth_secret,
+                                               catalog::ExternalRegistrySealContextOf(config)));
+  registry.sealed_basic_auth_secret = common::Base64Encode(sealed);
+  registry.basic_auth_secret.reset();
+  return Status::OK();
+}
+
 json ChannelInfo(const catalog::Channel& channel) {
   json out = OperationReply(channel);
   out["channelName"] = channel.name;
@@ -59,11 +79,19 @@ Reply CreateChannel(const KafkaDeps& deps, Ctx& context) {
   std::string invalid_member;
   auto request = catalog::ParseCreateChannelRequest(context.request.body, &invalid_member);
   if (!request) return FailOn(context, invalid_member, request.error());
-  const catalog::ChannelConfig& config = request->config;
+  catalog::ChannelConfig& config = request->config;
   if (config.topic.cluster.cluster_arn != cluster->arn) {
     return context.Fail(BadParameter("topicArn", "The topic ARN '" + config.topic_arn +
                                                      "' is not a topic of the cluster '" +
                                                      cluster->arn + "'."));
+  }
+  if (config.external_registry.has_value()) {
+    if (Status allowed = catalog::CheckRegistryHostAllowed(*config.external_registry,
+                                                           deps.external_registry_hosts);
+        !allowed.ok()) {
+      return context.Fail(BadParameter("externalSchemaRegistry", allowed.message()));
+    }
+    ST_TRY(SealRegistrySecret(deps, config));
   }
   const std::string& role_arn = config.service_execution_role.arn;
   const std::string& role_account = config.service_execution_role.account_id;
@@ -128,7 +156,7 @@ Reply DescribeChannel(const KafkaDeps& deps, Ctx& context) {
   if (auto config = catalog::ParseChannelConfig(channel->configuration_json,
                                                 catalog::ChannelDocument::kStored);
       config.has_value()) {
-    out = json::parse(catalog::SerializeChannelConfig(*config));
+    out = json::parse(catalog::SerializeChannelConfig(*config, catalog::ChannelEcho::kDescribe));
   }
   out.update(ChannelInfo(*channel));
   std::optional<catalog::ChannelStateInfo> info = channel->state_info;

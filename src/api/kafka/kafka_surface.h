@@ -34,6 +34,10 @@
 #include "catalog/metadata_store.h"
 #include "http/router.h"
 
+namespace st::auth {
+class SecretSealer;
+}
+
 namespace st::api::kafka {
 
 // Every reference must outlive the mounted router and be thread-safe.
@@ -57,6 +61,13 @@ struct KafkaDeps {
   };
   std::function<std::vector<QuarantinedVersion>(const std::string& channel_arn)>
       quarantined_versions;
+  // Extension recordSchema.externalSchemaRegistry: the host:port entries of
+  // --external-registry-hosts (empty: every channel naming a registry is
+  // refused), and the sealer of the registries' basic-auth secrets, bound to
+  // catalog::ExternalRegistrySealContextOf (null: channels naming
+  // credentials are refused). Must outlive the surface.
+  std::vector<std::string> external_registry_hosts;
+  const auth::SecretSealer* secret_sealer = nullptr;
 };
 
 // The surface "kafka" at prefix "/v1".

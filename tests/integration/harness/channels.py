@@ -134,7 +134,8 @@ class ChannelSetup:
                bucket_name: Optional[str] = None, role_account: Optional[str] = None,
                role_arn: Optional[str] = None, namespace: str = "events",
                table: Optional[str] = None, bucket_arn: Optional[str] = None,
-               dlq_bucket: Optional[str] = None) -> "ChannelSetup":
+               dlq_bucket: Optional[str] = None,
+               record_schema: Optional[dict] = None) -> "ChannelSetup":
         suffix = uuid.uuid4().hex[:8]
         bucket_name = bucket_name or f"stream-{suffix}"
         dlq_bucket = dlq_bucket or f"dlq-{suffix}"
@@ -159,6 +160,8 @@ class ChannelSetup:
         if converter == "JSON":
             schema_arn = register_json_schema(server, f"schema-{suffix}", schema)
             topic_config["recordSchema"] = {"gsrArn": schema_arn}
+        if record_schema is not None:
+            topic_config["recordSchema"] = record_schema
         partition_spec: dict = {"partitionStrategy": strategy}
         if partition_source:
             partition_spec["sourceList"] = [{"sourceName": partition_source}]
@@ -178,7 +181,8 @@ class ChannelSetup:
         }
         iceberg.update(extra_iceberg or {})
         name = f"ch-{suffix}"
-        if extra_iceberg and set(extra_iceberg) - _BOTOCORE_ICEBERG_FIELDS:
+        if (extra_iceberg and set(extra_iceberg) - _BOTOCORE_ICEBERG_FIELDS) or (
+                record_schema and "externalSchemaRegistry" in record_schema):
             # Our extensions are not in botocore's model: send the wire JSON.
             body = json.dumps({"channelName": name, "topicConfigurationList": [topic_config],
                                "icebergDestinationConfiguration": iceberg})

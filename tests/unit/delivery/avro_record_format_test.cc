@@ -112,8 +112,10 @@ class AvroRecordFormatTest : public ::testing::Test {
   std::unique_ptr<RecordFormat> Format() {
     return NewDecodingRecordFormat(
         *registry_,
-        [this](const std::string& account, int32_t id) -> Result<decoding::WriterSchema> {
-          lookups_.push_back(account + "/" + std::to_string(id));
+        [this](const ConfluentSource& source, int32_t id) -> Result<decoding::WriterSchema> {
+          const std::string& account = source.account_id;
+          lookups_.push_back((source.external ? source.external->url + "|" : "") + account + "/" +
+                             std::to_string(id));
           if (auto pb = proto_schemas_.find(id);
               account == kOwnerAccount && pb != proto_schemas_.end()) {
             return decoding::WriterSchema{decoding::WriterSchemaType::kProtobuf, pb->second, {}};
@@ -269,6 +271,36 @@ TEST_F(AvroRecordFormatTest, WithoutAConfluentRegistryRecordsAreSchemaNotFound) 
   ASSERT_TRUE(magic.has_value());
   ASSERT_TRUE(magic->failure.has_value());
   EXPECT_EQ(magic->failure->code, decoding::kWrongMagicByte);
+}
+
+TEST_F(AvroRecordFormatTest, AChannelWithAnExternalRegistryAsksItWithItsSealedSecret) {
+  catalog::ChannelConfig config = Config("AVRO_CONFLUENT");
+  auto registry = catalog::ParseExternalRegistryUrl("http://registry.example:8081/sr");
+  ASSERT_TRUE(registry.has_value());
+  registry->basic_auth_key = "KEY";
+  registry->sealed_basic_auth_secret = "c2VhbGVk";
+  config.external_registry = *registry;
+  auto format = Format();
+  auto layout = format->Layout(config, Record(Confluent(7, Long(1) + Str("a"))));
+  ASSERT_TRUE(layout.has_value()) << layout.error().ToString();
+  ASSERT_TRUE(layout->layout.has_value());
+  EXPECT_EQ(lookups_, std::vector<std::string>{"http://registry.example:8081/sr|" +
+                                               std::string(kOwnerAccount) + "/7"});
+  const ConfluentSource source = ConfluentSourceOf(config);
+  ASSERT_TRUE(source.external.has_value());
+  EXPECT_EQ(source.external->sealed_basic_auth_secret, "c2VhbGVk");
+  EXPECT_EQ(source.seal_context, catalog::ExternalRegistrySealContextOf(config));
+  EXPECT_FALSE(source.seal_context.empty());
+  EXPECT_TRUE(ConfluentSourceOf(config_).seal_context.empty());
+
+  // An id the external registry does not know names that registry.
+  auto missing = format->Layout(config, Record(Confluent(4242, Long(1) + Str("a"))));
+  ASSERT_TRUE(missing.has_value());
+  ASSERT_TRUE(missing->failure.has_value());
+  EXPECT_EQ(missing->failure->code, decoding::kSchemaNotFound);
+  EXPECT_NE(missing->failure->message.find("external schema registry http://registry.example"),
+            std::string::npos)
+      << missing->failure->message;
 }
 
 TEST_F(AvroRecordFormatTest, AGsrChannelReadsItsWriterSchemaFromTheGlueRegistry) {

@@ -41,6 +41,17 @@ TEST(ServerConfigTest, SseS3KeyFile) {
   EXPECT_FALSE(ParseServerFlags({"--sse-s3-key-file="}).has_value());
 }
 
+TEST(ServerConfigTest, ExternalRegistryHostsAreEmptyByDefault) {
+  EXPECT_TRUE(ParseServerFlags({})->external_registry_hosts.empty());
+  auto config = ParseServerFlags({"--external-registry-hosts", "Reg.example:8081,10.0.0.5:80"});
+  ASSERT_TRUE(config.has_value()) << config.error().ToString();
+  EXPECT_EQ(config->external_registry_hosts,
+            (std::vector<std::string>{"reg.example:8081", "10.0.0.5:80"}));
+  auto bad = ParseServerFlags({"--external-registry-hosts", "reg.example"});
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.error().message().find("must be host:port"), std::string::npos);
+}
+
 TEST(ServerConfigTest, CatalogIsSqliteByDefaultOrAPostgresqlUrl) {
   EXPECT_TRUE(ParseServerFlags({})->catalog_url.empty());
   auto config = ParseServerFlags({"--catalog", "postgresql://st@127.0.0.1:5432/catalog"});

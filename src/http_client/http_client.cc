@@ -1,4 +1,4 @@
-#include "s3store/http_client.h"
+#include "http_client/http_client.h"
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -10,7 +10,7 @@
 
 #include "common/ascii.h"
 
-namespace st::s3store {
+namespace st::http_client {
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
@@ -246,4 +246,4 @@ Result<std::unique_ptr<HttpResponse>> HttpClient::SendOn(std::unique_ptr<Connect
   return response;
 }
 
-}  // namespace st::s3store
+}  // namespace st::http_client

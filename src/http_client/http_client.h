@@ -1,7 +1,9 @@
-// A blocking HTTP/1.1 client for the S3 object store: keep-alive connections
-// to one host:port in a small pool, connect and per-operation timeouts, and
-// response bodies read as a stream (a 1 GB object never sits in memory).
-// Boost.Beast stays inside http_client.cc. Plain http only (no TLS yet).
+// A blocking HTTP/1.1 client (the S3 object store, external schema
+// registries): keep-alive connections to one host:port in a small pool,
+// connect and per-operation timeouts, and response bodies read as a stream
+// (a 1 GB object never sits in memory). Redirects are returned to the caller,
+// never followed. Boost.Beast stays inside http_client.cc. Plain http only
+// (no TLS yet).
 #pragma once
 
 #include <chrono>
@@ -16,7 +18,7 @@
 #include "common/mutex.h"
 #include "common/status.h"
 
-namespace st::s3store {
+namespace st::http_client {
 
 struct HttpClientOptions {
   std::string host;  // "127.0.0.1"
@@ -97,4 +99,4 @@ class HttpClient {
   std::vector<std::unique_ptr<Connection>> idle_ GUARDED_BY(mu_);
 };
 
-}  // namespace st::s3store
+}  // namespace st::http_client
