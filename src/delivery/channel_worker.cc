@@ -205,6 +205,10 @@ Result<catalog::NextOffsets> ChannelWorker::OnAssign(
     catalog::NextOffsets next = tracker_.Next();
     bool same = next.size() == partitions.size();
     for (catalog::KafkaPartition p : partitions) same = same && next.contains(p);
+    ctx_.logger.Log(LogLevel::kInfo, "partitions_assigned_after_resize",
+                    {{"channel", channel_.arn},
+                     {"count", static_cast<int64_t>(partitions.size())},
+                     {"batch", same ? "continued" : "dropped"}});
     if (same) return next;
     DropBatch();
     tracker_.Clear();

@@ -24,6 +24,7 @@ import time
 
 import pytest
 
+import harness.channels
 from harness.channels import ChannelSetup
 from harness.exactly_once import SCHEMA, SteadyProducer, channel_metric, verify_exactly_once
 from harness.server import StreamtablesServer
@@ -253,3 +254,51 @@ def test_server_sigstop_30s_recovers_exactly_once(fresh_server, kafka, topic_nam
     resumed = time.monotonic()
     recover_and_verify(channel, load, kafka, resumed, committed_before, load.produced,
                        "30 s SIGSTOP of the server")
+
+
+def test_channels_coming_and_going_resize_a_busy_channels_prefetch_exactly_once(
+        fresh_server, kafka, topic_name):
+    """Issue 15: a channel's librdkafka prefetch is a quarter of its fair share of
+    --delivery-memory-mb. With a 64 MB budget a lone channel prefetches 16 MiB;
+    once three more channels run, its share wants 4 MiB and the worker remakes
+    its consumer mid-batch (the batch continues: no record is read twice), and
+    again when they are deleted. Every offset lands exactly once."""
+    server = fresh_server(extra_args=["--delivery-memory-mb", "64"])
+    kafka.create_topic(topic_name, partitions=PARTITIONS)
+    channel = ChannelSetup.create(server, kafka, topic_name, schema=SCHEMA,
+                                  freshness=FRESHNESS_S)
+    load, watch = start_load(channel, kafka, topic_name)
+
+    def resizes(sample) -> float:
+        return channel_metric(sample["metrics"], "streamtables_delivery_consumer_resizes_total",
+                              channel.channel_arn) or 0
+
+    assert resizes(watch.sample()) == 0
+    others = []
+    for i in range(3):
+        other_topic = f"{topic_name}-other{i}"
+        kafka.create_topic(other_topic, partitions=1)
+        others.append(ChannelSetup.create(server, kafka, other_topic, schema=SCHEMA,
+                                          freshness=FRESHNESS_S,
+                                          cluster_arn=channel.cluster_arn))
+    for other in others:
+        other.wait_status("ACTIVE")
+    watch.until(lambda s: resizes(s) >= 1, 30, "consumer remade for the smaller share")
+    time.sleep(3)  # Deliveries go on with the new consumer.
+    client = harness.channels.kafka_client(server)
+    for other in others:
+        client.delete_channel(ClusterArn=other.cluster_arn, ChannelArn=other.channel_arn)
+    watch.until(lambda s: resizes(s) >= 2, 60, "consumer remade for the larger share again")
+    time.sleep(3)
+
+    load.stop()
+    data = channel.wait_rows(load.good, timeout_s=120)
+    summary = verify_exactly_once(data, kafka.end_offsets(topic_name),
+                                  [(d["partition"], d["offset"]) for d in channel.dlq_lines()])
+    final = watch.sample()
+    read = channel_metric(final["metrics"], "streamtables_delivery_rows_total",
+                          channel.channel_arn)
+    # Remade mid-batch, the batch was continued, not dropped and read again.
+    assert read == load.produced, (read, load.produced)
+    assert resizes(final) == 2, final["metrics"]
+    print(f"\nprefetch resized twice while {load.produced} records were delivered; {summary}")
