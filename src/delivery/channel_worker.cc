@@ -163,6 +163,7 @@ Status ChannelWorker::EnsureConsumer() {
   const int64_t prefetch = spec.max_prefetch_bytes;
   ST_ASSIGN_OR_RETURN(consumer_, ctx_.kafka.NewConsumer(cluster_, std::move(spec)));
   consumer_prefetch_bytes_ = prefetch;
+  consumer_assigned_ = false;
   return Status::OK();
 }
 
@@ -179,7 +180,9 @@ void ChannelWorker::ResizeConsumerIfStale() {
   // at the next offset the batch has not read (OnAssign). What librdkafka had
   // prefetched is fetched again. The factor of two keeps a server whose
   // channel count wobbles from remaking consumers back and forth.
-  if (!consumer_ || !share_) return;
+  // Not before the consumer's first assignment: it would have to wait for
+  // it on close anyway (rdkafka_client.cc, librdkafka issue 4312).
+  if (!consumer_ || !share_ || !consumer_assigned_) return;
   const int64_t wanted = WantedPrefetchBytes();
   if (consumer_prefetch_bytes_ <= 2 * wanted && wanted <= 2 * consumer_prefetch_bytes_) return;
   ctx_.logger.Log(LogLevel::kInfo, "consumer_resized",
@@ -196,6 +199,7 @@ void ChannelWorker::ResizeConsumerIfStale() {
 
 Result<catalog::NextOffsets> ChannelWorker::OnAssign(
     const std::vector<catalog::KafkaPartition>& partitions, bool incremental) {
+  consumer_assigned_ = true;
   if (resizing_) {
     resizing_ = false;
     // A consumer remade for its prefetch bound: with exactly the partitions
@@ -205,10 +209,13 @@ Result<catalog::NextOffsets> ChannelWorker::OnAssign(
     catalog::NextOffsets next = tracker_.Next();
     bool same = next.size() == partitions.size();
     for (catalog::KafkaPartition p : partitions) same = same && next.contains(p);
+    const bool held = tracker_.HasPending() || !failures_.empty();
     ctx_.logger.Log(LogLevel::kInfo, "partitions_assigned_after_resize",
                     {{"channel", channel_.arn},
                      {"count", static_cast<int64_t>(partitions.size())},
-                     {"batch", same ? "continued" : "dropped"}});
+                     {"batch", !held  ? "none"
+                               : same ? "continued"
+                                      : "dropped"}});
     if (same) return next;
     DropBatch();
     tracker_.Clear();

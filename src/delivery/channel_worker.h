@@ -225,6 +225,7 @@ class ChannelWorker {
 
   std::unique_ptr<KafkaConsumer> consumer_;
   int64_t consumer_prefetch_bytes_ = 0;  // The bound consumer_ was made with.
+  bool consumer_assigned_ = false;       // consumer_ has had its first assignment.
   std::unique_ptr<KafkaProducer> dlq_producer_;
   OffsetTracker tracker_;
   std::optional<catalog::Table> table_;

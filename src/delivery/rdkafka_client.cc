@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
@@ -17,6 +18,9 @@ namespace st::delivery {
 namespace {
 
 constexpr int kMetadataTimeoutMs = 10000;
+// How long Close() lets a group join in progress reach its first assignment
+// (RdKafkaConsumer::Close).
+constexpr auto kFirstAssignmentWaitOnClose = std::chrono::seconds(3);
 
 Status ConfSet(RdKafka::Conf& conf, const std::string& key, const std::string& value) {
   std::string error;
@@ -77,6 +81,7 @@ class RdKafkaConsumer final : public KafkaConsumer, public RdKafka::RebalanceCb 
     std::vector<catalog::KafkaPartition> ids;
     for (RdKafka::TopicPartition* tp : partitions) ids.push_back(tp->partition());
     if (err == RdKafka::ERR__ASSIGN_PARTITIONS) {
+      ever_assigned_ = true;
       Result<catalog::NextOffsets> offsets = spec_.on_assign(ids, incremental);
       if (!offsets.has_value()) {
         callback_error_ = offsets.error();
@@ -202,6 +207,17 @@ class RdKafkaConsumer final : public KafkaConsumer, public RdKafka::RebalanceCb 
   void Close() override {
     if (consumer_ && !closed_) {
       closed_ = true;
+      // librdkafka before 2.3.0 (Debian's is 2.0.2) aborts the whole process
+      // when a cooperative-sticky consumer is destroyed after joining its
+      // group but before its first assignment (an assert on the sticky
+      // assignor's state, librdkafka issue 4312): a channel stopped or
+      // remade right after it started would take every tenant's server
+      // down. Let a join in progress reach its assignment first; records
+      // polled meanwhile are dropped (nothing was handed to the worker).
+      const auto deadline = std::chrono::steady_clock::now() + kFirstAssignmentWaitOnClose;
+      while (!ever_assigned_ && std::chrono::steady_clock::now() < deadline) {
+        std::unique_ptr<RdKafka::Message> dropped(consumer_->consume(50));
+      }
       consumer_->close();
     }
   }
@@ -234,6 +250,7 @@ class RdKafkaConsumer final : public KafkaConsumer, public RdKafka::RebalanceCb 
   std::vector<catalog::KafkaPartition> assignment_;
   std::optional<Status> callback_error_;
   bool closed_ = false;
+  bool ever_assigned_ = false;  // The group has handed this consumer partitions once.
 };
 
 class DeliveryCounter final : public RdKafka::DeliveryReportCb {
