@@ -1,10 +1,12 @@
-// A new JSON Schema version onto an existing table (JSON_SCHEMA_CONFLUENT):
-// the one change the JSON path evolves a table for is new optional fields.
-// The JSON shredder reads values by column name, so a version whose columns
-// are the table's, or the table's minus optional ones, or the table's plus
-// optional ones, decodes into the same rows; anything else (a type or
-// requiredness change, a new required field, a required column the version
-// lacks) stays SCHEMA_MISMATCH, as on a JSON_SCHEMA_GSR channel.
+// A new JSON Schema version onto an existing table (JSON_SCHEMA_CONFLUENT,
+// JSON_SCHEMA_GSR): the one change the JSON path evolves a table for is new
+// optional fields. The JSON shredder reads values by column name, so a
+// version whose columns are the table's, or the table's minus optional ones,
+// or the table's plus optional ones, decodes into the same rows; anything
+// else (a type or requiredness change, a new required field, a required
+// column the version lacks) cannot evolve the table (delivery makes it
+// SCHEMA_MISMATCH on JSON_SCHEMA_CONFLUENT, SCHEMA_INCOMPATIBLE on
+// JSON_SCHEMA_GSR).
 #pragma once
 
 #include <set>

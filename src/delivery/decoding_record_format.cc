@@ -1,17 +1,16 @@
 // RecordFormat over decoding::PartitionedFileWriter and the built-in schema
 // registry. A JSON channel's table follows the latest version of its gsrArn
-// schema; a JSON_SCHEMA_GSR channel's table follows the schema version its
-// first record names, and later records must name versions that map to the
-// same columns (else SCHEMA_MISMATCH, decided by the writer). An Avro channel
-// (AVRO_GSR, AVRO_CONFLUENT) and a PROTOBUF_CONFLUENT channel create their
-// table from the writer schema of the first record and evolve it
-// (EvolveForAvro; EvolveForProtobuf maps the message onto the same rules)
-// when a later record names a version the table has not seen: see
-// AvroBatchWriter. A JSON_SCHEMA_CONFLUENT channel's table comes from the
-// JSON Schema its first record's id names; a later id that only adds
-// optional fields evolves it through the same writer
-// (decoding::EvolveForJsonSchema), any other change is SCHEMA_MISMATCH, as
-// on a JSON_SCHEMA_GSR channel.
+// schema. An Avro channel (AVRO_GSR, AVRO_CONFLUENT) and a
+// PROTOBUF_CONFLUENT channel create their table from the writer schema of
+// the first record and evolve it (EvolveForAvro; EvolveForProtobuf maps the
+// message onto the same rules) when a later record names a version the table
+// has not seen: see AvroBatchWriter. A JSON_SCHEMA_GSR or
+// JSON_SCHEMA_CONFLUENT channel's table comes from the JSON Schema its first
+// record's version (GSR UUID, Confluent id) names; a later version that only
+// adds optional fields evolves it through the same writer
+// (decoding::EvolveForJsonSchema). Any other change is SCHEMA_INCOMPATIBLE on
+// JSON_SCHEMA_GSR (quarantined like an Avro version) and SCHEMA_MISMATCH on
+// JSON_SCHEMA_CONFLUENT (decided by the decoder's schema_matches).
 #include <charconv>
 #include <map>
 #include <mutex>
@@ -74,9 +73,20 @@ bool IsConfluent(ValueConverter converter) {
          converter == ValueConverter::kJsonSchemaConfluent;
 }
 
+// Channels whose writer schema is a JSON Schema version of a registry.
+bool IsJsonSchema(ValueConverter converter) {
+  return converter == ValueConverter::kJsonSchemaGsr ||
+         converter == ValueConverter::kJsonSchemaConfluent;
+}
+
+// Channels whose records carry the Glue Schema Registry header (0x03,
+// compression, 16-byte schema version UUID).
+bool IsGsrFramed(ValueConverter converter) {
+  return converter == ValueConverter::kAvroGsr || converter == ValueConverter::kJsonSchemaGsr;
+}
+
 bool UsesSchema(ValueConverter converter) {
-  return converter == ValueConverter::kJson || converter == ValueConverter::kJsonSchemaGsr ||
-         converter == ValueConverter::kJsonSchemaConfluent || IsAvro(converter);
+  return converter == ValueConverter::kJson || IsJsonSchema(converter) || IsAvro(converter);
 }
 
 constexpr size_t kConfluentHeaderBytes = 5;
@@ -177,7 +187,7 @@ std::optional<std::string_view> AvroVersionKey(ValueConverter converter,
                                                const std::optional<std::string>& value) {
   if (!value) return std::nullopt;
   const std::string_view v = *value;
-  if (converter == ValueConverter::kAvroGsr) {
+  if (IsGsrFramed(converter)) {
     if (v.size() < kGsrHeaderBytes || v[0] != 0x03 || (v[1] != 0x00 && v[1] != 0x05)) {
       return std::nullopt;
     }
@@ -197,7 +207,7 @@ std::optional<std::string_view> AvroVersionKey(ValueConverter converter,
 // The text form of a version key: the lower-case UUID (GSR) or the decimal
 // schema id (Confluent), as RecordError::schema_version_id has it.
 std::string AvroVersionText(ValueConverter converter, std::string_view key) {
-  if (converter == ValueConverter::kAvroGsr) {
+  if (IsGsrFramed(converter)) {
     static constexpr char kHex[] = "0123456789abcdef";
     std::string id;
     for (size_t i = 0; i < key.size(); ++i) {
@@ -249,17 +259,13 @@ Result<iceberg::Schema> JsonVersionTableSchema(const std::string& definition,
 
 using SchemaMatcher = std::function<Result<bool>(const std::string& definition)>;
 
-// The writer's schema_matches for a table schema. JSON_SCHEMA_GSR: the
-// version maps to exactly the table's columns. JSON_SCHEMA_CONFLUENT: its
-// columns fit the table unchanged (it may lack optional ones); the batch
-// writer has evolved the table for versions that add optional fields before
-// their records get here.
+// The writer's schema_matches for a table schema (JSON_SCHEMA_GSR,
+// JSON_SCHEMA_CONFLUENT): the version's columns fit the table unchanged (it
+// may lack optional ones); the batch writer has evolved the table for
+// versions that add optional fields before their records get here.
 SchemaMatcher JsonSchemaMatcher(const iceberg::Schema& table, const ChannelConfig& config) {
   return [table, config](const std::string& definition) -> Result<bool> {
     ST_ASSIGN_OR_RETURN(iceberg::Schema expected, JsonVersionTableSchema(definition, config));
-    if (config.value_converter == ValueConverter::kJsonSchemaGsr) {
-      return expected.fields() == table.fields();
-    }
     ST_ASSIGN_OR_RETURN(decoding::JsonSchemaEvolution evolved,
                         decoding::EvolveForJsonSchema(table, expected));
     return !evolved.changed;
@@ -274,9 +280,11 @@ SchemaMatcher JsonSchemaMatcher(const iceberg::Schema& table, const ChannelConfi
 // SCHEMA_INCOMPATIBLE (the message names the field and both types) while
 // every other version keeps flowing. Versions the registry does not have, or
 // whose definition is not Avro, go to the decoder, which reports them.
-// JSON_SCHEMA_CONFLUENT channels use it too, for the one change they evolve
-// by (new optional fields); their other versions go to the decoder, whose
-// schema_matches (rebuilt for each table schema) says SCHEMA_MISMATCH.
+// JSON_SCHEMA_GSR and JSON_SCHEMA_CONFLUENT channels use it too, for the one
+// change they evolve by (new optional fields). Any other change of a mapped
+// version: JSON_SCHEMA_GSR quarantines it (SCHEMA_INCOMPATIBLE);
+// JSON_SCHEMA_CONFLUENT leaves it to the decoder, whose schema_matches
+// (rebuilt for each table schema) says SCHEMA_MISMATCH.
 class AvroBatchWriter final : public BatchWriter {
  public:
   AvroBatchWriter(decoding::WriterOptions options, ValueConverter converter,
@@ -355,7 +363,7 @@ class AvroBatchWriter final : public BatchWriter {
       if (schema.error().code() == StatusCode::kNotFound) return std::optional<Decision>();
       return Err(schema.error());
     }
-    if (converter_ == ValueConverter::kJsonSchemaConfluent) return DecideJson(*schema);
+    if (IsJsonSchema(converter_)) return DecideJson(*schema, version);
     Result<decoding::AvroEvolution> evolved = Err(InvalidArgument(""));
     if (converter_ == ValueConverter::kProtobufConfluent) {
       // Not Protobuf, not parseable, no such message: the decoder says which.
@@ -370,26 +378,40 @@ class AvroBatchWriter final : public BatchWriter {
     }
     if (!evolved.has_value()) {
       if (evolved.error().code() != StatusCode::kFailedPrecondition) return Decision{};
-      return Decision{true,
-                      "The writer schema version " + version.id +
-                          " cannot evolve the table: " + evolved.error().message(),
-                      version.id};
+      return Incompatible(version, evolved.error());
     }
     if (evolved->changed) ST_TRY(Evolve(evolved->schema));
     return Decision{};
   }
 
   // A JSON Schema version: evolves the table when it only adds optional
-  // fields. Not JSON, not mappable, or another change: the decoder reports
-  // SCHEMA_MISMATCH (there is no SCHEMA_INCOMPATIBLE on the JSON path).
-  Result<std::optional<Decision>> DecideJson(const decoding::WriterSchema& schema) {
+  // fields. Not JSON or not mappable: the decoder reports SCHEMA_MISMATCH.
+  // Another change: quarantined on JSON_SCHEMA_GSR; on JSON_SCHEMA_CONFLUENT
+  // the decoder reports SCHEMA_MISMATCH (msk-channel-api-notes §15).
+  Result<std::optional<Decision>> DecideJson(const decoding::WriterSchema& schema,
+                                             const AvroVersionRef& version) {
     if (schema.type != decoding::WriterSchemaType::kJson) return Decision{};
     Result<iceberg::Schema> expected = JsonVersionTableSchema(schema.text, *json_config_);
     if (!expected.has_value()) return Decision{};
     Result<decoding::JsonSchemaEvolution> evolved =
         decoding::EvolveForJsonSchema(options_.schema, *expected);
-    if (evolved.has_value() && evolved->changed) ST_TRY(Evolve(evolved->schema));
+    if (!evolved.has_value()) {
+      if (converter_ != ValueConverter::kJsonSchemaGsr ||
+          evolved.error().code() != StatusCode::kFailedPrecondition) {
+        return Decision{};
+      }
+      return Incompatible(version, evolved.error());
+    }
+    if (evolved->changed) ST_TRY(Evolve(evolved->schema));
     return Decision{};
+  }
+
+  // The same wording for every format: DescribeChannel and the DLQ show it.
+  static Decision Incompatible(const AvroVersionRef& version, const Status& why) {
+    return Decision{
+        true,
+        "The writer schema version " + version.id + " cannot evolve the table: " + why.message(),
+        version.id};
   }
 
   // Continues under `schema`, reported for the commit.
@@ -429,7 +451,8 @@ class AvroBatchWriter final : public BatchWriter {
   std::vector<iceberg::Schema> changes_;
   std::optional<int64_t> horizon_;
   std::map<std::string, Decision, std::less<>> decisions_;
-  // JSON_SCHEMA_CONFLUENT: the channel, for each table schema's matcher.
+  // JSON_SCHEMA_GSR, JSON_SCHEMA_CONFLUENT: the channel, for each table
+  // schema's matcher.
   std::optional<ChannelConfig> json_config_;
 };
 
@@ -508,21 +531,20 @@ class DecodingRecordFormat final : public RecordFormat {
     options.include_metadata = config.include_kafka_metadata;
     options.codec = std::string(catalog::IcebergCompressionCodec(config.compression));
     options.data_location = data_location;
-    const bool json_schema = config.value_converter == ValueConverter::kJsonSchemaGsr ||
-                             config.value_converter == ValueConverter::kJsonSchemaConfluent;
-    if (json_schema) options.schema_matches = JsonSchemaMatcher(options.schema, config);
+    if (IsJsonSchema(config.value_converter)) {
+      options.schema_matches = JsonSchemaMatcher(options.schema, config);
+    }
     auto confluent = std::make_shared<const ConfluentSource>(ConfluentSourceOf(config));
     if (IsConfluent(config.value_converter)) {
       options.writer_schemas = [this, confluent](int32_t id) { return Confluent(*confluent, id); };
     }
-    if (IsAvro(config.value_converter) ||
-        config.value_converter == ValueConverter::kJsonSchemaConfluent) {
+    if (IsAvro(config.value_converter) || IsJsonSchema(config.value_converter)) {
       const std::string account = RegistryAccount(config);
       std::set<int32_t> sources;
       for (const iceberg::PartitionField& f : spec->fields()) sources.insert(f.source_id);
       const ValueConverter converter = config.value_converter;
       std::optional<ChannelConfig> json_config;
-      if (converter == ValueConverter::kJsonSchemaConfluent) json_config = config;
+      if (IsJsonSchema(converter)) json_config = config;
       AvroSchemaSource source = [this, converter, confluent](const AvroVersionRef& version) {
         return WriterSchemaOf(converter, *confluent, version.id);
       };

@@ -304,19 +304,17 @@ GSR_SCHEMA = {
 
 def test_glue_schema_registry_framed_records_via_the_python_serializer(server, kafka, topic_name,
                                                                        spark):
-    from aws_schema_registry import DataAndSchema, KafkaSerializer, SchemaRegistryClient
+    from aws_schema_registry import DataAndSchema
     from aws_schema_registry.codec import encode
     from aws_schema_registry.jsonschema import JsonSchema
 
-    from harness.channels import glue_client
+    from harness.channels import glue_kafka_serializer
 
     kafka.create_topic(topic_name, partitions=2)
     setup = ChannelSetup.create(server, kafka, topic_name, converter="JSON_SCHEMA_GSR",
                                 freshness=1)
     setup.wait_status("ACTIVE")
-    gsr = SchemaRegistryClient(glue_client(server), registry_name="default-registry",
-                               wait_interval_seconds=0)
-    serializer = KafkaSerializer(gsr)
+    serializer = glue_kafka_serializer(server)
     schema = JsonSchema(GSR_SCHEMA)
     records = []
     for i in range(40):

@@ -8,6 +8,12 @@ PyIceberg, DuckDB and Spark. Poison records of every kind go to the DLQ with
 their codes, and table + DLQ = produced per (partition, offset). A later
 version that only adds optional fields evolves the table in the delivery
 commit; any other change is SCHEMA_MISMATCH.
+
+JSON_SCHEMA_GSR channels (the same JSON Schema mapping behind the Glue Schema
+Registry header, written by AWS's aws-glue-schema-registry serializer) evolve
+by the same rule; a version with any other change is quarantined
+(SCHEMA_INCOMPATIBLE, listed in DescribeChannel and /metrics) while the other
+versions keep flowing.
 """
 
 import datetime as dt
@@ -19,8 +25,9 @@ from decimal import Decimal
 import pytest
 
 from harness import duckdb_engine
-from harness.channels import ChannelSetup
-from test_avro_channel import produce, rows_of, wait_for
+from harness.channels import ChannelSetup, glue_kafka_serializer
+from harness.exactly_once import verify_exactly_once
+from test_avro_channel import describe_raw, produce, rows_of, wait_for
 from test_iceberg_rest_engines import duckdb_attach, spark_catalog
 
 INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
@@ -405,3 +412,154 @@ def test_json_schema_confluent_evolution(server, kafka, topic_name, spark):
     assert [tuple(r) for r in spark.sql(
         f"SELECT id, added, address.country FROM {cat}.{setup.namespace}.{setup.table} "
         f"ORDER BY id").collect()] == expected
+
+
+# JSON_SCHEMA_GSR: v1; v2 adds optional `note`; v3 makes `name` an object
+# (incompatible); v4 is v2 plus optional `tag` (compatible with the table v2
+# made).
+GSR_V1 = {
+    "type": "object",
+    "properties": {"id": {"type": "integer"}, "ts": {"type": "string", "format": "date-time"},
+                   "name": {"type": "string"}},
+    "required": ["id", "ts"],
+}
+GSR_V2 = json.loads(json.dumps(GSR_V1))
+GSR_V2["properties"]["note"] = {"type": "string"}
+GSR_V3 = json.loads(json.dumps(GSR_V2))
+GSR_V3["properties"]["name"] = {"type": "object", "properties": {"first": {"type": "string"}}}
+GSR_V4 = json.loads(json.dumps(GSR_V2))
+GSR_V4["properties"]["tag"] = {"type": "string"}
+
+
+def gsr_order(i, version):
+    """The record of version `version` for id i."""
+    record = {"id": i, "ts": (BASE + dt.timedelta(minutes=i)).isoformat().replace("+00:00", "Z"),
+              "name": f"n{i}-é"}
+    if version in (2, 4) and i % 2 == 0:
+        record["note"] = f"note {i}"
+    if version == 3:
+        record["name"] = {"first": f"f{i}"}
+    if version == 4:
+        record["tag"] = f"t{i}"
+    return record
+
+
+def test_json_schema_gsr_evolution(server, kafka, topic_name):
+    """aws-glue-schema-registry's KafkaSerializer registers GSR_V1..V4 as
+    versions of the topic's schema and frames each record. v2's first rows
+    commit with schema 1 (a fresh id for `note`), v4's with schema 2 (`tag`);
+    v1 records keep decoding after both (new columns null); v3's records go to
+    the DLQ as SCHEMA_INCOMPATIBLE naming the field and both types, before and
+    after v4, and the version is listed in DescribeChannel and /metrics.
+    PyIceberg and DuckDB read every row; table + DLQ = produced per offset."""
+    from aws_schema_registry import DataAndSchema
+    from aws_schema_registry.jsonschema import JsonSchema
+
+    kafka.create_topic(topic_name, partitions=2)
+    setup = ChannelSetup.create(server, kafka, topic_name, converter="JSON_SCHEMA_GSR",
+                                freshness=1)
+    setup.wait_status("ACTIVE")
+    # NONE: Glue would refuse v3 under the serializer's default BACKWARD; the
+    # channel's own rule is what this test is about.
+    serializer = glue_kafka_serializer(server, compatibility_mode="NONE")
+    schemas = {v: JsonSchema(s) for v, s in ((1, GSR_V1), (2, GSR_V2), (3, GSR_V3),
+                                             (4, GSR_V4))}
+    version_ids = {}
+    produced = {}   # (partition, offset) -> "row" | DLQ code
+    want = {}       # id -> row
+    snapshots = {}
+    per_version = 6
+    incompatible = 0
+
+    def send(version, ids):
+        nonlocal incompatible
+        values = [serializer.serialize(topic_name, DataAndSchema(gsr_order(i, version),
+                                                                  schemas[version]))
+                  for i in ids]
+        version_ids[version] = str(uuid.UUID(bytes=bytes(values[0][2:18])))
+        assert all(v[:2] == b"\x03\x00" for v in values)
+        for (p, o), i in zip(produce(kafka, topic_name, values), ids):
+            if version == 3:
+                produced[(p, o)] = "SCHEMA_INCOMPATIBLE"
+                incompatible += 1
+            else:
+                produced[(p, o)] = "row"
+                record = gsr_order(i, version)
+                want[i] = {"id": i, "name": record["name"], "note": record.get("note"),
+                           "tag": record.get("tag")}
+        if version == 3:
+            wait_for(lambda: len(setup.dlq_lines()) >= incompatible, what=f"v3 ids {ids}")
+        else:
+            wait_for(lambda: len(rows_of(setup)) >= len(want), what=f"v{version} ids {ids}")
+            snapshots[ids[0]] = setup.load_table().current_snapshot()
+
+    send(1, range(100, 100 + per_version))
+    send(2, range(200, 200 + per_version))
+    send(3, range(300, 300 + per_version))
+    send(4, range(400, 400 + per_version))
+    send(3, range(500, 503))  # Still quarantined after v4.
+    send(1, range(600, 603))  # v1 keeps flowing under schema 2.
+    assert len(set(version_ids.values())) == 4, version_ids
+
+    table = setup.load_table()
+    # Schema history: v1 → 0, v2 → 1, v4 → 2; v3 never made one.
+    schemas_by_id = table.schemas()
+    assert sorted(schemas_by_id) == [0, 1, 2]
+    assert table.schema().schema_id == 2
+    s0, s1, s2 = schemas_by_id[0], schemas_by_id[1], schemas_by_id[2]
+    assert "note" not in s0.column_names and "tag" not in s1.column_names
+    assert not s1.find_field("note").required and not s2.find_field("tag").required
+    assert s1.find_field("note").field_id > s0.highest_field_id
+    assert s2.find_field("tag").field_id > s1.highest_field_id
+    for name in ("id", "ts", "name", "_kafka"):
+        assert s2.find_field(name).field_id == s0.find_field(name).field_id
+    assert s2.find_field("note").field_id == s1.find_field("note").field_id
+    assert str(s2.find_field("name").field_type) == "string"
+    assert [snapshots[k].schema_id for k in (100, 200, 400, 600)] == [0, 1, 2, 2]
+
+    # Every row, field by field, with nulls where a version lacks a column.
+    data = table.scan().to_arrow()
+    got = sorted(data.to_pylist(), key=lambda r: r["id"])
+    assert [r["id"] for r in got] == sorted(want)
+    for row in got:
+        w = want[row["id"]]
+        assert (row["name"], row["note"], row["tag"]) == (w["name"], w["note"], w["tag"]), row
+        assert row["ts"] == BASE + dt.timedelta(minutes=row["id"]), row
+    assert any(w["note"] for w in want.values()) and any(w["tag"] for w in want.values())
+
+    # Time travel to the v1-era snapshot: schema 0, v1's rows only.
+    old = table.scan(snapshot_id=snapshots[100].snapshot_id).to_arrow()
+    assert "note" not in old.column_names and "tag" not in old.column_names
+    assert sorted(r["id"] for r in old.to_pylist()) == list(range(100, 100 + per_version))
+
+    duck = duckdb_engine.connect(extensions=("parquet", "avro", "httpfs", "iceberg"))
+    duckdb_attach(duck, server, setup.bucket_arn)
+    assert duck.execute(
+        f"SELECT id, name, note, tag FROM st.{setup.namespace}.{setup.table} "
+        f"ORDER BY id").fetchall() == [(i, want[i]["name"], want[i]["note"], want[i]["tag"])
+                                       for i in sorted(want)]
+
+    # The DLQ holds v3's records, and table + DLQ = produced, once each.
+    lines = setup.dlq_lines()
+    print(verify_exactly_once(data, kafka.end_offsets(topic_name),
+                              [(line["partition"], line["offset"]) for line in lines]))
+    in_table = [(r["_kafka"]["partition"], r["_kafka"]["offset"]) for r in got]
+    in_dlq = [(line["partition"], line["offset"]) for line in lines]
+    assert sorted(in_table + in_dlq) == sorted(produced)
+    for line in lines:
+        assert produced[(line["partition"], line["offset"])] == line["errorCode"], line
+        assert line["schemaVersionId"] == version_ids[3], line
+        assert "field name is string in the table and struct" in line["errorMessage"], line
+
+    # The quarantined version in DescribeChannel (extension) and /metrics.
+    described = describe_raw(server, setup)
+    assert described["status"] == "ACTIVE" and "stateInfo" not in described
+    quarantined = described["quarantinedSchemaVersions"]
+    assert [q["schemaVersionId"] for q in quarantined] == [version_ids[3]]
+    assert quarantined[0]["records"] == incompatible
+    assert "field name is string in the table and struct" in quarantined[0]["message"]
+    sample = [line for line in setup.metrics_text().splitlines()
+              if line.startswith("st_channel_schema_incompatible_records_total{")
+              and setup.channel_name in line]
+    assert len(sample) == 1 and f'version="{version_ids[3]}"' in sample[0], sample
+    assert sample[0].endswith(f" {incompatible}")

@@ -75,6 +75,17 @@ def glue_client(server, creds=None):
     return server.boto3_client("glue", creds)
 
 
+def glue_kafka_serializer(server, compatibility_mode: str = "BACKWARD"):
+    """AWS's aws-glue-schema-registry KafkaSerializer (unmodified) against the
+    server's Glue API: it registers each schema as a version of the schema
+    named after the topic in default-registry and frames the record."""
+    from aws_schema_registry import KafkaSerializer, SchemaRegistryClient
+
+    gsr = SchemaRegistryClient(glue_client(server), registry_name="default-registry",
+                               wait_interval_seconds=0)
+    return KafkaSerializer(gsr, compatibility_mode=compatibility_mode)
+
+
 def kafka_client(server, creds=None):
     return server.boto3_client("kafka", creds)
 

@@ -6,7 +6,9 @@
 // SCHEMA_INCOMPATIBLE; framing errors keep their own codes. PROTOBUF_CONFLUENT
 // channels follow the same path (version = schema id + message indexes).
 // JSON_SCHEMA_CONFLUENT channels take their table from the first record's
-// JSON Schema and evolve it only for new optional fields.
+// JSON Schema and evolve it only for new optional fields; JSON_SCHEMA_GSR
+// channels evolve by the same rule and quarantine the other changes
+// (SCHEMA_INCOMPATIBLE) as the Avro channels do.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -55,6 +57,20 @@ const char* kV2 =
 const char* kV3 =  // name: string → int, which Iceberg cannot promote.
     R"({"type":"record","name":"Order","fields":[{"name":"id","type":"int"},)"
     R"({"name":"name","type":"int"}]})";
+
+// `after` is `before` plus the optional `field` with a fresh id; the other
+// fields keep their ids.
+void ExpectOptionalFieldAdded(const iceberg::Schema& before, const iceberg::Schema& after,
+                              const std::string& field, int32_t schema_id) {
+  ASSERT_NE(after.FindFieldByName(field), nullptr) << field;
+  EXPECT_FALSE(after.FindFieldByName(field)->required);
+  EXPECT_GT(after.FindFieldByName(field)->id, before.HighestFieldId());
+  for (const iceberg::NestedField& f : before.fields()) {
+    ASSERT_NE(after.FindFieldByName(f.name), nullptr) << f.name;
+    EXPECT_EQ(after.FindFieldByName(f.name)->id, f.id) << f.name;
+  }
+  EXPECT_EQ(after.schema_id(), schema_id);
+}
 
 class AvroRecordFormatTest : public ::testing::Test {
  protected:
@@ -138,6 +154,25 @@ class AvroRecordFormatTest : public ::testing::Test {
                                   "s3://wh/t", {}, "9a1f1a8e-1d4b-4c55-9b9e-0e6f3c4b2a10", 0);
     EXPECT_TRUE(metadata.has_value()) << metadata.error().ToString();
     return *metadata;
+  }
+
+  // The table's writer, nullptr (and a failed test) when none is made.
+  std::unique_ptr<BatchWriter> WriterFor(RecordFormat& format, const catalog::ChannelConfig& config,
+                                         const iceberg::TableMetadata& metadata) {
+    auto made = format.NewWriter(config, metadata, "s3://wh/t/data", *io_, random_);
+    EXPECT_TRUE(made.has_value()) << made.error().ToString();
+    return made.has_value() ? *std::move(made) : nullptr;
+  }
+  // The record's failure, nullopt when it was buffered (an error fails the test).
+  std::optional<RecordFailure> AddRecord(BatchWriter& writer, std::string value, int64_t offset) {
+    auto added = writer.Add(Record(std::move(value), offset));
+    EXPECT_TRUE(added.has_value()) << added.error().ToString();
+    return added.has_value() ? *added : std::nullopt;
+  }
+  // "ok", or the failure's code and schema version id (readable expectations).
+  std::string Code(BatchWriter& writer, std::string value, int64_t offset) {
+    std::optional<RecordFailure> failure = AddRecord(writer, std::move(value), offset);
+    return failure ? failure->code + " " + failure->schema_version_id : std::string("ok");
   }
 
   std::string dir_;
@@ -389,10 +424,7 @@ TEST_F(AvroRecordFormatTest, ProtobufConfluentLayoutEvolutionAndFraming) {
   ASSERT_TRUE(made.has_value()) << made.error().ToString();
   BatchWriter& writer = **made;
   auto code = [&](std::string value, int64_t offset) {
-    auto added = writer.Add(Record(std::move(value), offset));
-    EXPECT_TRUE(added.has_value()) << added.error().ToString();
-    if (!added.has_value()) return std::string("error");
-    return *added ? (*added)->code + " " + (*added)->schema_version_id : std::string("ok");
+    return Code(writer, std::move(value), offset);
   };
   EXPECT_EQ(code(PbFramed(20, 0, PbInt(1, 1) + PbStr(2, "a")), 0), "ok");
   EXPECT_EQ(code(PbFramed(21, 0, PbInt(1, uint64_t{1} << 40) + PbStr(3, "n")), 1), "ok");
@@ -458,10 +490,7 @@ TEST_F(AvroRecordFormatTest, JsonSchemaConfluentLayoutAndFraming) {
   ASSERT_TRUE(made.has_value()) << made.error().ToString();
   BatchWriter& writer = **made;
   auto code = [&](std::string value, int64_t offset) {
-    auto added = writer.Add(Record(std::move(value), offset));
-    EXPECT_TRUE(added.has_value()) << added.error().ToString();
-    if (!added.has_value()) return std::string("error");
-    return *added ? (*added)->code + " " + (*added)->schema_version_id : std::string("ok");
+    return Code(writer, std::move(value), offset);
   };
   EXPECT_EQ(code(Confluent(30, R"({"id":1,"name":"a"})"), 0), "ok");
   EXPECT_EQ(code(Confluent(31, R"({"id":2})"), 1), "ok");  // The same columns.
@@ -470,11 +499,7 @@ TEST_F(AvroRecordFormatTest, JsonSchemaConfluentLayoutAndFraming) {
   EXPECT_EQ(code(Confluent(32, R"({"id":3,"note":"n"})"), 2), "ok");
   ASSERT_EQ(writer.SchemaChanges().size(), 1u);
   const iceberg::Schema evolved = writer.SchemaChanges()[0];
-  ASSERT_NE(evolved.FindFieldByName("note"), nullptr);
-  EXPECT_FALSE(evolved.FindFieldByName("note")->required);
-  EXPECT_GT(evolved.FindFieldByName("note")->id, schema.HighestFieldId());
-  EXPECT_EQ(evolved.FindFieldByName("id")->id, schema.FindFieldByName("id")->id);
-  EXPECT_EQ(evolved.schema_id(), 1);
+  ExpectOptionalFieldAdded(schema, evolved, "note", 1);
   EXPECT_EQ(code(Confluent(30, R"({"id":4,"name":"b"})"), 3), "ok");
   // Any other change is SCHEMA_MISMATCH, naming the field.
   auto retyped = writer.Add(Record(Confluent(34, R"({"id":5,"name":5})"), 3));
@@ -501,6 +526,116 @@ TEST_F(AvroRecordFormatTest, JsonSchemaConfluentLayoutAndFraming) {
   for (const iceberg::DataFile& f : *files) rows += f.record_count;
   EXPECT_EQ(rows, 5);
   EXPECT_GE(files->size(), 2u);  // One closed under v1's schema, one under the evolved one.
+}
+
+// JSON behind the Glue Schema Registry header (compression 0x00).
+std::string GsrJson(const std::string& version_id, const std::string& json) {
+  auto uuid = Uuid::Parse(version_id);
+  EXPECT_TRUE(uuid.has_value()) << version_id;
+  if (!uuid.has_value()) return "";
+  return std::string("\x03\x00", 2) + std::string(uuid->bytes.begin(), uuid->bytes.end()) + json;
+}
+
+TEST_F(AvroRecordFormatTest, JsonSchemaGsrEvolvesForNewOptionalFieldsAndQuarantinesOtherChanges) {
+  // v1; v2 adds optional `note`; v3 makes `name` an object; v4 adds optional
+  // `tag` (and `note`); v5 lacks the optional `name`.
+  const std::string definitions[] = {
+      R"({"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"}},)"
+      R"("required":["id"]})",
+      R"({"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"},)"
+      R"("note":{"type":"string"}},"required":["id"]})",
+      R"({"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"object",)"
+      R"("properties":{"first":{"type":"string"}}}},"required":["id"]})",
+      R"({"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"},)"
+      R"("note":{"type":"string"},"tag":{"type":"string"}},"required":["id"]})",
+      R"({"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]})"};
+  registry::NewSchema request;
+  request.schema = {kOwnerAccount, "default-registry", "orders-json"};
+  request.data_format = "JSON";
+  request.compatibility = "NONE";
+  request.definition = definitions[0];
+  auto created = registry_->CreateSchema(request);
+  ASSERT_TRUE(created.has_value()) << created.error().ToString();
+  ASSERT_TRUE(created->first_version.has_value());
+  std::vector<std::string> ids{created->first_version->schema_version_id};
+  for (size_t i = 1; i < std::size(definitions); ++i) {
+    auto version = registry_->RegisterSchemaVersion(request.schema, definitions[i]);
+    ASSERT_TRUE(version.has_value()) << version.error().ToString();
+    ids.push_back(version->schema_version_id);
+  }
+  // An AVRO version: a JSON_SCHEMA_GSR channel cannot read it.
+  registry::NewSchema avro = request;
+  avro.schema.schema_name = "orders-avro";
+  avro.data_format = "AVRO";
+  avro.definition = kV1;
+  auto avro_created = registry_->CreateSchema(avro);
+  ASSERT_TRUE(avro_created.has_value()) << avro_created.error().ToString();
+  const std::string avro_id = avro_created->first_version->schema_version_id;
+
+  const catalog::ChannelConfig config = Config("JSON_SCHEMA_GSR");
+  auto format = NewDecodingRecordFormat(*registry_);
+  auto layout = format->Layout(config, Record(GsrJson(ids[0], R"({"id":1})")));
+  ASSERT_TRUE(layout.has_value()) << layout.error().ToString();
+  ASSERT_TRUE(layout->layout.has_value())
+      << (layout->failure ? layout->failure->message : std::string());
+  const iceberg::Schema& schema = layout->layout->schema;
+  EXPECT_EQ(schema.FindFieldByName("note"), nullptr);
+  iceberg::TableMetadata metadata = Metadata(*layout->layout);
+  std::unique_ptr<BatchWriter> made = WriterFor(*format, config, metadata);
+  ASSERT_NE(made, nullptr);
+  BatchWriter& writer = *made;
+
+  EXPECT_EQ(Code(writer, GsrJson(ids[0], R"({"id":1,"name":"a"})"), 0), "ok");
+  EXPECT_TRUE(writer.SchemaChanges().empty());
+  // v2's new optional field evolves the table; v1 keeps decoding.
+  EXPECT_EQ(Code(writer, GsrJson(ids[1], R"({"id":2,"name":"b","note":"n"})"), 1), "ok");
+  ASSERT_EQ(writer.SchemaChanges().size(), 1u);
+  const iceberg::Schema v2 = writer.SchemaChanges()[0];
+  ExpectOptionalFieldAdded(schema, v2, "note", 1);
+  EXPECT_EQ(Code(writer, GsrJson(ids[0], R"({"id":3})"), 2), "ok");
+  // v3 retypes `name`: quarantined, naming the field and both types.
+  std::optional<RecordFailure> retyped =
+      AddRecord(writer, GsrJson(ids[2], R"({"id":4,"name":{"first":"x"}})"), 3);
+  ASSERT_TRUE(retyped.has_value());
+  EXPECT_EQ(retyped->code, decoding::kSchemaIncompatible);
+  EXPECT_EQ(retyped->schema_version_id, ids[2]);
+  EXPECT_NE(retyped->message.find("field name is string in the table and struct"),
+            std::string::npos)
+      << retyped->message;
+  // v4 evolves again, from the evolved table: only `tag` is new.
+  EXPECT_EQ(Code(writer, GsrJson(ids[3], R"({"id":5,"tag":"t"})"), 4), "ok");
+  ASSERT_EQ(writer.SchemaChanges().size(), 2u);
+  const iceberg::Schema v4 = writer.SchemaChanges()[1];
+  ExpectOptionalFieldAdded(v2, v4, "tag", 2);
+  // v3 stays quarantined; a version lacking an optional column decodes as is.
+  EXPECT_EQ(Code(writer, GsrJson(ids[2], R"({"id":6})"), 5),
+            std::string(decoding::kSchemaIncompatible) + " " + ids[2]);
+  EXPECT_EQ(Code(writer, GsrJson(ids[4], R"({"id":7})"), 6), "ok");
+  EXPECT_EQ(writer.SchemaChanges().size(), 2u);
+  // The GSR codes stay.
+  const std::string unknown = "0b7c3a4e-8d2f-4e6a-9c1b-5f0e2d3a4b5c";
+  EXPECT_EQ(Code(writer, GsrJson(unknown, R"({"id":8})"), 7),
+            std::string(decoding::kSchemaNotFound) + " " + unknown);
+  EXPECT_EQ(Code(writer, R"({"id":9})", 8), std::string(decoding::kMissingGsrHeader) + " ");
+  EXPECT_EQ(Code(writer, GsrJson(avro_id, R"({"id":10})"), 9),
+            std::string(decoding::kSchemaMismatch) + " " + avro_id);
+  EXPECT_EQ(Code(writer, GsrJson(ids[1], R"({"id":"eleven"})"), 10),
+            std::string(decoding::kTypeMismatch) + " " + ids[1]);
+
+  auto files = writer.Finish();
+  ASSERT_TRUE(files.has_value()) << files.error().ToString();
+  int64_t rows = 0;
+  for (const iceberg::DataFile& f : *files) rows += f.record_count;
+  EXPECT_EQ(rows, 5);
+  EXPECT_GE(files->size(), 3u);  // Closed under schemas 0 and 1, the last under 2.
+  // Both changes apply as the delivery commit applies them.
+  auto applied =
+      iceberg::ApplyUpdates(metadata,
+                            {iceberg::AddSchema{v2, std::nullopt},
+                             iceberg::AddSchema{v4, std::nullopt}, iceberg::SetCurrentSchema{}},
+                            1);
+  ASSERT_TRUE(applied.has_value()) << applied.error().ToString();
+  EXPECT_EQ(applied->current_schema_id, 2);
 }
 
 }  // namespace
