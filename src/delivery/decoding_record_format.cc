@@ -384,10 +384,10 @@ class AvroBatchWriter final : public BatchWriter {
     return Decision{};
   }
 
-  // A JSON Schema version: evolves the table when it only adds optional
-  // fields. Not JSON or not mappable: the decoder reports SCHEMA_MISMATCH.
-  // Another change: quarantined on JSON_SCHEMA_GSR; on JSON_SCHEMA_CONFLUENT
-  // the decoder reports SCHEMA_MISMATCH (msk-channel-api-notes §15).
+  // A JSON Schema version (JSON_SCHEMA_GSR or JSON_SCHEMA_CONFLUENT):
+  // evolves the table when it only adds optional fields. Not JSON or not
+  // mappable: the decoder reports SCHEMA_MISMATCH. Another change: the
+  // version is quarantined (SCHEMA_INCOMPATIBLE), as for Avro and Protobuf.
   Result<std::optional<Decision>> DecideJson(const decoding::WriterSchema& schema,
                                              const AvroVersionRef& version) {
     if (schema.type != decoding::WriterSchemaType::kJson) return Decision{};
@@ -396,10 +396,7 @@ class AvroBatchWriter final : public BatchWriter {
     Result<decoding::JsonSchemaEvolution> evolved =
         decoding::EvolveForJsonSchema(options_.schema, *expected);
     if (!evolved.has_value()) {
-      if (converter_ != ValueConverter::kJsonSchemaGsr ||
-          evolved.error().code() != StatusCode::kFailedPrecondition) {
-        return Decision{};
-      }
+      if (evolved.error().code() != StatusCode::kFailedPrecondition) return Decision{};
       return Incompatible(version, evolved.error());
     }
     if (evolved->changed) ST_TRY(Evolve(evolved->schema));

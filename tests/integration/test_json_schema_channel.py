@@ -7,13 +7,12 @@ the JSON payloads into column buffers; rows are read back field by field with
 PyIceberg, DuckDB and Spark. Poison records of every kind go to the DLQ with
 their codes, and table + DLQ = produced per (partition, offset). A later
 version that only adds optional fields evolves the table in the delivery
-commit; any other change is SCHEMA_MISMATCH.
+commit; a version with any other change is quarantined (SCHEMA_INCOMPATIBLE,
+listed in DescribeChannel and /metrics) while the other versions keep flowing.
 
 JSON_SCHEMA_GSR channels (the same JSON Schema mapping behind the Glue Schema
 Registry header, written by AWS's aws-glue-schema-registry serializer) evolve
-by the same rule; a version with any other change is quarantined
-(SCHEMA_INCOMPATIBLE, listed in DescribeChannel and /metrics) while the other
-versions keep flowing.
+and quarantine by the same rule.
 """
 
 import datetime as dt
@@ -176,7 +175,8 @@ def test_json_schema_confluent_channel(server, kafka, topic_name, spark):
         b"\x00" + (7_654_321).to_bytes(4, "big") + payload: "SCHEMA_NOT_FOUND",
         b"\x00" + avro_id.to_bytes(4, "big") + payload: "SCHEMA_MISMATCH",
         b"\x00" + other_id.to_bytes(4, "big") + payload: "SCHEMA_MISMATCH",
-        b"\x00" + bad_id.to_bytes(4, "big") + payload: "SCHEMA_MISMATCH",
+        # A mapped version the table cannot take: quarantined.
+        b"\x00" + bad_id.to_bytes(4, "big") + payload: "SCHEMA_INCOMPATIBLE",
         b"\x00" + sid + b'{"id": 1, "name": ': "MALFORMED_JSON",
         b"\x00" + sid + b"\xff\xfe not utf-8": "MALFORMED_JSON",
         b"\x00" + sid: "MALFORMED_JSON",  # The header and no JSON at all.
@@ -236,9 +236,11 @@ def test_json_schema_confluent_channel(server, kafka, topic_name, spark):
         by_code.setdefault(line["errorCode"], []).append(line)
     assert {line["schemaVersionId"] for line in by_code["SCHEMA_NOT_FOUND"]} == {"7654321"}
     mismatch = {line["schemaVersionId"]: line["errorMessage"] for line in by_code["SCHEMA_MISMATCH"]}
-    assert set(mismatch) == {str(avro_id), str(other_id), str(bad_id)}
+    assert set(mismatch) == {str(avro_id), str(other_id)}
     assert "AVRO" in mismatch[str(avro_id)], mismatch
-    assert "field name is string in the table and long" in mismatch[str(bad_id)], mismatch
+    incompatible, = by_code["SCHEMA_INCOMPATIBLE"]
+    assert incompatible["schemaVersionId"] == str(bad_id), incompatible
+    assert "field name is string in the table and long" in incompatible["errorMessage"]
     for line in by_code["MALFORMED_JSON"] + by_code["TYPE_MISMATCH"]:
         assert line["schemaVersionId"] == str(registered.schema_id), line
 
@@ -315,8 +317,8 @@ def test_json_schema_confluent_evolution(server, kafka, topic_name, spark):
     """JSONSerializer registers SCHEMA_V2 (new optional fields at the top level
     and in `address`) as the subject's second version: its first rows commit
     with the evolved schema (fresh ids, schema 1); v1 records keep decoding
-    after it (the new columns null); a version retyping `name` goes to the DLQ
-    as SCHEMA_MISMATCH while the others flow."""
+    after it (the new columns null); a version retyping `name` is quarantined
+    (SCHEMA_INCOMPATIBLE, in DescribeChannel) while the others flow."""
     from confluent_kafka.schema_registry import Schema, SchemaRegistryClient
     from confluent_kafka.schema_registry.json_schema import JSONSerializer
     from confluent_kafka.serialization import MessageField, SerializationContext
@@ -363,7 +365,7 @@ def test_json_schema_confluent_evolution(server, kafka, topic_name, spark):
     bad = [b"\x00" + bad_id.to_bytes(4, "big") + json.dumps({**order(i)[0], "name": i}).encode()
            for i in range(300, 303)]
     for (p, o) in produce(kafka, topic_name, bad):
-        produced[(p, o)] = "SCHEMA_MISMATCH"
+        produced[(p, o)] = "SCHEMA_INCOMPATIBLE"
     (p, o), = produce(kafka, topic_name, [ser2(v2_order(400)[0], ctx)])
     produced[(p, o)] = "row"
     want[400] = v2_order(400)[1]

@@ -501,10 +501,11 @@ TEST_F(AvroRecordFormatTest, JsonSchemaConfluentLayoutAndFraming) {
   const iceberg::Schema evolved = writer.SchemaChanges()[0];
   ExpectOptionalFieldAdded(schema, evolved, "note", 1);
   EXPECT_EQ(code(Confluent(30, R"({"id":4,"name":"b"})"), 3), "ok");
-  // Any other change is SCHEMA_MISMATCH, naming the field.
+  // Any other change quarantines the version (SCHEMA_INCOMPATIBLE), naming
+  // the field and both types.
   auto retyped = writer.Add(Record(Confluent(34, R"({"id":5,"name":5})"), 3));
   ASSERT_TRUE(retyped.has_value() && retyped->has_value());
-  EXPECT_EQ((*retyped)->code, decoding::kSchemaMismatch);
+  EXPECT_EQ((*retyped)->code, decoding::kSchemaIncompatible);
   EXPECT_NE((*retyped)->message.find("field name is string in the table and long"),
             std::string::npos)
       << (*retyped)->message;
