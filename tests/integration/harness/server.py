@@ -55,15 +55,18 @@ class AdminError(RuntimeError):
 
 
 def server_binary(build_dir: Optional[pathlib.Path] = None) -> list[str]:
-    """argv prefix that runs the server: the CLI's `streamtables server` if built,
-    else the standalone binary. Raises FileNotFoundError naming the build command."""
+    """argv prefix that runs the server: the CLI's `streamtables server` or the
+    standalone binary, whichever was built last (both run the same code; taking
+    the CLI whenever it existed ran stale code after `ninja streamtables-server`,
+    which cost session 33 a wrong benchmark table). Raises FileNotFoundError
+    naming the build command."""
     build = pathlib.Path(build_dir or paths.build_dir())
     cli = build / "src" / "cli" / "streamtables"
-    if cli.is_file():
-        return [str(cli), "server"]
     standalone = build / "src" / "server" / "streamtables-server"
-    if standalone.is_file():
-        return [str(standalone)]
+    built = [(path.stat().st_mtime, argv) for path, argv in
+             ((cli, [str(cli), "server"]), (standalone, [str(standalone)])) if path.is_file()]
+    if built:
+        return max(built)[1]
     raise FileNotFoundError(f"neither {cli} nor {standalone} exists; build with "
                             f"`ninja -C {build} streamtables` or set ST_BUILD_DIR")
 
