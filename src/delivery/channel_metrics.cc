@@ -95,6 +95,10 @@ std::string RenderMetrics(const std::vector<std::shared_ptr<const ChannelMetrics
        "Kafka consumers remade with a new prefetch bound because the channel's fair share of the "
        "delivery memory budget moved.",
        [](const ChannelMetrics& m) { return Int(m.consumer_resizes); }},
+      {"streamtables_delivery_fetch_wakeups_total", "counter",
+       "Partitions sought to where the batch is, after an empty poll with records still in the "
+       "topic, to wake the Kafka client's fetcher.",
+       [](const ChannelMetrics& m) { return Int(m.fetch_wakeups); }},
       {"streamtables_delivery_dlq_records_total", "counter",
        "Records written to the dead-letter queue.",
        [](const ChannelMetrics& m) { return Int(m.dlq_records); }},

@@ -41,6 +41,9 @@ struct ChannelMetrics {
   // Consumers remade because the fair share of the delivery budget moved
   // (channels came or went; channel_worker.h ResizeConsumerIfStale).
   std::atomic<int64_t> consumer_resizes{0};
+  // Seeks that woke librdkafka's fetcher after an empty poll with records
+  // still in the topic (ChannelWorker::WakeFetcherIfBehind).
+  std::atomic<int64_t> fetch_wakeups{0};
   std::atomic<int64_t> dlq_records{0};
   // Timestamp (ms) of the oldest consumed record not yet committed; 0: none.
   std::atomic<int64_t> oldest_uncommitted_ms{0};

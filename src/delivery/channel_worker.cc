@@ -13,6 +13,8 @@ namespace {
 
 constexpr std::chrono::milliseconds kInitialBackoff{100};
 constexpr std::chrono::seconds kLagInterval{1};
+// The poll timeout right after a poll that returned a record (RunOnce).
+constexpr std::chrono::milliseconds kDrainedPollTimeout{5};
 
 }  // namespace
 
@@ -109,7 +111,12 @@ bool ChannelWorker::RunOnce() {
     paused_ = false;
   }
   polling_ = true;
-  Result<std::optional<ConsumedRecord>> polled = consumer_->Poll(options_.poll_timeout);
+  // While records stream in, an empty poll means the prefetch queue just ran
+  // dry: come back at once to wake the fetcher (WakeFetcherIfBehind) instead
+  // of idling a whole poll timeout.
+  Result<std::optional<ConsumedRecord>> polled = consumer_->Poll(
+      streaming_ ? std::min(kDrainedPollTimeout, options_.poll_timeout) : options_.poll_timeout);
+  streaming_ = polled.has_value() && polled->has_value();
   polling_ = false;
   if (!polled.has_value()) {
     rewind_pending_ = false;
@@ -133,8 +140,11 @@ bool ChannelWorker::RunOnce() {
     Rewind();
   } else if (polled->has_value()) {
     HandleRecord(std::move(**polled));
-  } else if (metrics_->failing_since_ms.load() > 0 && catch_up_.empty() && !tracker_.HasPending()) {
-    NoteProgress();  // Kafka answers again and nothing is left to deliver.
+  } else {
+    if (metrics_->failing_since_ms.load() > 0 && catch_up_.empty() && !tracker_.HasPending()) {
+      NoteProgress();  // Kafka answers again and nothing is left to deliver.
+    }
+    WakeFetcherIfBehind();
   }
   if (share_) share_->Report(HeldBytes());
   // One clock read per loop: the loop runs once per record.
@@ -151,10 +161,8 @@ Status ChannelWorker::EnsureConsumer() {
   spec.group_id = "streamtables-" + channel_.channel_id;
   spec.group_instance_id = spec.group_id + "-" + ctx_.replica_id;
   // Prefetch is memory too: a quarter of the fair share at the time the
-  // consumer is made (it keeps its queue size until it is remade). Not tied
-  // to the channel's own buffer: with librdkafka 2.0.2 a channel reads about
-  // its prefetch bound per second once the bound is reached
-  // (prefetch_sizes.h), so a small one would throttle a lone channel.
+  // consumer is made (ResizeConsumerIfStale remakes it when the share moves).
+  // Not tied to the channel's own buffer.
   spec.max_prefetch_bytes = WantedPrefetchBytes();
   spec.on_assign = [this](const std::vector<catalog::KafkaPartition>& partitions,
                           bool incremental) { return OnAssign(partitions, incremental); };
@@ -548,6 +556,26 @@ void ChannelWorker::NoteProgress() {
                     {{"channel", channel_.arn}, {"failing_ms", now_ms - since}});
   }
   stall_logged_ = false;
+}
+
+void ChannelWorker::WakeFetcherIfBehind() {
+  // librdkafka 2.0.2 stops fetching a partition whose queue is over its
+  // bound and looks at it again only when its broker thread next wakes up,
+  // up to a second later (newer versions have fetch.queue.backoff.ms): a
+  // worker that drained the queue then waits idle while the topic has more.
+  // A poll that came back empty means the queue is empty; if the high
+  // watermarks show records past where the batch is, a seek of those
+  // partitions to exactly where the batch is (an op on the broker thread)
+  // wakes it to fetch now. Nothing is skipped or read twice: the position
+  // is the tracker's next offset.
+  if (!consumer_ || paused_ || rewind_pending_ || resizing_ || !consumer_assigned_) return;
+  const catalog::NextOffsets high = consumer_->HighWatermarks();
+  for (const auto& [partition, next] : tracker_.Next()) {
+    auto it = high.find(partition);
+    if (it == high.end() || it->second <= next) continue;
+    if (Status sought = consumer_->Seek(partition, next); !sought.ok()) return;
+    metrics_->fetch_wakeups += 1;
+  }
 }
 
 void ChannelWorker::UpdateLag() {

@@ -183,6 +183,9 @@ class ChannelWorker {
   // Whether the batch has re-read everything read before the last fault.
   bool CaughtUp() const;
   void UpdateLag();
+  // After an empty poll: seeks partitions with records past the batch's end
+  // to that end, which wakes librdkafka's fetcher (channel_worker.cc).
+  void WakeFetcherIfBehind();
 
   // worker_table.cc: opens (or on first delivery creates) the channel's table
   // and the writer. A RecordFailure when `first` cannot define the table.
@@ -253,7 +256,8 @@ class ChannelWorker {
   // removed by the next expiration run instead.
   bool horizon_stale_ = true;
   bool stall_logged_ = false;
-  bool paused_ = false;  // Fetching stopped while the worker backs off.
+  bool paused_ = false;     // Fetching stopped while the worker backs off.
+  bool streaming_ = false;  // The last poll returned a record.
   // Inside Poll: a revoke there may commit (not during Close or Stop).
   bool polling_ = false;
   // A revoke dropped the batch: the retained partitions restart at their

@@ -16,11 +16,11 @@
 //   librdkafka has fetch.queue.backoff.ms for this). So a channel whose worker
 //   is the slower side reads about (bound + one response) per second: small
 //   responses on a small bound cut one channel to 15-18 MB/s.
-// Hence: a bound large enough for a second of one channel's reading where
-// memory allows (the worker asks for a quarter of its fair share of the
-// server-wide budget, channel_worker.cc), and responses a thirty-second of it
-// (1 to 4 MiB), so the overshoot stays about a third of the bound even at
-// 10:1.
+// Hence: the worker wakes the fetcher itself when the queue runs dry with
+// records left (ChannelWorker::WakeFetcherIfBehind), so the bound can stay
+// small (a quarter of the channel's fair share of the server-wide budget, at
+// most kMaxPrefetchBytes), and responses are a thirty-second of it (1 to 4
+// MiB), so the overshoot stays about a third of the bound even at 10:1.
 #pragma once
 
 #include <cstdint>
@@ -33,12 +33,14 @@ struct PrefetchSizes {
   int64_t partition_fetch_bytes = 0;  // max.partition.fetch.bytes
 };
 
-// The largest prefetch bound a channel asks for, so a lone channel under the
-// default 512 MB budget (whose quarter is 128 MiB) or a server without a
-// budget stays within issue 4's 256 MiB peak RSS: 96 MiB read 1 GiB at 123
-// MB/s and peaked at 245-250 MiB, 128 MiB at 121-131 MB/s and 247-256 MiB
-// (bench/RESULTS.md "Many channels: what holds the memory").
-inline constexpr int64_t kMaxPrefetchBytes = int64_t{96} << 20;
+// The largest prefetch bound a channel asks for (a lone channel under the
+// default 512 MB budget, or a server without a budget). Since the worker
+// wakes the fetcher itself when the queue runs dry
+// (ChannelWorker::WakeFetcherIfBehind), a small bound no longer throttles a
+// channel to about one bound per second: 32 MiB read 1 GiB at 205-251 MB/s
+// and peaked at 140-144 MiB, where 96 MiB without the wake-up read 123-125
+// MB/s at 245-247 MiB (bench/RESULTS.md "Waking librdkafka's fetcher").
+inline constexpr int64_t kMaxPrefetchBytes = int64_t{32} << 20;
 
 // The prefetch bound of a channel whose fair share of the server-wide
 // delivery budget is `fair_share_bytes` (DeliveryMemoryBudget::FairShare(); 0

@@ -336,7 +336,7 @@ TEST_F(DeliveryServiceTest, ZombieCommitIsFencedAndTheWorkerRereadsFromTheCatalo
   EXPECT_EQ(snapshots.back().summary.at("streamtables.kafka-offsets"), "0:3-4");
 }
 
-// Issue 15: a consumer sized when the channel was alone keeps a 96 MiB
+// Issue 15: a consumer sized when the channel was alone keeps a 32 MiB
 // prefetch after 19 more channels joined the server-wide budget (20 such
 // peaked over 1 GiB). The worker remakes it for its share, also in the
 // middle of a batch, which the new consumer continues; and again when the

@@ -6,19 +6,21 @@ namespace st::delivery {
 namespace {
 
 TEST(PrefetchSizesTest, AChannelAsksForAQuarterOfItsFairShareUpToTheMaximum) {
-  // The default 512 MB budget: a lone channel gets the maximum, 96 MiB.
+  // The default 512 MB budget: a lone channel gets the maximum, 32 MiB.
   EXPECT_EQ(PrefetchBoundFor(int64_t{512} << 20), kMaxPrefetchBytes);
   EXPECT_EQ(PrefetchBoundFor(int64_t{4} << 30), kMaxPrefetchBytes);
   // 20 channels share it: 25.6 MB each, 6.4 MB of prefetch.
+  EXPECT_EQ(PrefetchBoundFor(int64_t{128} << 20), int64_t{32} << 20);
+  EXPECT_EQ(PrefetchBoundFor(int64_t{256} << 20), kMaxPrefetchBytes);
   EXPECT_EQ(PrefetchBoundFor((int64_t{512} << 20) / 20), ((int64_t{512} << 20) / 20) / 4);
   // No server-wide budget (FairShare 0): the maximum.
   EXPECT_EQ(PrefetchBoundFor(0), kMaxPrefetchBytes);
 }
 
-TEST(PrefetchSizesTest, ALoneChannelQueuesTheMaximumInThreeMiBResponses) {
+TEST(PrefetchSizesTest, ALoneChannelQueuesTheMaximumInOneMiBResponses) {
   PrefetchSizes s = PrefetchSizesFor(kMaxPrefetchBytes);
-  EXPECT_EQ(s.queue_kbytes, 96 * 1024);
-  EXPECT_EQ(s.fetch_max_bytes, 3 << 20);
+  EXPECT_EQ(s.queue_kbytes, 32 * 1024);
+  EXPECT_EQ(s.fetch_max_bytes, 1 << 20);
   EXPECT_EQ(s.partition_fetch_bytes, 1 << 20);
 }
 
