@@ -32,6 +32,12 @@ the JSON text of the same records, and the ratios against JSON (target Avro
   .venv/bin/python bench/delivery_bench.py --build-dir build [--size-mb 2048] [--freshness 10]
   .venv/bin/python bench/delivery_bench.py --build-dir build --size-mb 256 --compare-sse
   .venv/bin/python bench/delivery_bench.py --build-dir build --size-mb 1024 --formats json,avro,protobuf
+
+ST_BENCH_PERF=<path> samples the server with `perf record -F 999` from resume to
+all committed (one file per run: <path>, <path>.1, ...); read it with
+`perf report -i <path> --no-children --sort dso,symbol`; ST_BENCH_PERF_ARGS adds
+perf record arguments (e.g. "-F 299 --call-graph dwarf,16384"); ST_BENCH_PERF_STAT=<path>
+writes `perf stat` counts (instructions user/kernel, cycles) there instead.
 """
 
 import argparse
@@ -39,6 +45,8 @@ import json
 import os
 import pathlib
 import re
+import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -307,6 +315,28 @@ def kms_channel_setup(server, broker, topic: str, args) -> ChannelSetup:
                                dlq_bucket=dlq, role_policy=policy)
 
 
+_PERF_RUNS = 0
+
+
+def start_perf(pid: int):
+    """`perf record` on the server when ST_BENCH_PERF names an output file."""
+    global _PERF_RUNS
+    path = os.environ.get("ST_BENCH_PERF", "") or os.environ.get("ST_BENCH_PERF_STAT", "")
+    if not path:
+        return None
+    out = path if _PERF_RUNS == 0 else f"{path}.{_PERF_RUNS}"
+    _PERF_RUNS += 1
+    if os.environ.get("ST_BENCH_PERF_STAT"):  # Counts: steadier than CPU time on a noisy VM.
+        argv = ["perf", "stat", "-e", "instructions:u,instructions:k,cycles", "-x,"]
+    else:
+        argv = ["perf", "record", "-F", "999", "-q",
+                *os.environ.get("ST_BENCH_PERF_ARGS", "").split()]  # e.g. --call-graph dwarf
+    proc = subprocess.Popen([*argv, "-p", str(pid), "-o", out],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(0.5)  # perf attaches before the channel resumes.
+    return proc
+
+
 def deliver(server, broker, topic: str, args, setup, converter: str = "JSON", encode=record,
             count: int = 0) -> dict:
     """Preloads `topic` (values from `encode`; `count` records, else
@@ -325,6 +355,7 @@ def deliver(server, broker, topic: str, args, setup, converter: str = "JSON", en
     base_s = baseline_consume(broker, topic, records)
     pid = server.proc.pid
     cpu0 = proc_cpu_seconds(pid)
+    perf = start_perf(pid)
     t0 = time.monotonic()
     channel_route(server, setup, "resume")
     # Two clocks: when the worker has read (decoded, shredded) every record,
@@ -341,6 +372,9 @@ def deliver(server, broker, topic: str, args, setup, converter: str = "JSON", en
         time.sleep(0.1 if read_s is None else 0.5)
     elapsed = time.monotonic() - t0
     cpu = proc_cpu_seconds(pid) - cpu0
+    if perf is not None:
+        perf.send_signal(signal.SIGINT)
+        perf.wait(timeout=120)
     if read_s is None:  # Read and committed between two samples.
         read_s, read_cpu = elapsed, cpu
     # Idle from here on, so that a later run in the same server has the

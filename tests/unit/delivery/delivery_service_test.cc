@@ -3,6 +3,7 @@
 #include "delivery/delivery_service.h"
 
 #include <atomic>
+#include <optional>
 
 #include "delivery/memory_budget.h"
 #include "delivery/prefetch_sizes.h"
@@ -21,6 +22,33 @@ class DeliveryServiceTest : public DeliveryFixture {
     Service().ReconcileOnce();
     ASSERT_TRUE(WaitFor(
         [&] { return !Get(channel.arn).table_id.empty() && Offsets(channel.arn)[1] == 1; }));
+  }
+
+  // Activates `channel` with the service's own worker, then stops the
+  // service so that the workers a test makes run alone; the channel's stored
+  // configuration, which those workers are given.
+  std::optional<ChannelConfig> ActivateThenStopService(const catalog::Channel& channel) {
+    Service().ReconcileOnce();
+    Service().Stop();
+    Result<ChannelConfig> config =
+        catalog::ParseChannelConfig(channel.configuration_json, catalog::ChannelDocument::kStored);
+    EXPECT_TRUE(config.has_value());
+    if (!config.has_value()) return std::nullopt;
+    return *std::move(config);
+  }
+
+  // What the service would give its workers, over this fixture's parts.
+  DeliveryContext WorkerContext() {
+    return {*store_,     *commits_, *faulty_, kafka_, format_,
+            authorizer_, clock_,    random_,  "",     logger_};
+  }
+
+  // Short waits, so that a test's RunOnce loops stay fast.
+  static WorkerOptions QuickWorkerOptions() {
+    WorkerOptions options;
+    options.poll_timeout = 1ms;
+    options.max_backoff = 20ms;
+    return options;
   }
 };
 
@@ -293,16 +321,11 @@ TEST_F(DeliveryServiceTest, TableCreatedBeforeACrashIsAdoptedAndTagged) {
 
 TEST_F(DeliveryServiceTest, ZombieCommitIsFencedAndTheWorkerRereadsFromTheCatalog) {
   catalog::Channel channel = MakeChannel();
-  Service().ReconcileOnce();  // ACTIVE, with the service's own worker:
-  Service().Stop();           // stopped, so the two below race alone.
-  Result<ChannelConfig> config =
-      catalog::ParseChannelConfig(channel.configuration_json, catalog::ChannelDocument::kStored);
+  std::optional<ChannelConfig> config =
+      ActivateThenStopService(channel);  // The two below race alone.
   ASSERT_TRUE(config.has_value());
-  DeliveryContext ctx{*store_,     *commits_, *faulty_, kafka_, format_,
-                      authorizer_, clock_,    random_,  "",     logger_};
-  WorkerOptions options;
-  options.poll_timeout = 1ms;
-  options.max_backoff = 20ms;
+  DeliveryContext ctx = WorkerContext();
+  const WorkerOptions options = QuickWorkerOptions();
   auto metrics_a = std::make_shared<ChannelMetrics>();
   auto metrics_b = std::make_shared<ChannelMetrics>();
   ChannelWorker zombie(ctx, options, Get(channel.arn), *config, cluster_, metrics_a);
@@ -343,17 +366,11 @@ TEST_F(DeliveryServiceTest, ZombieCommitIsFencedAndTheWorkerRereadsFromTheCatalo
 // others leave. Every record is read once and lands once.
 TEST_F(DeliveryServiceTest, ConsumerPrefetchFollowsTheFairShareAndKeepsTheBatch) {
   catalog::Channel channel = MakeChannel();
-  Service().ReconcileOnce();
-  Service().Stop();  // The worker below runs alone.
-  Result<ChannelConfig> config =
-      catalog::ParseChannelConfig(channel.configuration_json, catalog::ChannelDocument::kStored);
+  std::optional<ChannelConfig> config = ActivateThenStopService(channel);
   ASSERT_TRUE(config.has_value());
-  DeliveryContext ctx{*store_,     *commits_, *faulty_, kafka_, format_,
-                      authorizer_, clock_,    random_,  "",     logger_};
+  DeliveryContext ctx = WorkerContext();
   DeliveryMemoryBudget budget(int64_t{512} << 20);
-  WorkerOptions options;
-  options.poll_timeout = 1ms;
-  options.max_backoff = 20ms;
+  WorkerOptions options = QuickWorkerOptions();
   options.shared_budget = &budget;
   auto metrics = std::make_shared<ChannelMetrics>();
   ChannelWorker worker(ctx, options, Get(channel.arn), *config, cluster_, metrics);
@@ -411,16 +428,10 @@ TEST_F(DeliveryServiceTest, ConsumerPrefetchFollowsTheFairShareAndKeepsTheBatch)
 
 TEST_F(DeliveryServiceTest, RecordsOlderThanTheTablesExpirationHorizonAreDeadLettered) {
   catalog::Channel channel = MakeChannel();
-  Service().ReconcileOnce();
-  Service().Stop();  // The worker below runs alone.
-  Result<ChannelConfig> config =
-      catalog::ParseChannelConfig(channel.configuration_json, catalog::ChannelDocument::kStored);
+  std::optional<ChannelConfig> config = ActivateThenStopService(channel);
   ASSERT_TRUE(config.has_value());
-  DeliveryContext ctx{*store_,     *commits_, *faulty_, kafka_, format_,
-                      authorizer_, clock_,    random_,  "",     logger_};
-  WorkerOptions options;
-  options.poll_timeout = 1ms;
-  options.max_backoff = 20ms;
+  DeliveryContext ctx = WorkerContext();
+  const WorkerOptions options = QuickWorkerOptions();
   ChannelWorker worker(ctx, options, Get(channel.arn), *config, cluster_,
                        std::make_shared<ChannelMetrics>());
   auto deliver_until = [&](int64_t offset) {
