@@ -31,6 +31,11 @@ constexpr std::array<WireName<ValueConverter>, 8> kValueConverters{{
     {ValueConverter::kJsonSchemaConfluent, "JSON_SCHEMA_CONFLUENT"},
 }};
 
+constexpr std::array<WireName<KeyConverter>, 2> kKeyConverters{{
+    {KeyConverter::kByteArray, "BYTE_ARRAY"},
+    {KeyConverter::kString, "STRING"},
+}};
+
 struct CompressionRow {
   IcebergCompression value;
   std::string_view name;
@@ -136,6 +141,13 @@ Status ReadTopic(const json& body, ChannelDocument document, ChannelConfig& out,
   Result<ValueConverter> value_converter = ParseValueConverter(format);
   if (!value_converter) return reader.Bad("valueConverter", value_converter.error());
   out.value_converter = *value_converter;
+  ST_ASSIGN_OR_RETURN(std::optional<std::string> key_format,
+                      reader.Str(*converter, "keyConverter", false));
+  if (key_format.has_value()) {
+    Result<KeyConverter> key_converter = ParseKeyConverter(*key_format);
+    if (!key_converter) return reader.Bad("keyConverter", key_converter.error());
+    out.key_converter = *key_converter;
+  }
   const bool json_format = out.value_converter == ValueConverter::kJson;
   ST_ASSIGN_OR_RETURN(const json* schema,
                       reader.Obj(*topic, "recordSchema", json_format,
@@ -299,6 +311,13 @@ Status ReadIceberg(const json& body, ChannelDocument document, ChannelConfig& ou
   ST_TRY(ReadDeadLetter(*iceberg, out, reader));
   ST_ASSIGN_OR_RETURN(const json* include, reader.Bool(*iceberg, "includeKafkaMetadata", false));
   out.include_kafka_metadata = include == nullptr || include->get<bool>();
+  if (!out.include_kafka_metadata && out.key_converter != KeyConverter::kByteArray &&
+      document == ChannelDocument::kCreateRequest) {
+    return reader.Bad("keyConverter", "keyConverter " +
+                                          std::string(KeyConverterName(out.key_converter)) +
+                                          " decodes the record key into _kafka.key, which needs "
+                                          "includeKafkaMetadata true.");
+  }
   ST_TRY(ReadTable(*iceberg, document, out, reader));
   ST_TRY(ReadFixedFlagObject(*iceberg, "schemaEvolution", "enableSchemaEvolution", false, wire,
                              reader));
@@ -378,6 +397,13 @@ std::string_view ValueConverterName(ValueConverter converter) {
 }
 Result<ValueConverter> ParseValueConverter(std::string_view name) {
   return ValueOf(kValueConverters, name, "valueConverter");
+}
+
+std::string_view KeyConverterName(KeyConverter converter) {
+  return NameOf(kKeyConverters, converter);
+}
+Result<KeyConverter> ParseKeyConverter(std::string_view name) {
+  return ValueOf(kKeyConverters, name, "keyConverter");
 }
 
 std::string_view IcebergCompressionName(IcebergCompression compression) {
@@ -474,6 +500,9 @@ std::string SerializeChannelConfig(const ChannelConfig& config, ChannelEcho echo
   json topic = {{"topicArn", config.topic_arn},
                 {"recordConverter",
                  {{"valueConverter", std::string(ValueConverterName(config.value_converter))}}}};
+  if (config.key_converter != KeyConverter::kByteArray) {
+    topic["recordConverter"]["keyConverter"] = std::string(KeyConverterName(config.key_converter));
+  }
   if (config.gsr_arn.has_value()) topic["recordSchema"] = {{"gsrArn", *config.gsr_arn}};
   if (config.external_registry.has_value()) {
     const ExternalSchemaRegistry& registry = *config.external_registry;

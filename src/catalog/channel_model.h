@@ -52,6 +52,15 @@ std::string_view ValueConverterName(ValueConverter converter);  // "JSON", ...
 // Errors: InvalidArgument naming the value and the valid ones.
 Result<ValueConverter> ParseValueConverter(std::string_view name);
 
+// Extension: topicConfigurationList[].recordConverter.keyConverter, how the
+// record key lands in `_kafka.key`: BYTE_ARRAY (the default) keeps its bytes
+// (binary); STRING decodes it as UTF-8 text (string), and a record whose key
+// is not UTF-8 goes to the dead-letter queue (TYPE_MISMATCH).
+enum class KeyConverter { kByteArray, kString };
+std::string_view KeyConverterName(KeyConverter converter);  // "BYTE_ARRAY", "STRING"
+// Errors: InvalidArgument naming the value and the valid ones.
+Result<KeyConverter> ParseKeyConverter(std::string_view name);
+
 // icebergDestinationConfiguration.compressionType.
 enum class IcebergCompression { kZstd, kSnappy };
 std::string_view IcebergCompressionName(IcebergCompression compression);  // "ZSTD", "SNAPPY"
@@ -105,6 +114,7 @@ struct ChannelConfig {
   std::string topic_arn;
   KafkaTopicArnParts topic;
   ValueConverter value_converter = ValueConverter::kJson;
+  KeyConverter key_converter = KeyConverter::kByteArray;  // Echoed only when not the default.
   std::optional<std::string> gsr_arn;  // recordSchema.gsrArn: required for JSON, else absent.
   // Extension: recordSchema.externalSchemaRegistry, only for the *_CONFLUENT
   // converters: schema ids resolve there instead of in the built-in registry.

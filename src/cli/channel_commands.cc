@@ -130,9 +130,9 @@ Result<std::string> ChannelArn(const ServiceClient& c, const std::string& cluste
 }
 
 struct CreateFlags {
-  std::string name, topic, bucket, ns, table, format = "json", schema_arn, partition_by = "hour",
-                                              partition_source, dlq_bucket, dlq_prefix, dlq_topic,
-                                              role_arn;
+  std::string name, topic, bucket, ns, table, format = "json", key_format = "bytes", schema_arn,
+                                              partition_by = "hour", partition_source, dlq_bucket,
+                                              dlq_prefix, dlq_topic, role_arn;
   int freshness = 0;
   bool no_kafka_metadata = false;
 };
@@ -163,6 +163,11 @@ Result<json> CreateBody(const ServiceClient& c, const std::string& cluster_arn,
   if (converter.empty()) return Err(InvalidArgument("--format must be one of " + names));
   json topic_config = {{"topicArn", topic_arn},
                        {"recordConverter", {{"valueConverter", converter}}}};
+  if (f.key_format == "string") {
+    topic_config["recordConverter"]["keyConverter"] = "STRING";
+  } else if (f.key_format != "bytes") {
+    return Err(InvalidArgument("--key-format must be bytes or string"));
+  }
   if (!f.schema_arn.empty()) topic_config["recordSchema"] = {{"gsrArn", f.schema_arn}};
   ST_ASSIGN_OR_RETURN(std::string bucket_arn, ResolveBucketArn(c, f.bucket));
   json spec = {{"partitionStrategy", f.partition_by == "day" ? "TIME_DAY" : "TIME_HOUR"},
@@ -224,6 +229,10 @@ void AddChannelGroup(CLI::App& app, ServiceCommands& s) {
       ->add_option("--format", flags.format,
                    "json | json-gsr | json-schema-confluent | avro-gsr | avro-confluent | "
                    "protobuf-confluent | bytes | string")
+      ->capture_default_str();
+  create
+      ->add_option("--key-format", flags.key_format,
+                   "_kafka.key as the key's bytes (bytes) or UTF-8 text (string)")
       ->capture_default_str();
   create->add_option("--schema-arn", flags.schema_arn, "Glue schema ARN (format json)");
   create->add_option("--partition-by", flags.partition_by, "hour | day")->capture_default_str();

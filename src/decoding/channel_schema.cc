@@ -12,7 +12,7 @@ bool IsJsonFormat(ValueFormat format) {
          format == ValueFormat::kProtobufConfluent || format == ValueFormat::kJsonSchemaConfluent;
 }
 
-iceberg::NestedField KafkaMetadataField(int32_t first_id) {
+iceberg::NestedField KafkaMetadataField(int32_t first_id, KeyFormat key_format) {
   using iceberg::NestedField;
   using iceberg::Type;
   int32_t id = first_id;
@@ -28,7 +28,8 @@ iceberg::NestedField KafkaMetadataField(int32_t first_id) {
       {partition_id, "partition", true, Type::Int(), "Kafka partition"},
       {offset_id, "offset", true, Type::Long(), "Kafka offset"},
       {timestamp_id, "timestamp", false, Type::TimestampTz(), "Kafka record timestamp"},
-      {key_id, "key", false, Type::Binary(), "Kafka record key"},
+      {key_id, "key", false, key_format == KeyFormat::kString ? Type::String() : Type::Binary(),
+       "Kafka record key"},
       {headers_id, "headers", false,
        Type::Map(header_key_id, Type::String(), header_value_id, false, Type::Binary()),
        "Kafka record headers"},
@@ -42,7 +43,8 @@ iceberg::NestedField KafkaMetadataField(int32_t first_id) {
 Result<iceberg::Schema> ChannelTableSchema(ValueFormat format,
                                            const std::optional<iceberg::Schema>& value_schema,
                                            bool include_metadata,
-                                           const std::optional<std::string>& partition_source) {
+                                           const std::optional<std::string>& partition_source,
+                                           KeyFormat key_format) {
   std::vector<iceberg::NestedField> fields;
   int32_t highest_id = 0;
   if (IsJsonFormat(format)) {
@@ -84,7 +86,7 @@ Result<iceberg::Schema> ChannelTableSchema(ValueFormat format,
     }
     it->required = true;
   }
-  if (include_metadata) fields.push_back(KafkaMetadataField(highest_id + 1));
+  if (include_metadata) fields.push_back(KafkaMetadataField(highest_id + 1, key_format));
   return iceberg::Schema::Make(0, std::move(fields));
 }
 

@@ -19,16 +19,16 @@ inline constexpr std::string_view kKafkaMetadataColumn = "_kafka";
 // kJsonSchemaConfluent; one optional `value` column, binary for kByteArray
 // and string for kString) plus, when include_metadata, a trailing optional struct
 // `_kafka` {partition int (required), offset long (required), timestamp
-// timestamptz, key binary, headers map<string, binary>} with fresh ids above
-// the value schema's highest id. A partition source (a top-level timestamptz
-// value column) becomes required. Schema id 0.
-// Errors: InvalidArgument when a JSON format has no value schema, a raw
-// format has a partition source, the source is missing, nested or not a
-// timestamptz, or the value schema already has a `_kafka` column.
+// timestamptz, key binary (string for KeyFormat::kString), headers
+// map<string, binary>} with fresh ids above the value schema's highest id. A partition source (a
+// top-level timestamptz value column) becomes required. Schema id 0. Errors: InvalidArgument when a
+// JSON format has no value schema, a raw format has a partition source, the source is missing,
+// nested or not a timestamptz, or the value schema already has a `_kafka` column.
 Result<iceberg::Schema> ChannelTableSchema(ValueFormat format,
                                            const std::optional<iceberg::Schema>& value_schema,
                                            bool include_metadata,
-                                           const std::optional<std::string>& partition_source);
+                                           const std::optional<std::string>& partition_source,
+                                           KeyFormat key_format = KeyFormat::kBytes);
 
 // Spec 0 with one field 1000: hour(source) named "<source>_hour" (day /
 // "<source>_day" when daily); without a source, on `_kafka.timestamp`

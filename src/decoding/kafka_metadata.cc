@@ -40,7 +40,11 @@ Result<KafkaMetadataWriter> KafkaMetadataWriter::Make(const ShredNode& kafka) {
   ST_ASSIGN_OR_RETURN(w.partition_, Child(kafka, "partition", iceberg::TypeId::kInt));
   ST_ASSIGN_OR_RETURN(w.offset_, Child(kafka, "offset", iceberg::TypeId::kLong));
   ST_ASSIGN_OR_RETURN(w.timestamp_, Child(kafka, "timestamp", iceberg::TypeId::kTimestampTz));
-  ST_ASSIGN_OR_RETURN(w.key_, Child(kafka, "key", iceberg::TypeId::kBinary));
+  const int key_index = kafka.FindChild("key");
+  w.key_text_ = key_index >= 0 && kafka.children[key_index].type_id == iceberg::TypeId::kString;
+  ST_ASSIGN_OR_RETURN(
+      w.key_,
+      Child(kafka, "key", w.key_text_ ? iceberg::TypeId::kString : iceberg::TypeId::kBinary));
   ST_ASSIGN_OR_RETURN(w.headers_, Child(kafka, "headers", iceberg::TypeId::kMap));
   if (w.headers_->children[1].type_id != iceberg::TypeId::kBinary) {
     return Err(InvalidArgument("_kafka.headers values must be binary"));
@@ -65,6 +69,13 @@ bool KafkaMetadataWriter::Write(const KafkaRecord& record, bool fill, ColumnBuff
       error->message = "Kafka header key is not UTF-8; _kafka.headers keys are strings";
       return false;
     }
+  }
+  if (key_text_ && record.key && !simdjson::validate_utf8(record.key->data(), record.key->size())) {
+    error->code = std::string(kTypeMismatch);
+    error->message =
+        "record key is not valid UTF-8; _kafka.key is a string (keyConverter STRING; use "
+        "BYTE_ARRAY for arbitrary key bytes)";
+    return false;
   }
   {
     ColumnBuffer& c = out.column(partition_->column);

@@ -15,12 +15,14 @@ void EmitNulls(const ShredNode& node, int16_t def, int16_t rep, ColumnBuffers& o
 class KafkaMetadataWriter {
  public:
   // Errors: InvalidArgument when `_kafka` does not have the ChannelTableSchema
-  // shape (partition int, offset long, timestamp timestamptz, key binary,
-  // headers map<string, binary>).
+  // shape (partition int, offset long, timestamp timestamptz, key binary or
+  // string, headers map<string, binary>). A string key (keyConverter STRING)
+  // must be UTF-8.
   static Result<KafkaMetadataWriter> Make(const ShredNode& kafka);
 
   // Writes the record's metadata (fill) or a null `_kafka` (!fill). False
-  // with TYPE_MISMATCH in `error` when a header key is not UTF-8.
+  // with TYPE_MISMATCH in `error` when a header key, or the key of a string
+  // `_kafka.key`, is not UTF-8.
   bool Write(const KafkaRecord& record, bool fill, ColumnBuffers& out, RecordError* error) const;
 
  private:
@@ -29,6 +31,7 @@ class KafkaMetadataWriter {
   const ShredNode* offset_ = nullptr;
   const ShredNode* timestamp_ = nullptr;
   const ShredNode* key_ = nullptr;
+  bool key_text_ = false;  // `_kafka.key` is a string.
   const ShredNode* headers_ = nullptr;
 };
 

@@ -11,6 +11,10 @@
 
 namespace st::decoding {
 
+// How a channel's record keys land in `_kafka.key` (its keyConverter): their
+// bytes (binary) or UTF-8 text (string).
+enum class KeyFormat { kBytes, kString };
+
 // How a channel's record values are encoded (the channel's valueConverter).
 enum class ValueFormat {
   kJson,           // UTF-8 JSON object, mapped onto the value columns.

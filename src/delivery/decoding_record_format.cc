@@ -59,6 +59,12 @@ decoding::ValueFormat ToValueFormat(ValueConverter converter) {
   return decoding::ValueFormat::kJson;
 }
 
+// The same for the keyConverter.
+decoding::KeyFormat ToKeyFormat(catalog::KeyConverter converter) {
+  return converter == catalog::KeyConverter::kString ? decoding::KeyFormat::kString
+                                                     : decoding::KeyFormat::kBytes;
+}
+
 // Channels whose table comes from the first record's writer schema and
 // evolves with later versions (Avro, and Protobuf through the Avro rules).
 bool IsAvro(ValueConverter converter) {
@@ -254,7 +260,8 @@ Result<iceberg::Schema> JsonVersionTableSchema(const std::string& definition,
                                                const ChannelConfig& config) {
   ST_ASSIGN_OR_RETURN(iceberg::Schema mapped, registry::JsonSchemaToIceberg(definition));
   return decoding::ChannelTableSchema(ToValueFormat(config.value_converter), mapped,
-                                      config.include_kafka_metadata, config.partition_source);
+                                      config.include_kafka_metadata, config.partition_source,
+                                      ToKeyFormat(config.key_converter));
 }
 
 using SchemaMatcher = std::function<Result<bool>(const std::string& definition)>;
@@ -693,7 +700,7 @@ class DecodingRecordFormat final : public RecordFormat {
     const decoding::ValueFormat format = ToValueFormat(config.value_converter);
     Result<iceberg::Schema> schema = decoding::ChannelTableSchema(
         format, UsesSchema(config.value_converter) ? value_schema : std::nullopt,
-        config.include_kafka_metadata, config.partition_source);
+        config.include_kafka_metadata, config.partition_source, ToKeyFormat(config.key_converter));
     if (!schema.has_value()) {
       return Err(
           InvalidArgument("The channel's table schema is not valid: " + schema.error().message()));

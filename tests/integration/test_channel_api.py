@@ -336,7 +336,8 @@ def test_streamtables_cluster_and_channel_commands(env, kafka):
     bucket = env["bucket"].rsplit("/", 1)[1]
     arn = server.cli("channel", "create", "--cluster", cluster, "--name", "clicks",
                      "--topic", "clicks", "--bucket", bucket, "--namespace", "web",
-                     "--table", "clicks", "--format", "string", "--partition-by", "day",
+                     "--table", "clicks", "--format", "string", "--key-format", "string",
+                     "--partition-by", "day",
                      "--freshness", "5", "--dlq-bucket", "dlq", "--dlq-prefix", "errors/",
                      "--dlq-topic", "clicks-dlq", "--role-arn", env["role"]).stdout.strip()
     assert "/clicks/" in arn
@@ -344,7 +345,8 @@ def test_streamtables_cluster_and_channel_commands(env, kafka):
                                 "--json").stdout)
     iceberg = doc["icebergDestinationConfiguration"]
     assert doc["status"] in STATUSES and doc["channelArn"] == arn
-    assert doc["topicConfigurationList"][0]["recordConverter"]["valueConverter"] == "STRING"
+    assert doc["topicConfigurationList"][0]["recordConverter"] == {
+        "valueConverter": "STRING", "keyConverter": "STRING"}
     assert iceberg["dataFreshnessInSeconds"] == 5
     assert iceberg["destinationTableList"][0]["partitionSpec"] == {
         "partitionStrategy": "TIME_DAY", "sourceList": []}
@@ -381,6 +383,10 @@ def test_streamtables_cluster_and_channel_commands(env, kafka):
     assert unknown.returncode == 1
     assert "--format must be one of json, json-gsr" in unknown.stderr
     assert "avro-confluent, protobuf-confluent, bytes, string" in unknown.stderr
+    bad_key = server.cli("channel", "create", "--cluster", cluster, "--name", "u", "--topic", "u",
+                         "--bucket", bucket, "--namespace", "web", "--table", "u", "--key-format",
+                         "avro", "--dlq-bucket", "dlq", "--role-arn", env["role"], check=False)
+    assert bad_key.returncode == 1 and "--key-format must be bytes or string" in bad_key.stderr
 
     busy = server.cli("cluster", "delete", cluster, check=False)
     assert busy.returncode == 1 and "ConflictException" in busy.stderr

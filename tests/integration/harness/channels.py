@@ -146,7 +146,8 @@ class ChannelSetup:
                role_arn: Optional[str] = None, namespace: str = "events",
                table: Optional[str] = None, bucket_arn: Optional[str] = None,
                dlq_bucket: Optional[str] = None,
-               record_schema: Optional[dict] = None) -> "ChannelSetup":
+               record_schema: Optional[dict] = None,
+               key_converter: Optional[str] = None) -> "ChannelSetup":
         suffix = uuid.uuid4().hex[:8]
         bucket_name = bucket_name or f"stream-{suffix}"
         dlq_bucket = dlq_bucket or f"dlq-{suffix}"
@@ -168,6 +169,8 @@ class ChannelSetup:
             role_arn = role.arn
         topic_config = {"topicArn": topic_arn(cluster_arn, topic),
                         "recordConverter": {"valueConverter": converter}}
+        if key_converter is not None:
+            topic_config["recordConverter"]["keyConverter"] = key_converter
         if converter == "JSON":
             schema_arn = register_json_schema(server, f"schema-{suffix}", schema)
             topic_config["recordSchema"] = {"gsrArn": schema_arn}
@@ -193,7 +196,7 @@ class ChannelSetup:
         iceberg.update(extra_iceberg or {})
         name = f"ch-{suffix}"
         if (extra_iceberg and set(extra_iceberg) - _BOTOCORE_ICEBERG_FIELDS) or (
-                record_schema and "externalSchemaRegistry" in record_schema):
+                record_schema and "externalSchemaRegistry" in record_schema) or key_converter:
             # Our extensions are not in botocore's model: send the wire JSON.
             body = json.dumps({"channelName": name, "topicConfigurationList": [topic_config],
                                "icebergDestinationConfiguration": iceberg})

@@ -154,6 +154,40 @@ TEST(ChannelModelTest, RoundTripsThroughTheStoredDocument) {
   EXPECT_EQ(again->logging_info_json, config->logging_info_json);
 }
 
+// Extension: recordConverter.keyConverter, stored and echoed only when it is
+// not the default; a typed key needs the _kafka column it lands in.
+TEST(ChannelModelTest, KeyConverter) {
+  json body = Body();
+  auto config = ParseChannelConfig(body.dump(), ChannelDocument::kCreateRequest);
+  ASSERT_TRUE(config.has_value()) << config.error().ToString();
+  EXPECT_EQ(config->key_converter, KeyConverter::kByteArray);
+  EXPECT_FALSE(
+      json::parse(SerializeChannelConfig(*config))["topicConfigurationList"][0]["recordConverter"]
+          .contains("keyConverter"));
+
+  body["topicConfigurationList"][0]["recordConverter"]["keyConverter"] = "STRING";
+  config = ParseChannelConfig(body.dump(), ChannelDocument::kCreateRequest);
+  ASSERT_TRUE(config.has_value()) << config.error().ToString();
+  EXPECT_EQ(config->key_converter, KeyConverter::kString);
+  const std::string stored = SerializeChannelConfig(*config);
+  EXPECT_EQ(json::parse(stored)["topicConfigurationList"][0]["recordConverter"]["keyConverter"],
+            "STRING");
+  auto again = ParseChannelConfig(stored, ChannelDocument::kStored);
+  ASSERT_TRUE(again.has_value()) << again.error().ToString();
+  EXPECT_EQ(again->key_converter, KeyConverter::kString);
+
+  json bad = Body();
+  bad["topicConfigurationList"][0]["recordConverter"]["keyConverter"] = "AVRO";
+  ExpectInvalidMember(bad, "keyConverter", "use BYTE_ARRAY or STRING");
+  bad = Body();
+  bad["topicConfigurationList"][0]["recordConverter"]["keyConverter"] = 7;
+  ExpectInvalidMember(bad, "keyConverter");
+  bad = Body();
+  bad["topicConfigurationList"][0]["recordConverter"]["keyConverter"] = "STRING";
+  bad["icebergDestinationConfiguration"]["includeKafkaMetadata"] = false;
+  ExpectInvalidMember(bad, "keyConverter", "needs includeKafkaMetadata true");
+}
+
 TEST(ChannelModelTest, StoredDocumentsOfEarlierReleasesParse) {
   // As the API stored it before the model: the client's members verbatim
   // (unknown ones too), defaults filled, no tags. A stored document may also
@@ -280,6 +314,9 @@ TEST(ChannelModelTest, EveryEnumHasItsWireString) {
     EXPECT_EQ(IcebergCompressionCodec(value), codec);
     EXPECT_EQ(ParseIcebergCompression(name).value(), value);
   }
+  EXPECT_EQ(KeyConverterName(KeyConverter::kByteArray), "BYTE_ARRAY");
+  EXPECT_EQ(KeyConverterName(KeyConverter::kString), "STRING");
+  EXPECT_EQ(ParseKeyConverter("STRING").value(), KeyConverter::kString);
   EXPECT_EQ(PartitionStrategyName(PartitionStrategy::kTimeHour), "TIME_HOUR");
   EXPECT_EQ(PartitionStrategyName(PartitionStrategy::kTimeDay), "TIME_DAY");
   EXPECT_EQ(ParsePartitionStrategy("TIME_DAY").value(), PartitionStrategy::kTimeDay);

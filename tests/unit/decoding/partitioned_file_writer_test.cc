@@ -108,6 +108,47 @@ TEST_F(PartitionedFileWriterTest, RecordsBeforeTheExpirationHorizonAreRecordExpi
   EXPECT_EQ(kafka_writer->Finish()->size(), 2u);
 }
 
+// keyConverter STRING: `_kafka.key` is a string column with string bounds; a
+// key that is not UTF-8 fails its record alone, before anything is written.
+TEST_F(PartitionedFileWriterTest, StringKeysAreTextAndANonUtf8KeyFailsItsRecordAlone) {
+  auto value_schema = MustSchema({{1, "n", false, Type::Long(), ""}});
+  auto schema =
+      *ChannelTableSchema(ValueFormat::kJson, value_schema, true, std::nullopt, KeyFormat::kString);
+  const int32_t key_id = schema.FindFieldByName("_kafka.key")->id;
+  ASSERT_EQ(schema.FindFieldByName("_kafka.key")->type->id(), iceberg::TypeId::kString);
+  auto spec = *ChannelPartitionSpec(schema, false, std::nullopt);
+  auto writer = MustWriter(Options(ValueFormat::kJson, schema, spec));
+  KafkaRecord record;
+  record.topic = "clicks";
+  record.timestamp_ms = 1740832496789;
+  const std::string value = R"({"n": 1})";
+  record.value = value;
+  record.key = std::string_view("caf\xc3\xa9-1");
+  ASSERT_EQ(*writer->Add(record), std::nullopt);
+  record.offset = 1;
+  record.key = std::string_view("\xff\xfe", 2);
+  auto bad = writer->Add(record);
+  ASSERT_TRUE(bad.has_value());
+  ASSERT_TRUE(bad->has_value());
+  EXPECT_EQ((*bad)->code, kTypeMismatch);
+  EXPECT_NE((*bad)->message.find("record key is not valid UTF-8"), std::string::npos)
+      << (*bad)->message;
+  record.offset = 2;
+  record.key.reset();  // No key: a null, as with binary keys.
+  ASSERT_EQ(*writer->Add(record), std::nullopt);
+  record.offset = 3;
+  record.key = std::string_view("zz");
+  ASSERT_EQ(*writer->Add(record), std::nullopt);
+  auto files = writer->Finish();
+  ASSERT_TRUE(files.has_value());
+  ASSERT_EQ(files->size(), 1u);
+  const auto& f = (*files)[0];
+  EXPECT_EQ(f.record_count, 3);  // The bad-key record left nothing behind.
+  EXPECT_EQ(f.null_value_counts.at(key_id), 1);
+  EXPECT_EQ(Bound(f, key_id, *Type::String(), true), Value::String("caf\xc3\xa9-1"));
+  EXPECT_EQ(Bound(f, key_id, *Type::String(), false), Value::String("zz"));
+}
+
 TEST_F(PartitionedFileWriterTest, ByteArrayAndStringValues) {
   auto bytes_schema =
       *ChannelTableSchema(ValueFormat::kByteArray, std::nullopt, false, std::nullopt);
