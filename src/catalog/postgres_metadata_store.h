@@ -2,8 +2,10 @@
 // one (one implementation over sql::Connection, sql_*.cc), on a libpq
 // connection. Every write is one SERIALIZABLE transaction, so several
 // server processes on one database order their commits through PostgreSQL
-// (a serialization failure is Unavailable and changes nothing; the delivery
-// commit retries it, catalog/unit_of_work.h). One store keeps a pool of
+// (a serialization failure changes nothing: each store write runs again,
+// up to ten times with a random pause, before it answers Unavailable; the
+// delivery commit retries its unit of work, catalog/unit_of_work.h). One
+// store keeps a pool of
 // `connections` connections; each call or unit of work takes one for its
 // duration, so that threads of one process read in parallel. The schema is the
 // SQLite migrations translated by sql::Dialect, recorded in

@@ -155,21 +155,23 @@ Result<Page<TableBucket>> SqlMetadataStore::ListTableBuckets(const std::string& 
 
 Status SqlMetadataStore::DeleteTableBucket(const std::string& bucket_arn) {
   ConnectionLock lock(*this);
-  Transaction txn(*db_);
-  ST_TRY(txn.status());
-  ST_TRY(LoadBucket(bucket_arn));
-  ST_ASSIGN_OR_RETURN(Statement count,
-                      db_->Prepare("SELECT count(*) FROM namespaces WHERE bucket_arn = ?"));
-  ST_ASSIGN_OR_RETURN(bool row, count.Bind(1, bucket_arn).Step());
-  if (row && count.Int64(0) > 0) {
-    return Conflict("The table bucket is not empty: delete its " + std::to_string(count.Int64(0)) +
-                    " namespace(s) and their tables first.");
-  }
-  ST_ASSIGN_OR_RETURN(Statement tags, db_->Prepare("DELETE FROM tags WHERE resource_arn = ?"));
-  ST_TRY(tags.Bind(1, bucket_arn).Run());
-  ST_ASSIGN_OR_RETURN(Statement del, db_->Prepare("DELETE FROM table_buckets WHERE arn = ?"));
-  ST_TRY(del.Bind(1, bucket_arn).Run());
-  return txn.Commit();
+  return RunWrite([&]() REQUIRES(mu_) -> Status {
+    Transaction txn(*db_);
+    ST_TRY(txn.status());
+    ST_TRY(LoadBucket(bucket_arn));
+    ST_ASSIGN_OR_RETURN(Statement count,
+                        db_->Prepare("SELECT count(*) FROM namespaces WHERE bucket_arn = ?"));
+    ST_ASSIGN_OR_RETURN(bool row, count.Bind(1, bucket_arn).Step());
+    if (row && count.Int64(0) > 0) {
+      return Conflict("The table bucket is not empty: delete its " +
+                      std::to_string(count.Int64(0)) + " namespace(s) and their tables first.");
+    }
+    ST_ASSIGN_OR_RETURN(Statement tags, db_->Prepare("DELETE FROM tags WHERE resource_arn = ?"));
+    ST_TRY(tags.Bind(1, bucket_arn).Run());
+    ST_ASSIGN_OR_RETURN(Statement del, db_->Prepare("DELETE FROM table_buckets WHERE arn = ?"));
+    ST_TRY(del.Bind(1, bucket_arn).Run());
+    return txn.Commit();
+  });
 }
 
 Status SqlMetadataStore::PutTableBucketPolicy(const std::string& bucket_arn,
@@ -227,15 +229,17 @@ Status SqlMetadataStore::PutTableBucketMaintenance(const std::string& bucket_arn
                                                    const std::string& value_json) {
   ST_TRY(ValidateMaintenance(type, value_json));
   ConnectionLock lock(*this);
-  Transaction txn(*db_);
-  ST_TRY(txn.status());
-  ST_TRY(LoadBucket(bucket_arn));
-  ST_ASSIGN_OR_RETURN(Statement stmt,
-                      db_->Prepare("INSERT INTO bucket_maintenance(bucket_arn, type, value) "
-                                   "VALUES (?, ?, ?) ON CONFLICT(bucket_arn, type) DO UPDATE SET "
-                                   "value = excluded.value"));
-  ST_TRY(stmt.Bind(1, bucket_arn).Bind(2, type).Bind(3, value_json).Run());
-  return txn.Commit();
+  return RunWrite([&]() REQUIRES(mu_) -> Status {
+    Transaction txn(*db_);
+    ST_TRY(txn.status());
+    ST_TRY(LoadBucket(bucket_arn));
+    ST_ASSIGN_OR_RETURN(Statement stmt,
+                        db_->Prepare("INSERT INTO bucket_maintenance(bucket_arn, type, value) "
+                                     "VALUES (?, ?, ?) ON CONFLICT(bucket_arn, type) DO UPDATE SET "
+                                     "value = excluded.value"));
+    ST_TRY(stmt.Bind(1, bucket_arn).Bind(2, type).Bind(3, value_json).Run());
+    return txn.Commit();
+  });
 }
 
 Result<MaintenanceConfigs> SqlMetadataStore::GetTableBucketMaintenance(
@@ -271,34 +275,36 @@ Result<Namespace> SqlMetadataStore::CreateNamespace(const std::string& bucket_ar
   ST_TRY(ValidateNamespaceName(name));
   ST_TRY(ValidateAccountId(created_by));
   ConnectionLock lock(*this);
-  Transaction txn(*db_);
-  ST_TRY(txn.status());
-  ST_ASSIGN_OR_RETURN(TableBucket bucket, LoadBucket(bucket_arn));
-  Namespace out{bucket_arn,
-                bucket.table_bucket_id,
-                name,
-                NewEntityId(random_),
-                created_by,
-                bucket.owner_account_id,
-                FromMillis(NowMs())};
-  ST_ASSIGN_OR_RETURN(Statement stmt,
-                      db_->Prepare("INSERT INTO namespaces(bucket_arn, name, namespace_id, "
-                                   "created_at_ms, created_by, owner_account_id) "
-                                   "VALUES (?, ?, ?, ?, ?, ?)"));
-  Status status = stmt.Bind(1, bucket_arn)
-                      .Bind(2, name)
-                      .Bind(3, out.namespace_id)
-                      .Bind(4, NowMs())
-                      .Bind(5, created_by)
-                      .Bind(6, out.owner_account_id)
-                      .Run();
-  if (status.code() == StatusCode::kAlreadyExists) {
-    return Err(
-        AlreadyExists("A namespace named '" + name + "' already exists in the table bucket."));
-  }
-  ST_TRY(status);
-  ST_TRY(txn.Commit());
-  return out;
+  return RunWrite([&]() REQUIRES(mu_) -> Result<Namespace> {
+    Transaction txn(*db_);
+    ST_TRY(txn.status());
+    ST_ASSIGN_OR_RETURN(TableBucket bucket, LoadBucket(bucket_arn));
+    Namespace out{bucket_arn,
+                  bucket.table_bucket_id,
+                  name,
+                  NewEntityId(random_),
+                  created_by,
+                  bucket.owner_account_id,
+                  FromMillis(NowMs())};
+    ST_ASSIGN_OR_RETURN(Statement stmt,
+                        db_->Prepare("INSERT INTO namespaces(bucket_arn, name, namespace_id, "
+                                     "created_at_ms, created_by, owner_account_id) "
+                                     "VALUES (?, ?, ?, ?, ?, ?)"));
+    Status status = stmt.Bind(1, bucket_arn)
+                        .Bind(2, name)
+                        .Bind(3, out.namespace_id)
+                        .Bind(4, NowMs())
+                        .Bind(5, created_by)
+                        .Bind(6, out.owner_account_id)
+                        .Run();
+    if (status.code() == StatusCode::kAlreadyExists) {
+      return Err(
+          AlreadyExists("A namespace named '" + name + "' already exists in the table bucket."));
+    }
+    ST_TRY(status);
+    ST_TRY(txn.Commit());
+    return out;
+  });
 }
 
 Result<Namespace> SqlMetadataStore::GetNamespace(const std::string& bucket_arn,
@@ -333,20 +339,22 @@ Result<Page<Namespace>> SqlMetadataStore::ListNamespaces(const std::string& buck
 
 Status SqlMetadataStore::DeleteNamespace(const std::string& bucket_arn, const std::string& name) {
   ConnectionLock lock(*this);
-  Transaction txn(*db_);
-  ST_TRY(txn.status());
-  ST_TRY(LoadNamespace(bucket_arn, name));
-  ST_ASSIGN_OR_RETURN(Statement count, db_->Prepare("SELECT count(*) FROM tables WHERE "
-                                                    "bucket_arn = ? AND namespace_name = ?"));
-  ST_ASSIGN_OR_RETURN(bool row, count.Bind(1, bucket_arn).Bind(2, name).Step());
-  if (row && count.Int64(0) > 0) {
-    return Conflict("The namespace '" + name + "' is not empty: delete its " +
-                    std::to_string(count.Int64(0)) + " table(s) first.");
-  }
-  ST_ASSIGN_OR_RETURN(Statement del,
-                      db_->Prepare("DELETE FROM namespaces WHERE bucket_arn = ? AND name = ?"));
-  ST_TRY(del.Bind(1, bucket_arn).Bind(2, name).Run());
-  return txn.Commit();
+  return RunWrite([&]() REQUIRES(mu_) -> Status {
+    Transaction txn(*db_);
+    ST_TRY(txn.status());
+    ST_TRY(LoadNamespace(bucket_arn, name));
+    ST_ASSIGN_OR_RETURN(Statement count, db_->Prepare("SELECT count(*) FROM tables WHERE "
+                                                      "bucket_arn = ? AND namespace_name = ?"));
+    ST_ASSIGN_OR_RETURN(bool row, count.Bind(1, bucket_arn).Bind(2, name).Step());
+    if (row && count.Int64(0) > 0) {
+      return Conflict("The namespace '" + name + "' is not empty: delete its " +
+                      std::to_string(count.Int64(0)) + " table(s) first.");
+    }
+    ST_ASSIGN_OR_RETURN(Statement del,
+                        db_->Prepare("DELETE FROM namespaces WHERE bucket_arn = ? AND name = ?"));
+    ST_TRY(del.Bind(1, bucket_arn).Bind(2, name).Run());
+    return txn.Commit();
+  });
 }
 
 }  // namespace st::catalog::sqlstore

@@ -8,6 +8,7 @@ namespace st::catalog::sqlstore {
 namespace {
 
 constexpr int64_t kEndedOperationRetentionMs = 30LL * 24 * 60 * 60 * 1000;
+constexpr int64_t kOperationPruneIntervalMs = 60LL * 60 * 1000;
 
 const char* OperationType(ChannelStatus status) {
   switch (status) {
@@ -28,10 +29,18 @@ Status SqlMetadataStore::StartChannelOperation(const Channel& channel) {
   // table stays as small as the recent activity. It runs in the API call's
   // transaction on whichever replica serves it, with no lease: deleting rows
   // past a cutoff is idempotent, so replicas racing on it delete the same
-  // rows at most once between them.
-  ST_ASSIGN_OR_RETURN(Statement prune, db_->Prepare("DELETE FROM channel_operations WHERE end_ms "
-                                                    "IS NOT NULL AND end_ms < ?"));
-  ST_TRY(prune.Bind(1, NowMs() - kEndedOperationRetentionMs).Run());
+  // rows at most once between them. At most once per interval per process:
+  // on PostgreSQL the range read puts a SERIALIZABLE read lock on the whole
+  // table, so pruning on every operation made concurrent channel changes
+  // abort one another (CI saw a DeleteChannel fail with a 503 that way).
+  const int64_t now = NowMs();
+  int64_t due = next_operation_prune_ms_.load(std::memory_order_relaxed);
+  if (now >= due && next_operation_prune_ms_.compare_exchange_strong(
+                        due, now + kOperationPruneIntervalMs, std::memory_order_relaxed)) {
+    ST_ASSIGN_OR_RETURN(Statement prune, db_->Prepare("DELETE FROM channel_operations WHERE "
+                                                      "end_ms IS NOT NULL AND end_ms < ?"));
+    ST_TRY(prune.Bind(1, now - kEndedOperationRetentionMs).Run());
+  }
   ST_ASSIGN_OR_RETURN(
       Statement stmt,
       db_->Prepare("INSERT INTO channel_operations(arn, owner_account_id, cluster_arn, "

@@ -80,51 +80,53 @@ Result<Channel> SqlMetadataStore::CreateChannel(const NewChannel& channel) {
   }
   ST_ASSIGN_OR_RETURN(KafkaClusterArnParts cluster_parts, ClusterParts(channel.cluster_arn));
   ConnectionLock lock(*this);
-  Transaction txn(*db_);
-  ST_TRY(txn.status());
-  ST_ASSIGN_OR_RETURN(KafkaCluster cluster, LoadCluster(channel.cluster_arn));
-  if (cluster.owner_account_id != channel.owner_account_id) {
-    return Err(ClusterNotFound(channel.cluster_arn));
-  }
-  Channel out;
-  out.channel_id = NewEntityId(random_);
-  out.arn = KafkaChannelArn(cluster_parts, channel.name, out.channel_id);
-  out.name = channel.name;
-  out.cluster_arn = channel.cluster_arn;
-  out.owner_account_id = channel.owner_account_id;
-  out.topic_name = channel.topic_name;
-  out.status = ChannelStatus::kCreating;
-  out.cluster_operation_arn = KafkaClusterOperationArn(cluster_parts, NewEntityId(random_));
-  out.configuration_json = channel.configuration_json;
-  out.generation = 1;
-  out.created_at = FromMillis(NowMs());
-  out.updated_at = out.created_at;
-  ST_ASSIGN_OR_RETURN(Statement stmt,
-                      db_->Prepare(std::string("INSERT INTO channels(") + kChannelColumns +
-                                   ") VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, 0, NULL, ?, "
-                                   "?, ?)"));
-  Status status = stmt.Bind(1, out.arn)
-                      .Bind(2, out.channel_id)
-                      .Bind(3, out.name)
-                      .Bind(4, out.cluster_arn)
-                      .Bind(5, out.owner_account_id)
-                      .Bind(6, out.topic_name)
-                      .Bind(7, ChannelStatusName(out.status))
-                      .BindOptional(8, out.cluster_operation_arn)
-                      .Bind(9, out.configuration_json)
-                      .Bind(10, out.generation)
-                      .Bind(11, NowMs())
-                      .Bind(12, NowMs())
-                      .Run();
-  if (status.code() == StatusCode::kAlreadyExists) {
-    return Err(AlreadyExists("A channel named '" + channel.name +
-                             "' already exists in this cluster; choose another name or delete "
-                             "the existing channel first."));
-  }
-  ST_TRY(status);
-  ST_TRY(StartChannelOperation(out));
-  ST_TRY(txn.Commit());
-  return out;
+  return RunWrite([&]() REQUIRES(mu_) -> Result<Channel> {
+    Transaction txn(*db_);
+    ST_TRY(txn.status());
+    ST_ASSIGN_OR_RETURN(KafkaCluster cluster, LoadCluster(channel.cluster_arn));
+    if (cluster.owner_account_id != channel.owner_account_id) {
+      return Err(ClusterNotFound(channel.cluster_arn));
+    }
+    Channel out;
+    out.channel_id = NewEntityId(random_);
+    out.arn = KafkaChannelArn(cluster_parts, channel.name, out.channel_id);
+    out.name = channel.name;
+    out.cluster_arn = channel.cluster_arn;
+    out.owner_account_id = channel.owner_account_id;
+    out.topic_name = channel.topic_name;
+    out.status = ChannelStatus::kCreating;
+    out.cluster_operation_arn = KafkaClusterOperationArn(cluster_parts, NewEntityId(random_));
+    out.configuration_json = channel.configuration_json;
+    out.generation = 1;
+    out.created_at = FromMillis(NowMs());
+    out.updated_at = out.created_at;
+    ST_ASSIGN_OR_RETURN(Statement stmt,
+                        db_->Prepare(std::string("INSERT INTO channels(") + kChannelColumns +
+                                     ") VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, 0, NULL, ?, "
+                                     "?, ?)"));
+    Status status = stmt.Bind(1, out.arn)
+                        .Bind(2, out.channel_id)
+                        .Bind(3, out.name)
+                        .Bind(4, out.cluster_arn)
+                        .Bind(5, out.owner_account_id)
+                        .Bind(6, out.topic_name)
+                        .Bind(7, ChannelStatusName(out.status))
+                        .BindOptional(8, out.cluster_operation_arn)
+                        .Bind(9, out.configuration_json)
+                        .Bind(10, out.generation)
+                        .Bind(11, NowMs())
+                        .Bind(12, NowMs())
+                        .Run();
+    if (status.code() == StatusCode::kAlreadyExists) {
+      return Err(AlreadyExists("A channel named '" + channel.name +
+                               "' already exists in this cluster; choose another name or delete "
+                               "the existing channel first."));
+    }
+    ST_TRY(status);
+    ST_TRY(StartChannelOperation(out));
+    ST_TRY(txn.Commit());
+    return out;
+  });
 }
 
 Result<Channel> SqlMetadataStore::GetChannel(const std::string& channel_arn) {
@@ -178,83 +180,87 @@ Result<Channel> SqlMetadataStore::UpdateChannel(const std::string& channel_arn,
     return Err(InvalidArgument("A channel state needs a code."));
   }
   ConnectionLock lock(*this);
-  Transaction txn(*db_);
-  ST_TRY(txn.status());
-  ST_ASSIGN_OR_RETURN(Channel channel, LoadChannel(channel_arn));
-  const std::optional<std::string> previous_operation = channel.cluster_operation_arn;
-  if (change.expected_status.has_value() && *change.expected_status != channel.status) {
-    return Err(Conflict(std::string("The channel is ") + ChannelStatusName(channel.status) +
-                        ", not " + ChannelStatusName(*change.expected_status) +
-                        "; re-read it and retry."));
-  }
-  if (change.status.has_value() && *change.status != channel.status) {
-    channel.status = *change.status;
-    if (!change.cluster_operation_arn.has_value()) {
-      if (HasOperation(channel.status)) {
-        ST_ASSIGN_OR_RETURN(KafkaClusterArnParts cluster, ClusterParts(channel.cluster_arn));
-        channel.cluster_operation_arn = KafkaClusterOperationArn(cluster, NewEntityId(random_));
-      } else {
-        channel.cluster_operation_arn.reset();
+  return RunWrite([&]() REQUIRES(mu_) -> Result<Channel> {
+    Transaction txn(*db_);
+    ST_TRY(txn.status());
+    ST_ASSIGN_OR_RETURN(Channel channel, LoadChannel(channel_arn));
+    const std::optional<std::string> previous_operation = channel.cluster_operation_arn;
+    if (change.expected_status.has_value() && *change.expected_status != channel.status) {
+      return Err(Conflict(std::string("The channel is ") + ChannelStatusName(channel.status) +
+                          ", not " + ChannelStatusName(*change.expected_status) +
+                          "; re-read it and retry."));
+    }
+    if (change.status.has_value() && *change.status != channel.status) {
+      channel.status = *change.status;
+      if (!change.cluster_operation_arn.has_value()) {
+        if (HasOperation(channel.status)) {
+          ST_ASSIGN_OR_RETURN(KafkaClusterArnParts cluster, ClusterParts(channel.cluster_arn));
+          channel.cluster_operation_arn = KafkaClusterOperationArn(cluster, NewEntityId(random_));
+        } else {
+          channel.cluster_operation_arn.reset();
+        }
       }
     }
-  }
-  if (change.state_info.has_value()) channel.state_info = *change.state_info;
-  if (change.cluster_operation_arn.has_value()) {
-    channel.cluster_operation_arn = *change.cluster_operation_arn;
-  }
-  if (change.configuration_json.has_value())
-    channel.configuration_json = *change.configuration_json;
-  if (change.paused.has_value()) channel.paused = *change.paused;
-  if (change.table_id.has_value()) channel.table_id = *change.table_id;
-  channel.generation += 1;
-  channel.updated_at = FromMillis(NowMs());
-  ST_ASSIGN_OR_RETURN(
-      Statement stmt,
-      db_->Prepare("UPDATE channels SET status = ?, state_code = ?, state_message = ?, "
-                   "cluster_operation_arn = ?, configuration_json = ?, paused = ?, table_id = ?, "
-                   "generation = ?, updated_at_ms = ? WHERE arn = ?"));
-  std::optional<std::string> code;
-  std::optional<std::string> message;
-  if (channel.state_info.has_value()) {
-    code = channel.state_info->code;
-    message = channel.state_info->message;
-  }
-  std::optional<std::string> table_id;
-  if (!channel.table_id.empty()) table_id = channel.table_id;
-  ST_TRY(stmt.Bind(1, ChannelStatusName(channel.status))
-             .BindOptional(2, code)
-             .BindOptional(3, message)
-             .BindOptional(4, channel.cluster_operation_arn)
-             .Bind(5, channel.configuration_json)
-             .Bind(6, static_cast<int64_t>(channel.paused ? 1 : 0))
-             .BindOptional(7, table_id)
-             .Bind(8, channel.generation)
-             .Bind(9, NowMs())
-             .Bind(10, channel_arn)
-             .Run());
-  if (previous_operation != channel.cluster_operation_arn) {
-    if (previous_operation.has_value()) ST_TRY(EndChannelOperation(*previous_operation, channel));
-    ST_TRY(StartChannelOperation(channel));
-  }
-  ST_TRY(txn.Commit());
-  return channel;
+    if (change.state_info.has_value()) channel.state_info = *change.state_info;
+    if (change.cluster_operation_arn.has_value()) {
+      channel.cluster_operation_arn = *change.cluster_operation_arn;
+    }
+    if (change.configuration_json.has_value())
+      channel.configuration_json = *change.configuration_json;
+    if (change.paused.has_value()) channel.paused = *change.paused;
+    if (change.table_id.has_value()) channel.table_id = *change.table_id;
+    channel.generation += 1;
+    channel.updated_at = FromMillis(NowMs());
+    ST_ASSIGN_OR_RETURN(
+        Statement stmt,
+        db_->Prepare("UPDATE channels SET status = ?, state_code = ?, state_message = ?, "
+                     "cluster_operation_arn = ?, configuration_json = ?, paused = ?, table_id = ?, "
+                     "generation = ?, updated_at_ms = ? WHERE arn = ?"));
+    std::optional<std::string> code;
+    std::optional<std::string> message;
+    if (channel.state_info.has_value()) {
+      code = channel.state_info->code;
+      message = channel.state_info->message;
+    }
+    std::optional<std::string> table_id;
+    if (!channel.table_id.empty()) table_id = channel.table_id;
+    ST_TRY(stmt.Bind(1, ChannelStatusName(channel.status))
+               .BindOptional(2, code)
+               .BindOptional(3, message)
+               .BindOptional(4, channel.cluster_operation_arn)
+               .Bind(5, channel.configuration_json)
+               .Bind(6, static_cast<int64_t>(channel.paused ? 1 : 0))
+               .BindOptional(7, table_id)
+               .Bind(8, channel.generation)
+               .Bind(9, NowMs())
+               .Bind(10, channel_arn)
+               .Run());
+    if (previous_operation != channel.cluster_operation_arn) {
+      if (previous_operation.has_value()) ST_TRY(EndChannelOperation(*previous_operation, channel));
+      ST_TRY(StartChannelOperation(channel));
+    }
+    ST_TRY(txn.Commit());
+    return channel;
+  });
 }
 
 Status SqlMetadataStore::DeleteChannel(const std::string& channel_arn) {
   ConnectionLock lock(*this);
-  Transaction txn(*db_);
-  ST_TRY(txn.status());
-  ST_ASSIGN_OR_RETURN(Channel channel, LoadChannel(channel_arn));
-  if (channel.cluster_operation_arn.has_value()) {
-    ST_TRY(EndChannelOperation(*channel.cluster_operation_arn, channel));
-  }
-  for (const char* sql : {"DELETE FROM tags WHERE resource_arn = ?",
-                          "DELETE FROM channel_offset_starts WHERE channel_arn = ?",
-                          "DELETE FROM channels WHERE arn = ?"}) {
-    ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(sql));
-    ST_TRY(stmt.Bind(1, channel_arn).Run());
-  }
-  return txn.Commit();
+  return RunWrite([&]() REQUIRES(mu_) -> Status {
+    Transaction txn(*db_);
+    ST_TRY(txn.status());
+    ST_ASSIGN_OR_RETURN(Channel channel, LoadChannel(channel_arn));
+    if (channel.cluster_operation_arn.has_value()) {
+      ST_TRY(EndChannelOperation(*channel.cluster_operation_arn, channel));
+    }
+    for (const char* sql : {"DELETE FROM tags WHERE resource_arn = ?",
+                            "DELETE FROM channel_offset_starts WHERE channel_arn = ?",
+                            "DELETE FROM channels WHERE arn = ?"}) {
+      ST_ASSIGN_OR_RETURN(Statement stmt, db_->Prepare(sql));
+      ST_TRY(stmt.Bind(1, channel_arn).Run());
+    }
+    return txn.Commit();
+  });
 }
 
 }  // namespace st::catalog::sqlstore

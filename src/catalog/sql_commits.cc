@@ -53,12 +53,14 @@ Result<Table> SqlMetadataStore::SwapMetadataLocation(const std::string& table_id
   ST_TRY(ValidateMetadataLocation(new_metadata_location));
   ST_TRY(ValidateAccountId(writer.account_id));
   ConnectionLock lock(*this);
-  Transaction txn(*db_);
-  ST_TRY(txn.status());
-  ST_ASSIGN_OR_RETURN(Table table,
-                      SwapLocked(table_id, expected_version_token, new_metadata_location, writer));
-  ST_TRY(txn.Commit(StatusCode::kCommitStateUnknown));
-  return table;
+  return RunWrite([&]() REQUIRES(mu_) -> Result<Table> {
+    Transaction txn(*db_);
+    ST_TRY(txn.status());
+    ST_ASSIGN_OR_RETURN(
+        Table table, SwapLocked(table_id, expected_version_token, new_metadata_location, writer));
+    ST_TRY(txn.Commit(StatusCode::kCommitStateUnknown));
+    return table;
+  });
 }
 
 Status SqlMetadataStore::AdvanceOffsetsLocked(const std::string& channel_arn,
@@ -114,25 +116,27 @@ Status SqlMetadataStore::InitChannelOffsets(const std::string& channel_arn,
     }
   }
   ConnectionLock lock(*this);
-  Transaction txn(*db_);
-  ST_TRY(txn.status());
-  ST_ASSIGN_OR_RETURN(Statement start,
-                      db_->Prepare("INSERT INTO channel_offset_starts(channel_arn, "
-                                   "default_start_offset, created_at_ms) VALUES (?, ?, ?)"));
-  Status status = start.Bind(1, channel_arn).Bind(2, default_start_offset).Bind(3, NowMs()).Run();
-  if (status.code() == StatusCode::kAlreadyExists) {
-    return AlreadyExists("The offsets of channel " + channel_arn +
-                         " are already initialised; delete them first to start over.");
-  }
-  ST_TRY(status);
-  for (const auto& [partition, offset] : start_offsets) {
-    ST_ASSIGN_OR_RETURN(Statement stmt,
-                        db_->Prepare("INSERT INTO channel_offsets(channel_arn, kafka_partition, "
-                                     "table_id, next_offset) VALUES (?, ?, NULL, ?)"));
-    ST_TRY(
-        stmt.Bind(1, channel_arn).Bind(2, static_cast<int64_t>(partition)).Bind(3, offset).Run());
-  }
-  return txn.Commit();
+  return RunWrite([&]() REQUIRES(mu_) -> Status {
+    Transaction txn(*db_);
+    ST_TRY(txn.status());
+    ST_ASSIGN_OR_RETURN(Statement start,
+                        db_->Prepare("INSERT INTO channel_offset_starts(channel_arn, "
+                                     "default_start_offset, created_at_ms) VALUES (?, ?, ?)"));
+    Status status = start.Bind(1, channel_arn).Bind(2, default_start_offset).Bind(3, NowMs()).Run();
+    if (status.code() == StatusCode::kAlreadyExists) {
+      return AlreadyExists("The offsets of channel " + channel_arn +
+                           " are already initialised; delete them first to start over.");
+    }
+    ST_TRY(status);
+    for (const auto& [partition, offset] : start_offsets) {
+      ST_ASSIGN_OR_RETURN(Statement stmt,
+                          db_->Prepare("INSERT INTO channel_offsets(channel_arn, kafka_partition, "
+                                       "table_id, next_offset) VALUES (?, ?, NULL, ?)"));
+      ST_TRY(
+          stmt.Bind(1, channel_arn).Bind(2, static_cast<int64_t>(partition)).Bind(3, offset).Run());
+    }
+    return txn.Commit();
+  });
 }
 
 Result<NextOffsets> SqlMetadataStore::GetChannelOffsets(const std::string& channel_arn) {

@@ -1,5 +1,8 @@
-// The store's connection pool (sql_metadata_store_internal.h).
+// The store's connection pool (sql_metadata_store_internal.h), and the pause
+// between runs of a write that PostgreSQL aborted.
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <utility>
 
 #include "catalog/sql_metadata_store_internal.h"
@@ -63,6 +66,11 @@ Connection& ConnectionPool::Current() const {
   auto it = HeldEntry(this);
   ST_CHECK(it != held_connections.end());
   return *it->connection;
+}
+
+void SqlMetadataStore::BackOffBeforeRewrite(int attempt) {
+  const uint64_t cap_ms = uint64_t{1} << std::min(attempt, 6);
+  std::this_thread::sleep_for(std::chrono::microseconds(random_.Next64() % (cap_ms * 1000 + 1)));
 }
 
 bool ConnectionPool::HeldByThisThread() const { return HeldEntry(this) != held_connections.end(); }

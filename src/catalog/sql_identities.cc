@@ -164,28 +164,30 @@ Result<Identity> SqlMetadataStore::CreateIdentity(IdentityKind kind, const std::
       {}};
   ConnectionLock lock(*this);
   identity.created_at = FromMillis(NowMs());
-  Transaction txn(*db_);
-  ST_TRY(txn.status());
-  ST_ASSIGN_OR_RETURN(Statement account,
-                      db_->Prepare("SELECT 1 FROM accounts WHERE account_id = ?"));
-  ST_ASSIGN_OR_RETURN(bool account_found, account.Bind(1, account_id).Step());
-  if (!account_found) return Err(NotFound("The account " + account_id + " does not exist."));
-  ST_ASSIGN_OR_RETURN(Statement insert,
-                      db_->Prepare("INSERT INTO identities(arn, account_id, kind, name, "
-                                   "created_at_ms) VALUES (?, ?, ?, ?, ?)"));
-  Status status = insert.Bind(1, identity.arn)
-                      .Bind(2, account_id)
-                      .Bind(3, KindText(kind))
-                      .Bind(4, name)
-                      .Bind(5, NowMs())
-                      .Run();
-  if (status.code() == StatusCode::kAlreadyExists) {
-    return Err(AlreadyExists("The " + std::string(KindText(kind)) + " '" + identity.arn +
-                             "' already exists."));
-  }
-  ST_TRY(status);
-  ST_TRY(txn.Commit());
-  return identity;
+  return RunWrite([&]() REQUIRES(mu_) -> Result<Identity> {
+    Transaction txn(*db_);
+    ST_TRY(txn.status());
+    ST_ASSIGN_OR_RETURN(Statement account,
+                        db_->Prepare("SELECT 1 FROM accounts WHERE account_id = ?"));
+    ST_ASSIGN_OR_RETURN(bool account_found, account.Bind(1, account_id).Step());
+    if (!account_found) return Err(NotFound("The account " + account_id + " does not exist."));
+    ST_ASSIGN_OR_RETURN(Statement insert,
+                        db_->Prepare("INSERT INTO identities(arn, account_id, kind, name, "
+                                     "created_at_ms) VALUES (?, ?, ?, ?, ?)"));
+    Status status = insert.Bind(1, identity.arn)
+                        .Bind(2, account_id)
+                        .Bind(3, KindText(kind))
+                        .Bind(4, name)
+                        .Bind(5, NowMs())
+                        .Run();
+    if (status.code() == StatusCode::kAlreadyExists) {
+      return Err(AlreadyExists("The " + std::string(KindText(kind)) + " '" + identity.arn +
+                               "' already exists."));
+    }
+    ST_TRY(status);
+    ST_TRY(txn.Commit());
+    return identity;
+  });
 }
 
 Result<Identity> SqlMetadataStore::GetIdentity(const std::string& arn) {
@@ -217,16 +219,18 @@ Result<AccessKey> SqlMetadataStore::CreateAccessKey(const std::string& owner_arn
   ConnectionLock lock(*this);
   AccessKey key{NewAccessKeyId(random_), NewSecretAccessKey(random_), owner_arn,
                 AccessKeyStatus::kActive, FromMillis(NowMs())};
-  Transaction txn(*db_);
-  ST_TRY(txn.status());
-  ST_TRY(RequireIdentity(owner_arn));
-  ST_ASSIGN_OR_RETURN(Statement stmt,
-                      db_->Prepare(std::string("INSERT INTO access_keys(") + kAccessKeyColumns +
-                                   ") VALUES (?, ?, ?, 'active', ?)"));
-  ST_TRY(BindSecret(stmt, 2, key.access_key_id, key.secret_access_key));
-  ST_TRY(stmt.Bind(1, key.access_key_id).Bind(3, owner_arn).Bind(4, NowMs()).Run());
-  ST_TRY(txn.Commit());
-  return key;
+  return RunWrite([&]() REQUIRES(mu_) -> Result<AccessKey> {
+    Transaction txn(*db_);
+    ST_TRY(txn.status());
+    ST_TRY(RequireIdentity(owner_arn));
+    ST_ASSIGN_OR_RETURN(Statement stmt,
+                        db_->Prepare(std::string("INSERT INTO access_keys(") + kAccessKeyColumns +
+                                     ") VALUES (?, ?, ?, 'active', ?)"));
+    ST_TRY(BindSecret(stmt, 2, key.access_key_id, key.secret_access_key));
+    ST_TRY(stmt.Bind(1, key.access_key_id).Bind(3, owner_arn).Bind(4, NowMs()).Run());
+    ST_TRY(txn.Commit());
+    return key;
+  });
 }
 
 Result<AccessKey> SqlMetadataStore::GetAccessKey(const std::string& access_key_id) {
@@ -287,15 +291,17 @@ Status SqlMetadataStore::PutIdentityPolicy(const std::string& owner_arn,
         "An identity policy needs a name of 1 to 128 characters and a document.");
   }
   ConnectionLock lock(*this);
-  Transaction txn(*db_);
-  ST_TRY(txn.status());
-  ST_TRY(RequireIdentity(owner_arn));
-  ST_ASSIGN_OR_RETURN(Statement stmt,
-                      db_->Prepare("INSERT INTO identity_policies(owner_arn, name, document) "
-                                   "VALUES (?, ?, ?) ON CONFLICT(owner_arn, name) DO UPDATE SET "
-                                   "document = excluded.document"));
-  ST_TRY(stmt.Bind(1, owner_arn).Bind(2, policy.name).Bind(3, policy.document).Run());
-  return txn.Commit();
+  return RunWrite([&]() REQUIRES(mu_) -> Status {
+    Transaction txn(*db_);
+    ST_TRY(txn.status());
+    ST_TRY(RequireIdentity(owner_arn));
+    ST_ASSIGN_OR_RETURN(Statement stmt,
+                        db_->Prepare("INSERT INTO identity_policies(owner_arn, name, document) "
+                                     "VALUES (?, ?, ?) ON CONFLICT(owner_arn, name) DO UPDATE SET "
+                                     "document = excluded.document"));
+    ST_TRY(stmt.Bind(1, owner_arn).Bind(2, policy.name).Bind(3, policy.document).Run());
+    return txn.Commit();
+  });
 }
 
 Result<std::vector<NamedPolicy>> SqlMetadataStore::ListIdentityPolicies(
@@ -340,38 +346,43 @@ Status SqlMetadataStore::RequireTaggable(const std::string& resource_arn) {
 Status SqlMetadataStore::TagResource(const std::string& resource_arn, const Tags& tags) {
   for (const auto& [key, value] : tags) ST_TRY(ValidateTag(key, value));
   ConnectionLock lock(*this);
-  Transaction txn(*db_);
-  ST_TRY(txn.status());
-  ST_TRY(RequireTaggable(resource_arn));
-  for (const auto& [key, value] : tags) {
-    ST_ASSIGN_OR_RETURN(Statement stmt,
-                        db_->Prepare("INSERT INTO tags(resource_arn, key, value) VALUES (?, ?, ?) "
-                                     "ON CONFLICT(resource_arn, key) DO UPDATE SET value = "
-                                     "excluded.value"));
-    ST_TRY(stmt.Bind(1, resource_arn).Bind(2, key).Bind(3, value).Run());
-  }
-  ST_ASSIGN_OR_RETURN(Statement count,
-                      db_->Prepare("SELECT count(*) FROM tags WHERE resource_arn = ?"));
-  ST_ASSIGN_OR_RETURN(bool row, count.Bind(1, resource_arn).Step());
-  if (row && count.Int64(0) > kMaxTagsPerResource) {
-    return InvalidArgument("A resource can have at most " + std::to_string(kMaxTagsPerResource) +
-                           " tags; remove some with UntagResource first.");
-  }
-  return txn.Commit();
+  return RunWrite([&]() REQUIRES(mu_) -> Status {
+    Transaction txn(*db_);
+    ST_TRY(txn.status());
+    ST_TRY(RequireTaggable(resource_arn));
+    for (const auto& [key, value] : tags) {
+      ST_ASSIGN_OR_RETURN(
+          Statement stmt,
+          db_->Prepare("INSERT INTO tags(resource_arn, key, value) VALUES (?, ?, ?) "
+                       "ON CONFLICT(resource_arn, key) DO UPDATE SET value = "
+                       "excluded.value"));
+      ST_TRY(stmt.Bind(1, resource_arn).Bind(2, key).Bind(3, value).Run());
+    }
+    ST_ASSIGN_OR_RETURN(Statement count,
+                        db_->Prepare("SELECT count(*) FROM tags WHERE resource_arn = ?"));
+    ST_ASSIGN_OR_RETURN(bool row, count.Bind(1, resource_arn).Step());
+    if (row && count.Int64(0) > kMaxTagsPerResource) {
+      return InvalidArgument("A resource can have at most " + std::to_string(kMaxTagsPerResource) +
+                             " tags; remove some with UntagResource first.");
+    }
+    return txn.Commit();
+  });
 }
 
 Status SqlMetadataStore::UntagResource(const std::string& resource_arn,
                                        const std::vector<std::string>& keys) {
   ConnectionLock lock(*this);
-  Transaction txn(*db_);
-  ST_TRY(txn.status());
-  ST_TRY(RequireTaggable(resource_arn));
-  for (const std::string& key : keys) {
-    ST_ASSIGN_OR_RETURN(Statement stmt,
-                        db_->Prepare("DELETE FROM tags WHERE resource_arn = ? AND key = ?"));
-    ST_TRY(stmt.Bind(1, resource_arn).Bind(2, key).Run());
-  }
-  return txn.Commit();
+  return RunWrite([&]() REQUIRES(mu_) -> Status {
+    Transaction txn(*db_);
+    ST_TRY(txn.status());
+    ST_TRY(RequireTaggable(resource_arn));
+    for (const std::string& key : keys) {
+      ST_ASSIGN_OR_RETURN(Statement stmt,
+                          db_->Prepare("DELETE FROM tags WHERE resource_arn = ? AND key = ?"));
+      ST_TRY(stmt.Bind(1, resource_arn).Bind(2, key).Run());
+    }
+    return txn.Commit();
+  });
 }
 
 Result<Tags> SqlMetadataStore::ListTags(const std::string& resource_arn) {

@@ -117,21 +117,23 @@ Result<std::vector<KafkaCluster>> SqlMetadataStore::ListKafkaClusters(
 
 Status SqlMetadataStore::DeleteKafkaCluster(const std::string& cluster_arn) {
   ConnectionLock lock(*this);
-  Transaction txn(*db_);
-  ST_TRY(txn.status());
-  ST_TRY(LoadCluster(cluster_arn));
-  ST_ASSIGN_OR_RETURN(Statement count,
-                      db_->Prepare("SELECT count(*) FROM channels WHERE cluster_arn = ?"));
-  ST_ASSIGN_OR_RETURN(bool row, count.Bind(1, cluster_arn).Step());
-  if (row && count.Int64(0) > 0) {
-    return Conflict("The Kafka cluster still has " + std::to_string(count.Int64(0)) +
-                    " delivery channel(s); delete them first.");
-  }
-  ST_ASSIGN_OR_RETURN(Statement tags, db_->Prepare("DELETE FROM tags WHERE resource_arn = ?"));
-  ST_TRY(tags.Bind(1, cluster_arn).Run());
-  ST_ASSIGN_OR_RETURN(Statement del, db_->Prepare("DELETE FROM kafka_clusters WHERE arn = ?"));
-  ST_TRY(del.Bind(1, cluster_arn).Run());
-  return txn.Commit();
+  return RunWrite([&]() REQUIRES(mu_) -> Status {
+    Transaction txn(*db_);
+    ST_TRY(txn.status());
+    ST_TRY(LoadCluster(cluster_arn));
+    ST_ASSIGN_OR_RETURN(Statement count,
+                        db_->Prepare("SELECT count(*) FROM channels WHERE cluster_arn = ?"));
+    ST_ASSIGN_OR_RETURN(bool row, count.Bind(1, cluster_arn).Step());
+    if (row && count.Int64(0) > 0) {
+      return Conflict("The Kafka cluster still has " + std::to_string(count.Int64(0)) +
+                      " delivery channel(s); delete them first.");
+    }
+    ST_ASSIGN_OR_RETURN(Statement tags, db_->Prepare("DELETE FROM tags WHERE resource_arn = ?"));
+    ST_TRY(tags.Bind(1, cluster_arn).Run());
+    ST_ASSIGN_OR_RETURN(Statement del, db_->Prepare("DELETE FROM kafka_clusters WHERE arn = ?"));
+    ST_TRY(del.Bind(1, cluster_arn).Run());
+    return txn.Commit();
+  });
 }
 
 }  // namespace st::catalog::sqlstore

@@ -10,33 +10,35 @@ Status SqlMetadataStore::PutMaintenanceJobState(const std::string& table_id, Mai
     return InvalidArgument("A maintenance job state cannot count negative removals.");
   }
   ConnectionLock lock(*this);
-  Transaction txn(*db_);
-  ST_TRY(txn.status());
-  ST_TRY(LoadTable(table_id));
-  ST_ASSIGN_OR_RETURN(
-      Statement stmt,
-      db_->Prepare("INSERT INTO maintenance_jobs(table_id, job, outcome, last_run_ms, "
-                   "failure_message, deleted_data_files, deleted_records, removed_bytes) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(table_id, job) DO UPDATE SET "
-                   "outcome = excluded.outcome, last_run_ms = excluded.last_run_ms, "
-                   "failure_message = excluded.failure_message, "
-                   "deleted_data_files = excluded.deleted_data_files, "
-                   "deleted_records = excluded.deleted_records, "
-                   "removed_bytes = excluded.removed_bytes"));
-  const int64_t last_run_ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(state.last_run.time_since_epoch())
-          .count();
-  ST_TRY(
-      stmt.Bind(1, table_id)
-          .Bind(2, std::string(MaintenanceJobName(job)))
-          .Bind(3, std::string(state.outcome == JobOutcome::kSuccessful ? "successful" : "failed"))
-          .Bind(4, last_run_ms)
-          .Bind(5, state.failure_message)
-          .Bind(6, state.deleted_data_files)
-          .Bind(7, state.deleted_records)
-          .Bind(8, state.removed_files_size_bytes)
-          .Run());
-  return txn.Commit();
+  return RunWrite([&]() REQUIRES(mu_) -> Status {
+    Transaction txn(*db_);
+    ST_TRY(txn.status());
+    ST_TRY(LoadTable(table_id));
+    ST_ASSIGN_OR_RETURN(
+        Statement stmt,
+        db_->Prepare("INSERT INTO maintenance_jobs(table_id, job, outcome, last_run_ms, "
+                     "failure_message, deleted_data_files, deleted_records, removed_bytes) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(table_id, job) DO UPDATE SET "
+                     "outcome = excluded.outcome, last_run_ms = excluded.last_run_ms, "
+                     "failure_message = excluded.failure_message, "
+                     "deleted_data_files = excluded.deleted_data_files, "
+                     "deleted_records = excluded.deleted_records, "
+                     "removed_bytes = excluded.removed_bytes"));
+    const int64_t last_run_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(state.last_run.time_since_epoch())
+            .count();
+    ST_TRY(stmt.Bind(1, table_id)
+               .Bind(2, std::string(MaintenanceJobName(job)))
+               .Bind(3, std::string(state.outcome == JobOutcome::kSuccessful ? "successful"
+                                                                             : "failed"))
+               .Bind(4, last_run_ms)
+               .Bind(5, state.failure_message)
+               .Bind(6, state.deleted_data_files)
+               .Bind(7, state.deleted_records)
+               .Bind(8, state.removed_files_size_bytes)
+               .Run());
+    return txn.Commit();
+  });
 }
 
 Result<std::map<MaintenanceJob, MaintenanceJobState>> SqlMetadataStore::GetMaintenanceJobStates(

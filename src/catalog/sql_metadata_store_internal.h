@@ -18,8 +18,10 @@
 // keeps other threads' statements out of it.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "auth/secret_sealer.h"
@@ -220,6 +222,33 @@ class SqlMetadataStore final : public MetadataStore {
     ConnectionPool& mu_;
   };
 
+  // Runs `write`, one whole write transaction on this thread's connection
+  // (begin, statements, commit; it returns Status or Result), again while
+  // PostgreSQL rolls it back for a serialization failure, up to
+  // kWriteAttempts times. SERIALIZABLE aborts one of two transactions whose
+  // reads and writes overlap even when running them one after the other
+  // would have been fine (a channel's worker moving it to ACTIVE while the
+  // API deletes it; small tables are scanned whole, so any two writers of
+  // one table can overlap); such an abort changed nothing, so the write runs
+  // again from its first read instead of failing the API call with a 503.
+  // `write` must build everything it writes afresh on each run.
+  template <typename Write>
+  std::invoke_result_t<Write&> RunWrite(Write&& write) REQUIRES(mu_) {
+    for (int attempt = 1;; ++attempt) {
+      auto out = write();
+      Status status = internal::ToStatus(out);
+      if (status.ok() || attempt == kWriteAttempts || status.code() != StatusCode::kUnavailable ||
+          db_->last_error() != sql::ErrorKind::kSerializationFailure) {
+        return out;
+      }
+      BackOffBeforeRewrite(attempt);
+    }
+  }
+  static constexpr int kWriteAttempts = 10;
+  // A random pause of up to 2^attempt ms (at most 64): writers that aborted
+  // each other retry at different times instead of colliding again.
+  void BackOffBeforeRewrite(int attempt);
+
   // Helpers below run under mu_ (inside or outside a transaction).
   int64_t NowMs() const { return clock_.NowMillis(); }
   Result<TableBucket> LoadBucket(const std::string& bucket_arn) REQUIRES(mu_);
@@ -273,6 +302,8 @@ class SqlMetadataStore final : public MetadataStore {
   const Clock& clock_;
   Random& random_;
   const auth::SecretSealer* sealer_;
+  // When StartChannelOperation next prunes ended operations (epoch ms).
+  std::atomic<int64_t> next_operation_prune_ms_{0};
 };
 
 // The store on `dbs` (either backend, at least one connection to one

@@ -71,59 +71,61 @@ Result<Table> SqlMetadataStore::CreateTable(const NewTable& table) {
     return Err(InvalidArgument("managed_by_channel, when set, must be the channel's ARN."));
   }
   ConnectionLock lock(*this);
-  Transaction txn(*db_);
-  ST_TRY(txn.status());
-  ST_ASSIGN_OR_RETURN(TableBucket bucket, LoadBucket(table.bucket_arn));
-  ST_ASSIGN_OR_RETURN(Namespace ns, LoadNamespace(table.bucket_arn, table.namespace_name));
-  Table out;
-  out.table_id = NewEntityId(random_);
-  out.arn = TableArn(bucket.arn, out.table_id);
-  out.bucket_arn = bucket.arn;
-  out.table_bucket_id = bucket.table_bucket_id;
-  out.namespace_name = ns.name;
-  out.namespace_id = ns.namespace_id;
-  out.name = table.name;
-  out.version_token = NewVersionToken(random_);
-  out.warehouse_location = NewWarehouseLocation(random_);
-  out.created_at = out.modified_at = FromMillis(NowMs());
-  out.created_by = out.modified_by = table.created_by;
-  out.owner_account_id = bucket.owner_account_id;
-  out.managed_by_channel = table.managed_by_channel;
-  out.encryption = table.encryption.value_or(bucket.encryption);
-  ST_ASSIGN_OR_RETURN(
-      Statement stmt,
-      db_->Prepare("INSERT INTO tables(table_id, arn, bucket_arn, namespace_name, name, type, "
-                   "format, metadata_location, version_token, warehouse_location, created_at_ms, "
-                   "created_by, modified_at_ms, modified_by, owner_account_id, "
-                   "managed_by_channel, sse_algorithm, kms_key_arn) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-  std::optional<std::string> kms;
-  if (!out.encryption.kms_key_arn.empty()) kms = out.encryption.kms_key_arn;
-  int64_t now = NowMs();
-  Status status = stmt.Bind(1, out.table_id)
-                      .Bind(2, out.arn)
-                      .Bind(3, out.bucket_arn)
-                      .Bind(4, out.namespace_name)
-                      .Bind(5, out.name)
-                      .Bind(6, out.type)
-                      .Bind(7, out.format)
-                      .Bind(8, out.version_token)
-                      .Bind(9, out.warehouse_location)
-                      .Bind(10, now)
-                      .Bind(11, out.created_by)
-                      .Bind(12, now)
-                      .Bind(13, out.modified_by)
-                      .Bind(14, out.owner_account_id)
-                      .BindOptional(15, out.managed_by_channel)
-                      .Bind(16, out.encryption.sse_algorithm)
-                      .BindOptional(17, kms)
-                      .Run();
-  if (status.code() == StatusCode::kAlreadyExists) {
-    return Err(TableNameTaken(out.namespace_name, out.name));
-  }
-  ST_TRY(status);
-  ST_TRY(txn.Commit());
-  return out;
+  return RunWrite([&]() REQUIRES(mu_) -> Result<Table> {
+    Transaction txn(*db_);
+    ST_TRY(txn.status());
+    ST_ASSIGN_OR_RETURN(TableBucket bucket, LoadBucket(table.bucket_arn));
+    ST_ASSIGN_OR_RETURN(Namespace ns, LoadNamespace(table.bucket_arn, table.namespace_name));
+    Table out;
+    out.table_id = NewEntityId(random_);
+    out.arn = TableArn(bucket.arn, out.table_id);
+    out.bucket_arn = bucket.arn;
+    out.table_bucket_id = bucket.table_bucket_id;
+    out.namespace_name = ns.name;
+    out.namespace_id = ns.namespace_id;
+    out.name = table.name;
+    out.version_token = NewVersionToken(random_);
+    out.warehouse_location = NewWarehouseLocation(random_);
+    out.created_at = out.modified_at = FromMillis(NowMs());
+    out.created_by = out.modified_by = table.created_by;
+    out.owner_account_id = bucket.owner_account_id;
+    out.managed_by_channel = table.managed_by_channel;
+    out.encryption = table.encryption.value_or(bucket.encryption);
+    ST_ASSIGN_OR_RETURN(
+        Statement stmt,
+        db_->Prepare("INSERT INTO tables(table_id, arn, bucket_arn, namespace_name, name, type, "
+                     "format, metadata_location, version_token, warehouse_location, created_at_ms, "
+                     "created_by, modified_at_ms, modified_by, owner_account_id, "
+                     "managed_by_channel, sse_algorithm, kms_key_arn) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    std::optional<std::string> kms;
+    if (!out.encryption.kms_key_arn.empty()) kms = out.encryption.kms_key_arn;
+    int64_t now = NowMs();
+    Status status = stmt.Bind(1, out.table_id)
+                        .Bind(2, out.arn)
+                        .Bind(3, out.bucket_arn)
+                        .Bind(4, out.namespace_name)
+                        .Bind(5, out.name)
+                        .Bind(6, out.type)
+                        .Bind(7, out.format)
+                        .Bind(8, out.version_token)
+                        .Bind(9, out.warehouse_location)
+                        .Bind(10, now)
+                        .Bind(11, out.created_by)
+                        .Bind(12, now)
+                        .Bind(13, out.modified_by)
+                        .Bind(14, out.owner_account_id)
+                        .BindOptional(15, out.managed_by_channel)
+                        .Bind(16, out.encryption.sse_algorithm)
+                        .BindOptional(17, kms)
+                        .Run();
+    if (status.code() == StatusCode::kAlreadyExists) {
+      return Err(TableNameTaken(out.namespace_name, out.name));
+    }
+    ST_TRY(status);
+    ST_TRY(txn.Commit());
+    return out;
+  });
 }
 
 Result<Table> SqlMetadataStore::GetTable(const std::string& bucket_arn,
@@ -205,10 +207,12 @@ Result<Page<Table>> SqlMetadataStore::ListTables(const std::string& bucket_arn,
 Status SqlMetadataStore::DeleteTable(const std::string& table_id,
                                      const std::optional<std::string>& expected_version_token) {
   ConnectionLock lock(*this);
-  Transaction txn(*db_);
-  ST_TRY(txn.status());
-  ST_TRY(DeleteTableLocked(table_id, expected_version_token));
-  return txn.Commit();
+  return RunWrite([&]() REQUIRES(mu_) -> Status {
+    Transaction txn(*db_);
+    ST_TRY(txn.status());
+    ST_TRY(DeleteTableLocked(table_id, expected_version_token));
+    return txn.Commit();
+  });
 }
 
 Status SqlMetadataStore::DeleteTableLocked(
@@ -231,32 +235,34 @@ Result<Table> SqlMetadataStore::RenameTable(
   ST_TRY(ValidateTableName(new_name));
   ST_TRY(ValidateAccountId(writer.account_id));
   ConnectionLock lock(*this);
-  Transaction txn(*db_);
-  ST_TRY(txn.status());
-  ST_ASSIGN_OR_RETURN(Table table, LoadTable(table_id));
-  ST_TRY(CheckTableWritable(table, writer.acting_channel, "rename"));
-  if (expected_version_token.has_value() && *expected_version_token != table.version_token) {
-    return Err(VersionTokenMismatch());
-  }
-  ST_TRY(LoadNamespace(table.bucket_arn, new_namespace_name));
-  ST_ASSIGN_OR_RETURN(Statement stmt,
-                      db_->Prepare("UPDATE tables SET namespace_name = ?, name = ?, "
-                                   "version_token = ?, modified_at_ms = ?, modified_by = ? "
-                                   "WHERE table_id = ?"));
-  Status status = stmt.Bind(1, new_namespace_name)
-                      .Bind(2, new_name)
-                      .Bind(3, NewVersionToken(random_))
-                      .Bind(4, NowMs())
-                      .Bind(5, writer.account_id)
-                      .Bind(6, table_id)
-                      .Run();
-  if (status.code() == StatusCode::kAlreadyExists) {
-    return Err(TableNameTaken(new_namespace_name, new_name));
-  }
-  ST_TRY(status);
-  ST_ASSIGN_OR_RETURN(Table renamed, LoadTable(table_id));
-  ST_TRY(txn.Commit());
-  return renamed;
+  return RunWrite([&]() REQUIRES(mu_) -> Result<Table> {
+    Transaction txn(*db_);
+    ST_TRY(txn.status());
+    ST_ASSIGN_OR_RETURN(Table table, LoadTable(table_id));
+    ST_TRY(CheckTableWritable(table, writer.acting_channel, "rename"));
+    if (expected_version_token.has_value() && *expected_version_token != table.version_token) {
+      return Err(VersionTokenMismatch());
+    }
+    ST_TRY(LoadNamespace(table.bucket_arn, new_namespace_name));
+    ST_ASSIGN_OR_RETURN(Statement stmt,
+                        db_->Prepare("UPDATE tables SET namespace_name = ?, name = ?, "
+                                     "version_token = ?, modified_at_ms = ?, modified_by = ? "
+                                     "WHERE table_id = ?"));
+    Status status = stmt.Bind(1, new_namespace_name)
+                        .Bind(2, new_name)
+                        .Bind(3, NewVersionToken(random_))
+                        .Bind(4, NowMs())
+                        .Bind(5, writer.account_id)
+                        .Bind(6, table_id)
+                        .Run();
+    if (status.code() == StatusCode::kAlreadyExists) {
+      return Err(TableNameTaken(new_namespace_name, new_name));
+    }
+    ST_TRY(status);
+    ST_ASSIGN_OR_RETURN(Table renamed, LoadTable(table_id));
+    ST_TRY(txn.Commit());
+    return renamed;
+  });
 }
 
 // ---- Per-table policy and configuration ----
@@ -317,15 +323,17 @@ Status SqlMetadataStore::PutTableMaintenance(const std::string& table_id, const 
     return InvalidArgument("A maintenance configuration needs a type and a value.");
   }
   ConnectionLock lock(*this);
-  Transaction txn(*db_);
-  ST_TRY(txn.status());
-  ST_TRY(LoadTable(table_id));
-  ST_ASSIGN_OR_RETURN(Statement stmt,
-                      db_->Prepare("INSERT INTO table_maintenance(table_id, type, value) "
-                                   "VALUES (?, ?, ?) ON CONFLICT(table_id, type) DO UPDATE SET "
-                                   "value = excluded.value"));
-  ST_TRY(stmt.Bind(1, table_id).Bind(2, type).Bind(3, value_json).Run());
-  return txn.Commit();
+  return RunWrite([&]() REQUIRES(mu_) -> Status {
+    Transaction txn(*db_);
+    ST_TRY(txn.status());
+    ST_TRY(LoadTable(table_id));
+    ST_ASSIGN_OR_RETURN(Statement stmt,
+                        db_->Prepare("INSERT INTO table_maintenance(table_id, type, value) "
+                                     "VALUES (?, ?, ?) ON CONFLICT(table_id, type) DO UPDATE SET "
+                                     "value = excluded.value"));
+    ST_TRY(stmt.Bind(1, table_id).Bind(2, type).Bind(3, value_json).Run());
+    return txn.Commit();
+  });
 }
 
 Result<MaintenanceConfigs> SqlMetadataStore::GetTableMaintenance(const std::string& table_id) {
