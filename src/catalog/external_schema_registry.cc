@@ -36,10 +36,10 @@ bool ValidPort(std::string_view port) {
   return ec == std::errc() && end == port.data() + port.size() && value >= 1 && value <= 65535;
 }
 
-// Splits "host[:port]" (an IPv6 literal in brackets). Errors: InvalidArgument
-// with `what` naming the value.
-Status SplitHostPort(std::string_view authority, const std::string& what, std::string* host,
-                     std::string* port) {
+// Splits "host[:port]" (an IPv6 literal in brackets; `default_port` when
+// none is named). Errors: InvalidArgument with `what` naming the value.
+Status SplitHostPort(std::string_view authority, const std::string& what,
+                     std::string_view default_port, std::string* host, std::string* port) {
   std::string_view host_part = authority;
   std::string_view port_part;
   if (!authority.empty() && authority.front() == '[') {
@@ -81,7 +81,7 @@ Status SplitHostPort(std::string_view authority, const std::string& what, std::s
                            "' is not a number from 1 to 65535.");
   }
   *host = AsciiLower(host_part);
-  *port = port_part.empty() ? "80" : std::string(port_part);
+  *port = port_part.empty() ? std::string(default_port) : std::string(port_part);
   return Status::OK();
 }
 
@@ -93,16 +93,13 @@ Result<ExternalSchemaRegistry> ParseExternalRegistryUrl(std::string_view url) {
                                std::to_string(kMaxRegistryUrlBytes) + " bytes."));
   }
   const std::string lower = AsciiLower(url);
-  if (lower.rfind("https://", 0) == 0) {
+  const bool tls = lower.rfind("https://", 0) == 0;
+  if (!tls && lower.rfind("http://", 0) != 0) {
     return Err(InvalidArgument("The registry URL '" + std::string(url) +
-                               "' uses https, which is not supported yet for external schema "
-                               "registries; use an http:// URL."));
+                               "' must start with http:// or https:// "
+                               "(https://host:port[/path-prefix])."));
   }
-  if (lower.rfind("http://", 0) != 0) {
-    return Err(InvalidArgument("The registry URL '" + std::string(url) +
-                               "' must start with http:// (http://host:port[/path-prefix])."));
-  }
-  std::string_view rest = url.substr(7);
+  std::string_view rest = url.substr(tls ? 8 : 7);
   size_t authority_end = rest.find('/');
   std::string_view authority = rest.substr(0, authority_end);
   std::string_view path =
@@ -122,11 +119,12 @@ Result<ExternalSchemaRegistry> ParseExternalRegistryUrl(std::string_view url) {
     }
   }
   ExternalSchemaRegistry out;
-  ST_TRY(SplitHostPort(authority, "The registry URL '" + std::string(url) + "'", &out.host,
-                       &out.port));
+  out.tls = tls;
+  ST_TRY(SplitHostPort(authority, "The registry URL '" + std::string(url) + "'", tls ? "443" : "80",
+                       &out.host, &out.port));
   while (!path.empty() && path.back() == '/') path.remove_suffix(1);
   out.path_prefix = std::string(path);
-  out.url = "http://" + std::string(authority) + out.path_prefix;
+  out.url = (tls ? "https://" : "http://") + std::string(authority) + out.path_prefix;
   return out;
 }
 
@@ -177,7 +175,7 @@ Result<std::vector<std::string>> ParseRegistryHostList(std::string_view flag) {
     if (!has_port) return Err(InvalidArgument(what + " must be host:port."));
     std::string host;
     std::string port;
-    ST_TRY(SplitHostPort(entry, what, &host, &port));
+    ST_TRY(SplitHostPort(entry, what, "80", &host, &port));
     out.push_back(host + ":" + port);
   }
   return out;

@@ -23,11 +23,14 @@ inline constexpr size_t kMaxBasicAuthKeyBytes = 256;
 inline constexpr size_t kMaxBasicAuthSecretBytes = 1024;
 
 struct ExternalSchemaRegistry {
-  // As parsed by ParseExternalRegistryUrl: "http://host[:port][/prefix]",
-  // without a trailing '/'.
+  // As parsed by ParseExternalRegistryUrl:
+  // "http[s]://host[:port][/prefix]", without a trailing '/'.
   std::string url;
+  // https: requests go over TLS, the registry's certificate verified
+  // (--external-registry-ca-file or the system's trust store) for `host`.
+  bool tls = false;
   std::string host;         // Lower-cased; an IPv6 literal keeps its brackets.
-  std::string port;         // "80" when the URL names none.
+  std::string port;         // "80" (http) or "443" (https) when the URL names none.
   std::string path_prefix;  // "" or "/a/b" (no trailing '/').
   // basicAuth.key (Confluent's basic.auth.user.info before the ':'); absent:
   // requests carry no Authorization header.
@@ -44,8 +47,8 @@ struct ExternalSchemaRegistry {
   std::string host_port() const { return host + ":" + port; }
 };
 
-// Splits an http URL. Errors: InvalidArgument naming what is wrong: https
-// (not supported yet), another scheme, user info in the URL (credentials go
+// Splits an http or https URL. Errors: InvalidArgument naming what is
+// wrong: another scheme, user info in the URL (credentials go
 // in basicAuth), a query or fragment, a character outside the URL grammar
 // (so nothing can be smuggled into a request line or header), a bad port,
 // longer than kMaxRegistryUrlBytes.

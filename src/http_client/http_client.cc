@@ -1,8 +1,13 @@
 #include "http_client/http_client.h"
 
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
 #include <boost/asio/connect.hpp>
+#include <boost/asio/ip/address.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/read.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <limits>
@@ -15,10 +20,13 @@ namespace st::http_client {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace bhttp = boost::beast::http;
+namespace ssl = boost::asio::ssl;
 
 // One keep-alive connection. Its operations are asynchronous only so that
 // tcp_stream's expiry can bound them (the synchronous ones ignore it); each
-// one runs the connection's own io_context to completion.
+// one runs the connection's own io_context to completion. An https
+// connection layers TLS over the same tcp_stream, so the expiry bounds the
+// handshake and every TLS record too.
 class Connection {
  public:
   // Beast reads at most the buffer's spare capacity per recv: without room
@@ -37,8 +45,19 @@ class Connection {
     return result;
   }
 
+  // Calls `op` with the stream requests go through: TLS or the plain one.
+  template <typename Op>
+  void Visit(Op&& op) {
+    if (tls.has_value()) {
+      op(*tls);
+    } else {
+      op(stream);
+    }
+  }
+
   asio::io_context io;
   beast::tcp_stream stream;
+  std::optional<ssl::stream<beast::tcp_stream&>> tls;
   beast::flat_buffer buffer;
   std::optional<bhttp::response_parser<bhttp::buffer_body>> parser;
   bool reused = false;
@@ -49,7 +68,58 @@ namespace {
 bool LooksClosedByPeer(const beast::error_code& ec) {
   return ec == bhttp::error::end_of_stream || ec == asio::error::eof ||
          ec == asio::error::connection_reset || ec == asio::error::broken_pipe ||
-         ec == bhttp::error::partial_message;
+         ec == bhttp::error::partial_message || ec == ssl::error::stream_truncated;
+}
+
+// The TLS client context: TLS 1.2 or later, the peer's chain verified
+// against `ca_file` or OpenSSL's default paths.
+Result<std::shared_ptr<ssl::context>> MakeTlsContext(const std::string& ca_file) {
+  auto context = std::make_shared<ssl::context>(ssl::context::tls_client);
+  beast::error_code ec;
+  context->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
+                           ssl::context::no_sslv3 | ssl::context::no_tlsv1 |
+                           ssl::context::no_tlsv1_1,
+                       ec);
+  if (!ec) context->set_verify_mode(ssl::verify_peer, ec);
+  if (ec) return Err(StatusCode::kInternal, "cannot set up TLS: " + ec.message());
+  if (ca_file.empty()) {
+    context->set_default_verify_paths(ec);
+    if (ec) return Err(StatusCode::kInternal, "cannot load the system's CAs: " + ec.message());
+  } else {
+    context->load_verify_file(ca_file, ec);
+    if (ec) {
+      return Err(StatusCode::kInvalidArgument,
+                 "cannot load the CA file " + ca_file + ": " + ec.message());
+    }
+  }
+  return context;
+}
+
+// Starts TLS on a connected `c`: SNI (for a name, not an address), the
+// certificate checked against `host` by OpenSSL during the handshake (so a
+// mismatch reports X509_V_ERR_HOSTNAME_MISMATCH, named in the error).
+Status StartTls(Connection& c, ssl::context& context, const std::string& host,
+                const std::string& where, std::chrono::milliseconds timeout) {
+  c.tls.emplace(c.stream, context);
+  SSL* handle = c.tls->native_handle();
+  beast::error_code parse_error;
+  asio::ip::make_address(host, parse_error);
+  const bool is_address = !parse_error;
+  X509_VERIFY_PARAM* param = SSL_get0_param(handle);
+  int named = is_address ? X509_VERIFY_PARAM_set1_ip_asc(param, host.c_str())
+                         : SSL_set_tlsext_host_name(handle, host.c_str()) == 1 &&
+                               SSL_set1_host(handle, host.c_str()) == 1;
+  if (named != 1) return Status(StatusCode::kInternal, "cannot set the TLS peer name " + host);
+  beast::error_code ec = c.Run(timeout, [&c](auto handler) {
+    c.tls->async_handshake(ssl::stream_base::client, std::move(handler));
+  });
+  if (!ec) return Status::OK();
+  std::string reason = ec.message();
+  long verify = SSL_get_verify_result(handle);
+  if (verify != X509_V_OK) {
+    reason += std::string(" (") + X509_verify_cert_error_string(verify) + ")";
+  }
+  return Status(StatusCode::kUnavailable, "TLS handshake with " + where + " failed: " + reason);
 }
 
 }  // namespace
@@ -77,7 +147,9 @@ Result<size_t> HttpResponse::Read(char* buffer, size_t capacity) {
     body.data = buffer;
     body.size = capacity;
     beast::error_code ec = c.Run(client_.options().io_timeout, [&c](auto handler) {
-      bhttp::async_read(c.stream, c.buffer, *c.parser, std::move(handler));
+      c.Visit([&](auto& stream) {
+        bhttp::async_read(stream, c.buffer, *c.parser, std::move(handler));
+      });
     });
     if (ec == bhttp::error::need_buffer) ec = {};
     if (ec) {
@@ -112,11 +184,14 @@ Result<size_t> HttpResponse::ReadDirect(char* buffer, size_t capacity) {
     beast::error_code ec = c.Run(client_.options().io_timeout, [&](auto handler) {
       // Fills the whole buffer (several recvs, one timer): `want` never
       // reaches past this message.
-      asio::async_read(c.stream, asio::buffer(buffer, want),
-                       [&got, handler = std::move(handler)](beast::error_code e, size_t n) mutable {
-                         got = n;
-                         handler(e);
-                       });
+      c.Visit([&](auto& stream) {
+        asio::async_read(
+            stream, asio::buffer(buffer, want),
+            [&got, handler = std::move(handler)](beast::error_code e, size_t n) mutable {
+              got = n;
+              handler(e);
+            });
+      });
     });
     if (ec || got == 0) {
       done_ = true;
@@ -147,7 +222,16 @@ Result<std::string> HttpResponse::ReadAll(size_t limit) {
   }
 }
 
-HttpClient::HttpClient(HttpClientOptions options) : options_(std::move(options)) {}
+HttpClient::HttpClient(HttpClientOptions options) : options_(std::move(options)) {
+  if (options_.tls) {
+    Result<std::shared_ptr<ssl::context>> context = MakeTlsContext(options_.ca_file);
+    if (context.has_value()) {
+      tls_context_ = *std::move(context);
+    } else {
+      tls_setup_ = context.error();
+    }
+  }
+}
 
 HttpClient::~HttpClient() = default;
 
@@ -161,6 +245,7 @@ void HttpClient::Release(std::unique_ptr<Connection> connection) {
 }
 
 Result<std::unique_ptr<HttpResponse>> HttpClient::Send(const HttpRequest& request) {
+  ST_TRY(tls_setup_);
   std::unique_ptr<Connection> pooled;
   {
     common::MutexLock lock(mu_);
@@ -196,6 +281,10 @@ Result<std::unique_ptr<HttpResponse>> HttpClient::SendOn(std::unique_ptr<Connect
     if (ec)
       return Err(StatusCode::kUnavailable, "cannot connect to " + where + ": " + ec.message());
     c.stream.socket().set_option(asio::ip::tcp::no_delay(true), ec);
+    if (options_.tls) {
+      ST_TRY(StartTls(c, *std::static_pointer_cast<ssl::context>(tls_context_), options_.host,
+                      where, options_.connect_timeout));
+    }
   }
   Connection& c = *connection;
   bhttp::request<bhttp::span_body<const char>> out;
@@ -210,14 +299,16 @@ Result<std::unique_ptr<HttpResponse>> HttpClient::SendOn(std::unique_ptr<Connect
     out.content_length(0);
   }
   beast::error_code ec = c.Run(options_.io_timeout, [&c, &out](auto handler) {
-    bhttp::async_write(c.stream, out, std::move(handler));
+    c.Visit([&](auto& stream) { bhttp::async_write(stream, out, std::move(handler)); });
   });
   if (!ec) {
     c.parser.emplace();
     c.parser->body_limit(std::numeric_limits<std::uint64_t>::max());
     if (request.method == "HEAD") c.parser->skip(true);
     ec = c.Run(options_.io_timeout, [&c](auto handler) {
-      bhttp::async_read_header(c.stream, c.buffer, *c.parser, std::move(handler));
+      c.Visit([&](auto& stream) {
+        bhttp::async_read_header(stream, c.buffer, *c.parser, std::move(handler));
+      });
     });
   }
   if (ec) {

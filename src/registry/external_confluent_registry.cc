@@ -251,7 +251,7 @@ class ExternalConfluentRegistry::Impl {
 
   std::shared_ptr<http_client::HttpClient> ClientFor(
       const catalog::ExternalSchemaRegistry& registry) {
-    const std::string key = registry.host_port();
+    const std::string key = (registry.tls ? "https://" : "http://") + registry.host_port();
     common::MutexLock lock(mu_);
     auto it = clients_.find(key);
     if (it != clients_.end()) {
@@ -274,6 +274,8 @@ class ExternalConfluentRegistry::Impl {
     options.connect_timeout = options_.connect_timeout;
     options.io_timeout = options_.io_timeout;
     options.max_idle_connections = 2;
+    options.tls = registry.tls;
+    options.ca_file = options_.tls_ca_file;
     auto client = std::make_shared<http_client::HttpClient>(std::move(options));
     clients_.emplace(key, std::make_pair(client, ++client_clock_));
     return client;

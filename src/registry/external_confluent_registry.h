@@ -39,6 +39,9 @@ struct ExternalRegistryOptions {
   // does not answer is retried with the batch anyway.
   std::chrono::milliseconds connect_timeout{3000};
   std::chrono::milliseconds io_timeout{10000};
+  // https registries: the PEM bundle of CAs their certificates must chain to
+  // (--external-registry-ca-file); empty: the system's trust store.
+  std::string tls_ca_file;
   // A schema response body; larger ones fail (the built-in registry stores
   // at most kMaxSchemaBytes per schema, as Confluent's default does).
   size_t max_body_bytes = kMaxSchemaBytes;

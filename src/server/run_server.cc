@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -178,6 +179,15 @@ int RunServer(int argc, char** argv) {
     logger.Log(LogLevel::kError, "startup_failed", {{"error", status.ToString()}});
     return 1;
   };
+  // Read when the first https registry is used; a wrong path fails here.
+  if (!config.external_registry_ca_file.empty()) {
+    std::FILE* ca = std::fopen(config.external_registry_ca_file.c_str(), "r");
+    if (ca == nullptr) {
+      return fail(InvalidArgument("--external-registry-ca-file " +
+                                  config.external_registry_ca_file + ": " + std::strerror(errno)));
+    }
+    std::fclose(ca);
+  }
 
   // ---- State: data dir, catalog, objects, table engine, admin identity.
   Result<DataDirLayout> layout = PrepareDataDir(config.data_dir, config.account_id, random);
@@ -337,6 +347,7 @@ int RunServer(int argc, char** argv) {
   // --external-registry-hosts allows.
   registry::confluent::ExternalRegistryOptions external_options;
   external_options.allowed_hosts = config.external_registry_hosts;
+  external_options.tls_ca_file = config.external_registry_ca_file;
   registry::confluent::ExternalConfluentRegistry external_registries(std::move(external_options));
   delivery::ConfluentSchemaLookup confluent_lookup =
       MakeConfluentSchemaLookup(**confluent_or, external_registries, **sealer);

@@ -140,6 +140,9 @@ Result<ServerConfig> ParseServerFlags(const std::vector<std::string>& args) {
       config.delivery_memory_bytes = mb * 1024 * 1024;
     } else if (flag == "--external-registry-hosts") {
       ST_ASSIGN_OR_RETURN(config.external_registry_hosts, catalog::ParseRegistryHostList(value));
+    } else if (flag == "--external-registry-ca-file") {
+      if (value.empty()) return Err(InvalidArgument("--external-registry-ca-file needs a path"));
+      config.external_registry_ca_file = std::string(value);
     } else if (flag == "--header-timeout-ms") {
       ST_ASSIGN_OR_RETURN(config.header_timeout_ms, ParseUnsigned(flag, value, 3'600'000));
       if (config.header_timeout_ms == 0) {
@@ -218,6 +221,9 @@ std::string ServerUsage() {
                            the hosts a channel's external Confluent-compatible schema
                            registry (recordSchema.externalSchemaRegistry) may be on, matched
                            exactly (default empty: every channel naming one is refused)
+  --external-registry-ca-file PATH
+                           PEM CAs that https registries' certificates must chain to
+                           (default: the system's trust store; SSL_CERT_FILE works too)
   --header-timeout-ms N    a request's line and headers must arrive within N ms of its first
                            byte, or the connection is closed (default 20000)
   --maintenance-interval-seconds N

@@ -63,6 +63,10 @@ struct ServerConfig {
   // default: a tenant names the URL, so the server sends nothing to any host
   // the operator did not list (the host itself, internal services).
   std::vector<std::string> external_registry_hosts;
+  // --external-registry-ca-file: the PEM CAs https registries' certificates
+  // must chain to; empty: the system's trust store (OpenSSL's default
+  // paths, SSL_CERT_FILE / SSL_CERT_DIR).
+  std::string external_registry_ca_file;
   // Both endpoints: a request head (request line and headers) must arrive
   // within this long of its first byte (http::Server::Options::header_timeout).
   uint64_t header_timeout_ms = 20'000;

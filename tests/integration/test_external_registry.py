@@ -6,8 +6,9 @@ key of that server); the channel server, started with
 --external-registry-hosts naming it, resolves the ids there — never in its own
 built-in registry, whose ids collide on purpose. Rows are read back field by
 field with PyIceberg and DuckDB; an id the external registry does not know is
-SCHEMA_NOT_FOUND in the DLQ; a host off the allow-list, https and a
-non-Confluent converter are refused at CreateChannel; DescribeChannel never
+SCHEMA_NOT_FOUND in the DLQ; a host off the allow-list, a scheme other than
+http(s) and a non-Confluent converter are refused at CreateChannel (https:
+test_external_registry_tls.py); DescribeChannel never
 shows the secret; wrong credentials (401) and missing permissions (403) stall
 the channel with the reason in DescribeChannel and drop nothing, and once the
 permission is granted the held records are delivered."""
@@ -107,7 +108,7 @@ def order(i):
 
 
 def test_create_channel_refuses_what_it_must(channel_server, registry_server, kafka, topic_name):
-    """A host off the allow-list, https, and a converter that has no Confluent
+    """A host off the allow-list, another scheme, and a converter that has no Confluent
     ids: 400 naming the member and the fix, before anything is stored."""
     cluster = register_cluster(channel_server, kafka)
     allowed = urllib.parse.urlsplit(registry_server.api_url).netloc
@@ -142,8 +143,8 @@ def test_create_channel_refuses_what_it_must(channel_server, registry_server, ka
                              {"externalSchemaRegistry": {"url": "http://169.254.169.254/"}})
     assert status == 400 and "--external-registry-hosts" in message, message
     status, message = create("PROTOBUF_CONFLUENT",
-                             {"externalSchemaRegistry": {"url": f"https://{allowed}/sr"}})
-    assert status == 400 and "not supported yet" in message, message
+                             {"externalSchemaRegistry": {"url": f"ftp://{allowed}/sr"}})
+    assert status == 400 and "must start with http:// or https://" in message, message
     status, message = create("STRING", {"externalSchemaRegistry": {"url": f"http://{allowed}"}})
     assert status == 400 and "only for the AVRO_CONFLUENT" in message, message
 

@@ -56,12 +56,21 @@ TEST(ExternalSchemaRegistryTest, UrlsSplitIntoHostPortAndPrefix) {
   auto v6 = ParseExternalRegistryUrl("http://[::1]:8081");
   ASSERT_TRUE(v6.has_value()) << v6.error().ToString();
   EXPECT_EQ(v6->host_port(), "[::1]:8081");
+  EXPECT_FALSE(v6->tls);
+
+  auto secure = ParseExternalRegistryUrl("HTTPS://Registry.Example/sr/");
+  ASSERT_TRUE(secure.has_value()) << secure.error().ToString();
+  EXPECT_TRUE(secure->tls);
+  EXPECT_EQ(secure->url, "https://Registry.Example/sr");
+  EXPECT_EQ(secure->host_port(), "registry.example:443");
+  EXPECT_EQ(secure->path_prefix, "/sr");
 }
 
 TEST(ExternalSchemaRegistryTest, BadUrlsSayWhy) {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"https://r:8081", "https, which is not supported yet"},
-      {"ftp://r:21", "must start with http://"},
+      {"ftp://r:21", "must start with http:// or https://"},
+      {"https://user:pw@r:8443", "user info"},
+      {"https://r:0", "1 to 65535"},
       {"http://user:pw@r:8081", "user info"},
       {"http://r:8081/x?y=1", "query or fragment"},
       {"http://r:8081/a b", "URL grammar"},
@@ -191,7 +200,7 @@ TEST(ExternalSchemaRegistryTest, RequestsNameTheInvalidMember) {
        "externalSchemaRegistry", "not JSON"},
       {[](json& b) { b["topicConfigurationList"][0]["recordSchema"] = json::object(); },
        "externalSchemaRegistry", "is missing"},
-      {[&](json& b) { external(b)["url"] = "https://r:8081"; }, "url", "not supported yet"},
+      {[&](json& b) { external(b)["url"] = "ftp://r:8081"; }, "url", "must start with"},
       {[&](json& b) { external(b).erase("url"); }, "url", "is missing"},
       {[&](json& b) { external(b)["basicAuth"].erase("secret"); }, "secret", "is missing"},
       {[&](json& b) { external(b)["basicAuth"]["secret"] = ""; }, "secret", "1 to 1024"},
