@@ -110,7 +110,8 @@ class S3ObjectStore final : public storage::ObjectStore {
         sleep_(std::move(sleep)),
         http_(HttpClientOptions{options_.location.host, options_.location.port,
                                 options_.connect_timeout, options_.io_timeout,
-                                options_.max_idle_connections}) {
+                                options_.max_idle_connections, options_.location.tls,
+                                options_.ca_file}) {
     if (!sleep_) sleep_ = [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); };
   }
 
@@ -611,15 +612,19 @@ Result<S3Location> ParseS3Url(std::string_view url) {
   std::string endpoint = QueryValue(query, "endpoint");
   if (std::string region = QueryValue(query, "region"); !region.empty()) location.region = region;
   constexpr std::string_view kHttp = "http://";
-  if (endpoint.rfind(kHttp, 0) != 0) {
+  constexpr std::string_view kHttps = "https://";
+  location.tls = endpoint.rfind(kHttps, 0) == 0;
+  if (!location.tls && endpoint.rfind(kHttp, 0) != 0) {
     return Err(InvalidArgument("object store '" + std::string(url) +
-                               "' needs endpoint=http://host:port (https is not supported yet)"));
+                               "' needs endpoint=http://host:port or https://host:port"));
   }
-  std::string authority = endpoint.substr(kHttp.size());
+  std::string authority = endpoint.substr(location.tls ? kHttps.size() : kHttp.size());
   authority = authority.substr(0, authority.find('/'));
   size_t colon = authority.rfind(':');
   location.host = authority.substr(0, colon);
-  location.port = colon == std::string::npos ? "80" : authority.substr(colon + 1);
+  location.port = colon != std::string::npos ? authority.substr(colon + 1)
+                  : location.tls             ? "443"
+                                             : "80";
   if (location.host.empty()) {
     return Err(InvalidArgument("object store endpoint '" + endpoint + "' has no host"));
   }

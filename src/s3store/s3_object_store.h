@@ -41,12 +41,14 @@ struct S3Location {
   std::string bucket;
   std::string prefix;  // "" or "a/b" (no leading or trailing '/').
   std::string host;
-  std::string port;
+  std::string port;  // "80" (http) or "443" (https) when the endpoint names none.
   std::string region = "us-east-1";
+  // endpoint=https://...: TLS, the store's certificate verified for `host`.
+  bool tls = false;
 };
 
-// Errors: InvalidArgument naming what is wrong (no bucket, no or a non-http
-// endpoint, an unknown parameter).
+// Errors: InvalidArgument naming what is wrong (no bucket, no endpoint or
+// one that is neither http:// nor https://, an unknown parameter).
 Result<S3Location> ParseS3Url(std::string_view url);
 
 // AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN) from the
@@ -59,6 +61,9 @@ struct S3StoreOptions {
   std::chrono::milliseconds connect_timeout{5000};
   std::chrono::milliseconds io_timeout{30000};
   size_t max_idle_connections = 16;
+  // https: the PEM CAs the store's certificate must chain to (the server
+  // takes AWS_CA_BUNDLE, as AWS's SDKs do); empty: the system's trust store.
+  std::string ca_file;
   RetryPolicy retry;
   // Objects of at least this many bytes are written as multipart uploads of
   // part_bytes parts (S3 requires >= 5 MiB for every part but the last).

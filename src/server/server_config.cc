@@ -199,8 +199,9 @@ std::string ServerUsage() {
   --sse-s3-key-file PATH   key that seals SSE-S3 data keys (default: DIR/keys/sse-s3.key, created
                            on first start; replicas on one object store need the same one)
   --object-store URL       where table data lives (default DIR/objects); an S3-compatible store:
-                           s3://BUCKET/PREFIX?endpoint=http://HOST:PORT&region=REGION, with
-                           AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (+ AWS_SESSION_TOKEN)
+                           s3://BUCKET/PREFIX?endpoint=http[s]://HOST:PORT&region=REGION, with
+                           AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (+ AWS_SESSION_TOKEN;
+                           AWS_CA_BUNDLE: the CAs of an https endpoint, default the system's)
   --catalog URL            postgresql://user[:password]@host:port/db: the catalog on
                            PostgreSQL (default: the SQLite file DIR/catalog.db)
   --catalog-connections N  connections to the PostgreSQL catalog, kept open and shared by

@@ -147,3 +147,50 @@ def test_kafka_channel_delivers_exactly_once_into_s3proxy(s3_server, s3proxy, ka
     for path in files:
         name = path.rsplit("/", 1)[-1]
         assert any(k.endswith("/" + name) for k in stored), (path, stored)
+
+
+def test_an_https_endpoint_is_verified_and_carries_the_table(tmp_path_factory, build_dir,
+                                                             s3proxy):
+    """endpoint=https://: s3proxy behind a TLS terminator whose throwaway
+    certificate names localhost. With AWS_CA_BUNDLE naming it, a table is
+    written and read back through TLS and its objects are in s3proxy; without
+    it (the system's trust store only), CreateTable fails with the TLS reason
+    and nothing lands."""
+    from harness.tls_terminator import TlsTerminator
+    tls = TlsTerminator(s3proxy.endpoint.removeprefix("http://"),
+                        tmp_path_factory.mktemp("s3-tls-cert"))
+    store = (f"s3://{s3proxy.bucket}/tls?endpoint=https://localhost:{tls.port}"
+             f"&region=us-east-1")
+    trusting = StreamtablesServer(tmp_path_factory.mktemp("server-s3-tls"), build_dir,
+                                  name="server-s3-tls", extra_args=["--object-store", store],
+                                  env={**s3proxy.credentials_env(),
+                                       "AWS_CA_BUNDLE": tls.ca_cert_file})
+    untrusting = StreamtablesServer(tmp_path_factory.mktemp("server-s3-notls"), build_dir,
+                                    name="server-s3-notls",
+                                    extra_args=["--object-store", store.replace("/tls?", "/no?")],
+                                    env=s3proxy.credentials_env())
+    try:
+        trusting.start()
+        cat = pyiceberg_catalog(trusting, new_bucket(trusting, "s3tls"))
+        cat.create_namespace("ns")
+        table = cat.create_table("ns.t", schema=SCHEMA)
+        rows = [{"id": i, "name": f"tls-{i}"} for i in range(100)]
+        table.append(pa.Table.from_pylist(rows, schema=SCHEMA))
+        got = cat.load_table("ns.t").scan().to_arrow().to_pylist()
+        assert sorted(got, key=lambda r: r["id"]) == rows
+        assert any(k.endswith(".parquet") for k in s3proxy.keys("tls/")), s3proxy.keys("tls/")
+        assert tls.served >= 1
+
+        untrusting.start()
+        other = pyiceberg_catalog(untrusting, new_bucket(untrusting, "s3notls"))
+        other.create_namespace("ns")
+        with pytest.raises(Exception) as refused:
+            other.create_table("ns.t", schema=SCHEMA)
+        assert "certificate verify failed (self-signed certificate)" in str(refused.value), \
+            str(refused.value)
+        assert s3proxy.keys("no/") == []
+        assert tls.refused_handshakes >= 1
+    finally:
+        trusting.stop()
+        untrusting.stop()
+        tls.close()

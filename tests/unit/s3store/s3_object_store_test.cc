@@ -199,7 +199,13 @@ TEST(S3UrlTest, ParsesBucketPrefixEndpointAndRegion) {
   EXPECT_EQ(l->port, "9999");
   EXPECT_EQ(l->region, "eu-west-1");
   EXPECT_FALSE(ParseS3Url("s3://bkt").has_value());  // No endpoint.
-  EXPECT_FALSE(ParseS3Url("s3://bkt?endpoint=https://h:1").has_value());
+  EXPECT_FALSE(l->tls);
+  Result<S3Location> secure = ParseS3Url("s3://bkt?endpoint=https://s3.example.com");
+  ASSERT_TRUE(secure.has_value()) << secure.error().ToString();
+  EXPECT_TRUE(secure->tls);
+  EXPECT_EQ(secure->host, "s3.example.com");
+  EXPECT_EQ(secure->port, "443");
+  EXPECT_FALSE(ParseS3Url("s3://bkt?endpoint=ftp://h:1").has_value());
   EXPECT_FALSE(ParseS3Url("s3:///p?endpoint=http://h:1").has_value());
   EXPECT_FALSE(ParseS3Url("s3://b?endpoint=http://h:1&colour=red").has_value());
   EXPECT_FALSE(ParseS3Url("file:///tmp").has_value());
