@@ -47,6 +47,8 @@ constexpr uint64_t kLingerDrainBytes = 16ull * 1024 * 1024;
 constexpr std::chrono::seconds kLingerTime{2};
 // The read that waits for a request's first bytes; the parser takes the rest.
 constexpr size_t kFirstReadBytes = 4096;
+// How much of a 5xx response's body its server_error log line quotes.
+constexpr size_t kLoggedErrorBodyBytes = 1024;
 
 std::string NewRequestId() {
   static constexpr char kHex[] = "0123456789ABCDEF";
@@ -414,7 +416,21 @@ asio::awaitable<void> Connection::Serve() {
     }
     keep_alive = keep_alive && !server_.stopping();
     server_.CountRequest();
+    // A 5xx's own error body says what failed on our side (a catalog
+    // conflict, a store's TLS refusal); the request line alone would leave
+    // the operator guessing. Kept before the write moves the body away.
+    std::string server_error;
+    if (response.status >= 500 && server_.logger().Enabled(LogLevel::kWarn)) {
+      server_error = response.body.substr(0, kLoggedErrorBodyBytes);
+    }
     ec = co_await WriteResponse(request, response, version, keep_alive);
+    if (!server_error.empty()) {
+      server_.logger().Log(LogLevel::kWarn, "server_error",
+                           {{"request_id", request.request_id},
+                            {"status", response.status},
+                            {"operation", request.operation},
+                            {"body", server_error}});
+    }
 
     if (server_.logger().Enabled(LogLevel::kInfo)) {
       double millis =

@@ -188,6 +188,11 @@ def test_an_https_endpoint_is_verified_and_carries_the_table(tmp_path_factory, b
             other.create_table("ns.t", schema=SCHEMA)
         assert "certificate verify failed (self-signed certificate)" in str(refused.value), \
             str(refused.value)
+        # The operator's log names the cause of the 503 too.
+        logged = [json.loads(line) for line in untrusting.log_path.read_text().splitlines()
+                  if '"event":"server_error"' in line]
+        assert any(e["operation"] == "CreateTable" and e["status"] == 503 and
+                   "certificate verify failed" in e["body"] for e in logged), logged
         assert s3proxy.keys("no/") == []
         assert tls.refused_handshakes >= 1
     finally:
