@@ -15,6 +15,7 @@ import time
 
 import pyarrow as pa
 import pytest
+from pyiceberg.exceptions import CommitFailedException, ValidationException
 
 from harness import duckdb_engine
 from harness.backends import StoredObjects
@@ -220,7 +221,23 @@ def test_job_status_shapes_and_metrics(fresh_server):
 
 def test_scheduler_runs_jobs_by_itself_on_the_injected_clock(fresh_server):
     server = fresh_server(extra_args=["--maintenance-interval-seconds", "1", *OFFSET, "200"])
-    arn, cat, _ = table_with_appends(server, appends=3)
+    arn, cat, _ = table_with_appends(server, appends=1)
+    # The scheduler runs while the test appends: a pass between two appends can
+    # compact and then expire the snapshot the writer's table object is based on
+    # (the 200-hour offset makes every snapshot old), deleting its manifest list
+    # before the next append reads it (or PyIceberg's own retry after the
+    # compaction's commit finds its starting snapshot gone). A writer then
+    # reloads the table and appends again, as after any failed commit
+    # (nothing was committed).
+    for n in range(1, 3):
+        for attempt in range(5):
+            try:
+                cat.load_table("ns.t").append(rows(n * 5, 5, f"a{n}"))
+                break
+            except (FileNotFoundError, CommitFailedException, ValidationException):
+                if attempt == 4:
+                    raise
+                time.sleep(0.2)
     s3t = server.boto3_client("s3tables")
     # A pass may already have run between the appends: wait for one after them.
     deadline = time.time() + 30

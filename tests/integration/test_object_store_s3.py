@@ -188,9 +188,15 @@ def test_an_https_endpoint_is_verified_and_carries_the_table(tmp_path_factory, b
             other.create_table("ns.t", schema=SCHEMA)
         assert "certificate verify failed (self-signed certificate)" in str(refused.value), \
             str(refused.value)
-        # The operator's log names the cause of the 503 too.
-        logged = [json.loads(line) for line in untrusting.log_path.read_text().splitlines()
-                  if '"event":"server_error"' in line]
+        # The operator's log names the cause of the 503 too (written once the
+        # response is out, so it may trail the client's exception a little).
+        def server_errors():
+            return [json.loads(line) for line in untrusting.log_path.read_text().splitlines()
+                    if '"event":"server_error"' in line]
+        deadline = time.monotonic() + 15
+        while not server_errors() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        logged = server_errors()
         assert any(e["operation"] == "CreateTable" and e["status"] == 503 and
                    "certificate verify failed" in e["body"] for e in logged), logged
         assert s3proxy.keys("no/") == []
