@@ -76,6 +76,28 @@ def _host_port(authority: str, default_port: int) -> tuple[str, int]:
     return host, int(port)
 
 
+class AcceptLoop:
+    """A listener on 127.0.0.1 (a free port) that hands every connection to
+    `serve` on a daemon thread of its own, until close()."""
+
+    def __init__(self, serve):
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self._listener.getsockname()[1]
+        self._serve = serve
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def close(self) -> None:
+        self._listener.close()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._serve, args=(client,), daemon=True).start()
+
+
 class AwsHostProxy:
     """Routes AWS's S3 Tables and S3 host names of `region` to `api_url` and
     `s3_url` (both http://host:port)."""
@@ -92,24 +114,15 @@ class AwsHostProxy:
         self.ca_cert_file = str(cert)
         self._tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         self._tls.load_cert_chain(cert, key)
-        self._listener = socket.create_server(("127.0.0.1", 0))
-        self.address = f"127.0.0.1:{self._listener.getsockname()[1]}"
         self.connect_targets: list[str] = []
         self.plain_authorities: list[str] = []
         self.refused: list[str] = []
         self._lock = threading.Lock()
-        threading.Thread(target=self._accept, daemon=True).start()
+        self._loop = AcceptLoop(self._serve)
+        self.address = f"127.0.0.1:{self._loop.port}"
 
     def close(self) -> None:
-        self._listener.close()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self._listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self._serve, args=(client,), daemon=True).start()
+        self._loop.close()
 
     def _serve(self, client: socket.socket) -> None:
         try:

@@ -14,7 +14,7 @@ import socket
 import ssl
 import threading
 
-from harness.aws_host_proxy import _pipe, _self_signed_cert
+from harness.aws_host_proxy import AcceptLoop, _pipe, _self_signed_cert
 
 
 class TlsTerminator:
@@ -25,23 +25,14 @@ class TlsTerminator:
         self.ca_cert_file = str(cert)
         self._tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         self._tls.load_cert_chain(cert, key)
-        self._listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self._listener.getsockname()[1]
         self.refused_handshakes = 0
         self.served = 0
         self._lock = threading.Lock()
-        threading.Thread(target=self._accept, daemon=True).start()
+        self._loop = AcceptLoop(self._serve)
+        self.port = self._loop.port
 
     def close(self) -> None:
-        self._listener.close()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self._listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self._serve, args=(client,), daemon=True).start()
+        self._loop.close()
 
     def _serve(self, client: socket.socket) -> None:
         try:
