@@ -142,3 +142,19 @@ def test_an_untrusted_or_misnamed_certificate_stalls_the_channel(
     assert terminator.refused_handshakes >= refused_before + 2
     for setup in (misnamed, untrusted):
         assert rows_of(setup) == [] and setup.dlq_lines() == []
+
+
+def test_an_unreadable_ca_file_stops_the_server_at_start(st_bin, tmp_path):
+    """A wrong --external-registry-ca-file fails at start, naming the flag and
+    the path, instead of failing every https lookup later."""
+    missing = tmp_path / "no-such-ca.pem"
+    result = st_bin.run("streamtables-server", "--data-dir", str(tmp_path / "d"),
+                        "--listen", "127.0.0.1:0", "--s3-listen", "127.0.0.1:0",
+                        "--metrics-listen", "off",
+                        "--external-registry-ca-file", str(missing), check=False, timeout_s=30)
+    assert result.returncode != 0
+    assert "--external-registry-ca-file" in result.stderr and str(missing) in result.stderr
+    assert "No such file or directory" in result.stderr
+    result = st_bin.run("streamtables-server", "--data-dir", str(tmp_path / "d"),
+                        "--external-registry-ca-file", "", check=False, timeout_s=30)
+    assert result.returncode == 2 and "needs a path" in result.stderr
