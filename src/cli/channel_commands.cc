@@ -165,8 +165,10 @@ Result<json> CreateBody(const ServiceClient& c, const std::string& cluster_arn,
                        {"recordConverter", {{"valueConverter", converter}}}};
   if (f.key_format == "string") {
     topic_config["recordConverter"]["keyConverter"] = "STRING";
+  } else if (f.key_format == "avro-confluent") {
+    topic_config["recordConverter"]["keyConverter"] = "AVRO_CONFLUENT";
   } else if (f.key_format != "bytes") {
-    return Err(InvalidArgument("--key-format must be bytes or string"));
+    return Err(InvalidArgument("--key-format must be bytes, string or avro-confluent"));
   }
   if (!f.schema_arn.empty()) topic_config["recordSchema"] = {{"gsrArn", f.schema_arn}};
   ST_ASSIGN_OR_RETURN(std::string bucket_arn, ResolveBucketArn(c, f.bucket));
@@ -232,7 +234,8 @@ void AddChannelGroup(CLI::App& app, ServiceCommands& s) {
       ->capture_default_str();
   create
       ->add_option("--key-format", flags.key_format,
-                   "_kafka.key as the key's bytes (bytes) or UTF-8 text (string)")
+                   "_kafka.key as the key's bytes (bytes), UTF-8 text (string) or decoded "
+                   "by its Confluent Avro key schema (avro-confluent; *-confluent formats)")
       ->capture_default_str();
   create->add_option("--schema-arn", flags.schema_arn, "Glue schema ARN (format json)");
   create->add_option("--partition-by", flags.partition_by, "hour | day")->capture_default_str();

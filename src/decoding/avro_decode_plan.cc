@@ -197,4 +197,9 @@ Result<AvroStep> CompileAvroPlan(const avro::Schema& writer, const ShredPlan& pl
   return compiler.Compile(root, plan.root, 0);
 }
 
+Result<AvroStep> CompileAvroPlanOnto(const avro::Schema& writer, const ShredNode& target) {
+  Compiler compiler;
+  return compiler.Compile(writer.root(), target, 1);
+}
+
 }  // namespace st::decoding

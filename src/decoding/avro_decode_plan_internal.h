@@ -72,4 +72,9 @@ struct AvroStep {
 // SCHEMA_INCOMPATIBLE.
 Result<AvroStep> CompileAvroPlan(const avro::Schema& writer, const ShredPlan& plan);
 
+// Compiles the resolution of `writer` (any Avro schema) onto one nested
+// table node, `target` (a typed `_kafka.key`: a record key onto a struct, a
+// primitive onto its column). Errors: as CompileAvroPlan.
+Result<AvroStep> CompileAvroPlanOnto(const avro::Schema& writer, const ShredNode& target);
+
 }  // namespace st::decoding

@@ -5,7 +5,7 @@ namespace st::decoding {
 
 Result<const AvroWriterVersion*> AvroPlanCache::Get(const std::string& writer_id,
                                                     int32_t table_schema_id, const ShredPlan& plan,
-                                                    const Fetch& fetch) {
+                                                    const Fetch& fetch, const ShredNode* target) {
   auto key = std::make_pair(writer_id, table_schema_id);
   if (auto it = versions_.find(key); it != versions_.end()) return &it->second;
   Result<WriterSchema> fetched = fetch();
@@ -27,7 +27,8 @@ Result<const AvroWriterVersion*> AvroPlanCache::Get(const std::string& writer_id
         "writer schema " + writer_id + " is not a valid Avro schema: " + parsed.error().message();
   } else {
     version.schema = std::move(*parsed);
-    auto compiled = CompileAvroPlan(version.schema, plan);
+    auto compiled = target != nullptr ? CompileAvroPlanOnto(version.schema, *target)
+                                      : CompileAvroPlan(version.schema, plan);
     if (compiled) {
       version.plan = std::make_unique<AvroStep>(std::move(*compiled));
     } else {

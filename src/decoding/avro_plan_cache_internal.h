@@ -37,9 +37,12 @@ class AvroPlanCache {
   // The version `writer_id` (its text form, for messages) resolved onto
   // `plan` (the table schema `table_schema_id`), calling `fetch` the first
   // time. nullptr when fetch says NotFound (not cached: it may appear);
-  // fetch's other errors are returned (not cached).
+  // fetch's other errors are returned (not cached). With `target` (a node of
+  // `plan`), the version is resolved onto it rather than onto the value
+  // columns (a typed `_kafka.key`; use one cache per target).
   Result<const AvroWriterVersion*> Get(const std::string& writer_id, int32_t table_schema_id,
-                                       const ShredPlan& plan, const Fetch& fetch);
+                                       const ShredPlan& plan, const Fetch& fetch,
+                                       const ShredNode* target = nullptr);
 
  private:
   std::map<std::pair<std::string, int32_t>, AvroWriterVersion> versions_;

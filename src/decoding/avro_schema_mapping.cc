@@ -210,6 +210,18 @@ class Evolver {
     return out;
   }
 
+  // `_kafka.key` for a key writer schema: added when the table has none,
+  // otherwise merged like any field. Always optional: a record may have no key.
+  Result<NestedField> Key(const NestedField* table_key, const avro::Node& writer) {
+    const std::string path = std::string(kKafkaMetadataColumn) + ".key";
+    if (table_key == nullptr) {
+      ST_ASSIGN_OR_RETURN(NestedField added, NewField("key", writer, path, 1));
+      added.doc = "Kafka record key";
+      return added;
+    }
+    return Field(*table_key, writer, path, 1);
+  }
+
  private:
   // A writer field the table does not have: optional, fresh ids.
   Result<NestedField> NewField(const std::string& name, const avro::Node& type,
@@ -389,6 +401,39 @@ Result<AvroEvolution> EvolveForAvro(const iceberg::Schema& table, const avro::Sc
                       iceberg::Schema::Make(table.schema_id() + 1, std::move(fields),
                                             table.identifier_field_ids()));
   return AvroEvolution{std::move(evolved), true};
+}
+
+Result<AvroEvolution> EvolveKeyForAvro(const iceberg::Schema& table,
+                                       const avro::Schema& key_writer) {
+  std::vector<NestedField> fields = table.fields();
+  auto kafka = std::find_if(fields.begin(), fields.end(), [](const NestedField& f) {
+    return f.name == kKafkaMetadataColumn && f.type->id() == TypeId::kStruct;
+  });
+  if (kafka == fields.end()) {
+    return Err(InvalidArgument("the table has no _kafka column to hold a typed key"));
+  }
+  std::vector<NestedField> members = kafka->type->fields();
+  auto key = std::find_if(members.begin(), members.end(),
+                          [](const NestedField& f) { return f.name == "key"; });
+  const std::set<int32_t> no_partition_sources;  // The key is never one.
+  Evolver evolver(table.HighestFieldId() + 1, no_partition_sources);
+  ST_ASSIGN_OR_RETURN(NestedField evolved,
+                      evolver.Key(key == members.end() ? nullptr : &*key, key_writer.root()));
+  if (!evolver.changed()) return AvroEvolution{table, false};
+  evolved.required = false;
+  if (key == members.end()) {
+    // Before `headers`, where the other key converters have it.
+    auto headers = std::find_if(members.begin(), members.end(),
+                                [](const NestedField& f) { return f.name == "headers"; });
+    members.insert(headers, std::move(evolved));
+  } else {
+    *key = std::move(evolved);
+  }
+  kafka->type = Type::Struct(std::move(members));
+  ST_ASSIGN_OR_RETURN(iceberg::Schema out,
+                      iceberg::Schema::Make(table.schema_id() + 1, std::move(fields),
+                                            table.identifier_field_ids()));
+  return AvroEvolution{std::move(out), true};
 }
 
 }  // namespace st::decoding

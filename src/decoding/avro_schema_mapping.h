@@ -75,6 +75,18 @@ struct AvroEvolution {
 Result<AvroEvolution> EvolveForAvro(const iceberg::Schema& table, const avro::Schema& writer,
                                     const std::set<int32_t>& partition_source_ids = {});
 
+// Evolves the `_kafka.key` member of `table` (keyConverter AVRO_CONFLUENT) so
+// that keys of `key_writer` can be written into it: any Avro schema (a record
+// → struct, a primitive → its type, a union as above) maps by the same rules
+// as a value field. The table has no `key` member until the first keyed
+// record: it is added (optional, fresh ids); later versions evolve it like a
+// nested field (new struct members, promotions, ...). `key` stays optional.
+// Errors: FailedPrecondition "schema incompatible: field _kafka.key..." as
+// EvolveForAvro; InvalidArgument when the key schema cannot be mapped or the
+// table has no `_kafka` struct.
+Result<AvroEvolution> EvolveKeyForAvro(const iceberg::Schema& table,
+                                       const avro::Schema& key_writer);
+
 // The Iceberg type of a non-union, non-record Avro node (after Resolve()):
 // the primitive rows of the table above. Errors: InvalidArgument for null,
 // timestamp-nanos and nested kinds (record, array, map, union).

@@ -27,8 +27,10 @@ class AvroShredder::Walker {
         out_(out),
         error_(error) {}
 
-  bool Root(const AvroStep& root) {
-    if (!Decode(root, owner_.plan_.root, 0, 0)) return false;
+  bool Root(const AvroStep& root) { return At(root, owner_.plan_.root, 0); }
+
+  bool At(const AvroStep& step, const ShredNode& node, int depth) {
+    if (!Decode(step, node, 0, depth)) return false;
     if (p_ != end_) {
       return Fail(kMalformedAvro, std::to_string(end_ - p_) +
                                       " bytes follow the Avro value; the payload does not match "
@@ -536,6 +538,12 @@ bool AvroShredder::Shred(const AvroStep& root, std::string_view payload, ColumnB
   std::fill(partition_values_.begin(), partition_values_.end(), Value());
   Walker walker(*this, payload, out, error);
   return walker.Root(root);
+}
+
+bool AvroShredder::ShredInto(const AvroStep& step, const ShredNode& node, std::string_view payload,
+                             ColumnBuffers& out, RecordError* error) {
+  Walker walker(*this, payload, out, error);
+  return walker.At(step, node, 1);
 }
 
 }  // namespace st::decoding

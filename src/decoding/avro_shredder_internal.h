@@ -36,6 +36,13 @@ class AvroShredder {
   bool Shred(const AvroStep& root, std::string_view payload, ColumnBuffers& out,
              RecordError* error);
 
+  // Decodes `payload` (exactly one value of `step`'s writer schema) into
+  // `node`, one nested member of the row being written (a typed
+  // `_kafka.key`, one level down); partition values are left alone. Errors:
+  // as Shred.
+  bool ShredInto(const AvroStep& step, const ShredNode& node, std::string_view payload,
+                 ColumnBuffers& out, RecordError* error);
+
   const std::vector<Value>& partition_values() const { return partition_values_; }
 
  private:

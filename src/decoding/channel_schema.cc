@@ -17,23 +17,25 @@ iceberg::NestedField KafkaMetadataField(int32_t first_id, KeyFormat key_format) 
   using iceberg::Type;
   int32_t id = first_id;
   const int32_t struct_id = id++;
-  const int32_t partition_id = id++;
-  const int32_t offset_id = id++;
-  const int32_t timestamp_id = id++;
-  const int32_t key_id = id++;
+  std::vector<NestedField> fields = {
+      {id++, "partition", true, Type::Int(), "Kafka partition"},
+      {id++, "offset", true, Type::Long(), "Kafka offset"},
+      {id++, "timestamp", false, Type::TimestampTz(), "Kafka record timestamp"},
+  };
+  // A typed key's type comes from its writer schema: the first keyed record
+  // adds `key` (a new optional struct member, which Iceberg allows).
+  if (key_format != KeyFormat::kAvroConfluent) {
+    fields.push_back({id++, "key", false,
+                      key_format == KeyFormat::kString ? Type::String() : Type::Binary(),
+                      "Kafka record key"});
+  }
   const int32_t headers_id = id++;
   const int32_t header_key_id = id++;
   const int32_t header_value_id = id++;
-  std::vector<NestedField> fields = {
-      {partition_id, "partition", true, Type::Int(), "Kafka partition"},
-      {offset_id, "offset", true, Type::Long(), "Kafka offset"},
-      {timestamp_id, "timestamp", false, Type::TimestampTz(), "Kafka record timestamp"},
-      {key_id, "key", false, key_format == KeyFormat::kString ? Type::String() : Type::Binary(),
-       "Kafka record key"},
+  fields.push_back(
       {headers_id, "headers", false,
        Type::Map(header_key_id, Type::String(), header_value_id, false, Type::Binary()),
-       "Kafka record headers"},
-  };
+       "Kafka record headers"});
   return {struct_id, std::string(kKafkaMetadataColumn), false, Type::Struct(std::move(fields)),
           "Kafka record metadata"};
 }

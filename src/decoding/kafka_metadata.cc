@@ -29,8 +29,10 @@ void EmitNulls(const ShredNode& node, int16_t def, int16_t rep, ColumnBuffers& o
   for (int c = node.first_column; c < node.end_column; ++c) out.column(c).PushNull(def, rep);
 }
 
-Result<KafkaMetadataWriter> KafkaMetadataWriter::Make(const ShredNode& kafka) {
+Result<KafkaMetadataWriter> KafkaMetadataWriter::Make(const ShredNode& kafka,
+                                                      KeyFormat key_format) {
   KafkaMetadataWriter w;
+  w.key_typed_ = key_format == KeyFormat::kAvroConfluent;
   w.kafka_ = &kafka;
   if (kafka.kind != ShredNode::Kind::kStruct) {
     return Err(
@@ -41,15 +43,20 @@ Result<KafkaMetadataWriter> KafkaMetadataWriter::Make(const ShredNode& kafka) {
   ST_ASSIGN_OR_RETURN(w.offset_, Child(kafka, "offset", iceberg::TypeId::kLong));
   ST_ASSIGN_OR_RETURN(w.timestamp_, Child(kafka, "timestamp", iceberg::TypeId::kTimestampTz));
   const int key_index = kafka.FindChild("key");
-  w.key_text_ = key_index >= 0 && kafka.children[key_index].type_id == iceberg::TypeId::kString;
-  ST_ASSIGN_OR_RETURN(
-      w.key_,
-      Child(kafka, "key", w.key_text_ ? iceberg::TypeId::kString : iceberg::TypeId::kBinary));
+  if (w.key_typed_) {
+    // Any type (the key schema's), or none until the first keyed record.
+    if (key_index >= 0) w.key_ = &kafka.children[key_index];
+  } else {
+    w.key_text_ = key_index >= 0 && kafka.children[key_index].type_id == iceberg::TypeId::kString;
+    ST_ASSIGN_OR_RETURN(
+        w.key_,
+        Child(kafka, "key", w.key_text_ ? iceberg::TypeId::kString : iceberg::TypeId::kBinary));
+  }
   ST_ASSIGN_OR_RETURN(w.headers_, Child(kafka, "headers", iceberg::TypeId::kMap));
   if (w.headers_->children[1].type_id != iceberg::TypeId::kBinary) {
     return Err(InvalidArgument("_kafka.headers values must be binary"));
   }
-  if (kafka.children.size() != 5) {
+  if (kafka.children.size() != (w.key_ != nullptr ? 5U : 4U)) {
     return Err(
         InvalidArgument("the _kafka column has extra fields; make the table with "
                         "ChannelTableSchema"));
@@ -96,7 +103,9 @@ bool KafkaMetadataWriter::Write(const KafkaRecord& record, bool fill, ColumnBuff
       c.PushNull(static_cast<int16_t>(timestamp_->def_level - 1), 0);
     }
   }
-  if (record.key) {
+  if (key_typed_) {
+    // The caller decodes the key into key_node().
+  } else if (record.key) {
     PushBytes(*key_, *record.key, 0, out);
   } else {
     out.column(key_->column).PushNull(static_cast<int16_t>(key_->def_level - 1), 0);

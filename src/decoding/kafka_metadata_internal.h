@@ -17,8 +17,13 @@ class KafkaMetadataWriter {
   // Errors: InvalidArgument when `_kafka` does not have the ChannelTableSchema
   // shape (partition int, offset long, timestamp timestamptz, key binary or
   // string, headers map<string, binary>). A string key (keyConverter STRING)
-  // must be UTF-8.
-  static Result<KafkaMetadataWriter> Make(const ShredNode& kafka);
+  // must be UTF-8. KeyFormat::kAvroConfluent: `key` has any type or is absent,
+  // and Write leaves it to the caller (key_node()).
+  static Result<KafkaMetadataWriter> Make(const ShredNode& kafka,
+                                          KeyFormat key_format = KeyFormat::kBytes);
+
+  // A typed key's node (nullptr while the table has no `_kafka.key`).
+  const ShredNode* key_node() const { return key_; }
 
   // Writes the record's metadata (fill) or a null `_kafka` (!fill). False
   // with TYPE_MISMATCH in `error` when a header key, or the key of a string
@@ -31,7 +36,8 @@ class KafkaMetadataWriter {
   const ShredNode* offset_ = nullptr;
   const ShredNode* timestamp_ = nullptr;
   const ShredNode* key_ = nullptr;
-  bool key_text_ = false;  // `_kafka.key` is a string.
+  bool key_text_ = false;   // `_kafka.key` is a string.
+  bool key_typed_ = false;  // Decoded by the caller (KeyFormat::kAvroConfluent).
   const ShredNode* headers_ = nullptr;
 };
 

@@ -77,7 +77,8 @@ class PartitionedFileWriter::Impl {
     ST_ASSIGN_OR_RETURN(ShredPlan plan, MakeShredPlan(options_.schema, *parquet_schema_));
     plan_ = std::make_unique<ShredPlan>(std::move(plan));
     if (plan_->has_kafka) {
-      ST_ASSIGN_OR_RETURN(KafkaMetadataWriter kafka, KafkaMetadataWriter::Make(plan_->kafka));
+      ST_ASSIGN_OR_RETURN(KafkaMetadataWriter kafka,
+                          KafkaMetadataWriter::Make(plan_->kafka, options_.key_format));
       kafka_writer_ = std::make_unique<KafkaMetadataWriter>(kafka);
     }
     const bool raw =
@@ -101,6 +102,9 @@ class PartitionedFileWriter::Impl {
          options_.format == ValueFormat::kJsonSchemaConfluent) &&
         !options_.writer_schemas) {
       return InvalidArgument("a Confluent-framed writer needs a WriterSchemaLookup");
+    }
+    if (options_.key_format == KeyFormat::kAvroConfluent && !options_.writer_schemas) {
+      return InvalidArgument("Avro keys need a WriterSchemaLookup");
     }
     int slots = 0;
     for (const auto& field : options_.spec.fields()) {
@@ -286,7 +290,57 @@ class PartitionedFileWriter::Impl {
         !kafka_writer_->Write(record, options_.include_metadata, out, &error)) {
       return error;
     }
+    if (kafka_writer_ != nullptr && options_.include_metadata &&
+        options_.key_format == KeyFormat::kAvroConfluent) {
+      return DecodeAvroKey(record, out);
+    }
     return std::optional<RecordError>();
+  }
+
+  // A Confluent-framed Avro key into the table's `_kafka.key`.
+  Result<std::optional<RecordError>> DecodeAvroKey(const KafkaRecord& record, ColumnBuffers& out) {
+    const ShredNode* node = kafka_writer_->key_node();
+    if (!record.key) {
+      if (node != nullptr) EmitNulls(*node, static_cast<int16_t>(node->def_level - 1), 0, out);
+      return std::optional<RecordError>();
+    }
+    RecordError error;
+    ConfluentFrame frame;
+    if (!ParseConfluentFrame(*record.key, false, &frame, &error)) return KeyError(error);
+    error.schema_version_id = std::to_string(frame.schema_id);
+    const int32_t id = frame.schema_id;
+    AvroPlanCache::Fetch fetch = [this, id] { return options_.writer_schemas(id); };
+    if (node == nullptr) {
+      // The channel adds `_kafka.key` for a key version before its records
+      // get here; one it could not add is refused whole.
+      Result<WriterSchema> fetched = fetch();
+      if (!fetched && fetched.error().code() != StatusCode::kNotFound) return Err(fetched.error());
+      error.code = std::string(fetched ? kSchemaIncompatible : kSchemaNotFound);
+      error.message =
+          fetched ? "key schema " + error.schema_version_id +
+                        " was not applied: the table has no _kafka.key column"
+                  : "writer schema " + error.schema_version_id + " is not in the schema registry";
+      return KeyError(error);
+    }
+    ST_ASSIGN_OR_RETURN(
+        const AvroWriterVersion* version,
+        key_plans_.Get(error.schema_version_id, options_.schema.schema_id(), *plan_, fetch, node));
+    if (UnusableVersion(version, &error)) return KeyError(error);
+    if (!avro_shredder_->ShredInto(*version->plan, *node, frame.payload, out, &error)) {
+      return KeyError(error);
+    }
+    return std::optional<RecordError>();
+  }
+
+  // Says that the error is the key's, not the value's.
+  static std::optional<RecordError> KeyError(RecordError error) {
+    constexpr std::string_view kValue = "record value";
+    if (error.message.compare(0, kValue.size(), kValue) == 0) {
+      error.message.replace(0, kValue.size(), "record key");
+    } else {
+      error.message = "record key: " + error.message;
+    }
+    return error;
   }
 
   // Whether a cached writer version cannot decode records (not registered,
@@ -536,6 +590,7 @@ class PartitionedFileWriter::Impl {
   std::unique_ptr<JsonShredder> shredder_;
   std::unique_ptr<AvroShredder> avro_shredder_;
   AvroPlanCache avro_plans_;
+  AvroPlanCache key_plans_;  // Typed keys, resolved onto `_kafka.key`.
   std::unique_ptr<ProtobufShredder> proto_shredder_;
   ProtoPlanCache proto_plans_;
   std::unique_ptr<ColumnBuffers> scratch_;

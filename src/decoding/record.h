@@ -12,8 +12,11 @@
 namespace st::decoding {
 
 // How a channel's record keys land in `_kafka.key` (its keyConverter): their
-// bytes (binary) or UTF-8 text (string).
-enum class KeyFormat { kBytes, kString };
+// bytes (binary), UTF-8 text (string), or Avro behind the Confluent framing,
+// decoded by the key's writer schema into the Iceberg type it maps to (the
+// table gains `_kafka.key` with the first keyed record and evolves it with
+// later key schema versions).
+enum class KeyFormat { kBytes, kString, kAvroConfluent };
 
 // How a channel's record values are encoded (the channel's valueConverter).
 enum class ValueFormat {

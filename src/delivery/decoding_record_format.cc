@@ -61,8 +61,15 @@ decoding::ValueFormat ToValueFormat(ValueConverter converter) {
 
 // The same for the keyConverter.
 decoding::KeyFormat ToKeyFormat(catalog::KeyConverter converter) {
-  return converter == catalog::KeyConverter::kString ? decoding::KeyFormat::kString
-                                                     : decoding::KeyFormat::kBytes;
+  switch (converter) {
+    case catalog::KeyConverter::kString:
+      return decoding::KeyFormat::kString;
+    case catalog::KeyConverter::kAvroConfluent:
+      return decoding::KeyFormat::kAvroConfluent;
+    case catalog::KeyConverter::kByteArray:
+      break;
+  }
+  return decoding::KeyFormat::kBytes;
 }
 
 // Channels whose table comes from the first record's writer schema and
@@ -292,12 +299,18 @@ SchemaMatcher JsonSchemaMatcher(const iceberg::Schema& table, const ChannelConfi
 // version: JSON_SCHEMA_GSR quarantines it (SCHEMA_INCOMPATIBLE);
 // JSON_SCHEMA_CONFLUENT leaves it to the decoder, whose schema_matches
 // (rebuilt for each table schema) says SCHEMA_MISMATCH.
+//
+// Typed keys (keyConverter AVRO_CONFLUENT) follow the same steps for each key
+// schema id: the first one adds `_kafka.key`, later ones evolve it
+// (decoding::EvolveKeyForAvro), an incompatible one quarantines its records.
 class AvroBatchWriter final : public BatchWriter {
  public:
+  // `key_schemas`: set for typed keys, the writer schema of a key schema id.
   AvroBatchWriter(decoding::WriterOptions options, ValueConverter converter,
                   AvroSchemaSource source, std::set<int32_t> partition_sources,
                   registry::SchemaRegistry& registry, std::string account, iceberg::FileIO& io,
-                  Random& random, std::optional<ChannelConfig> json_config = std::nullopt)
+                  Random& random, std::optional<ChannelConfig> json_config = std::nullopt,
+                  decoding::WriterSchemaLookup key_schemas = {})
       : registry_(registry),
         account_(std::move(account)),
         options_(std::move(options)),
@@ -306,11 +319,16 @@ class AvroBatchWriter final : public BatchWriter {
         partition_sources_(std::move(partition_sources)),
         io_(io),
         random_(random),
+        key_schemas_(std::move(key_schemas)),
         json_config_(std::move(json_config)) {}
 
   Status Open() { return Reopen(options_.schema); }
 
   Result<std::optional<RecordFailure>> Add(const ConsumedRecord& record) override {
+    if (key_schemas_ && record.key) {
+      ST_ASSIGN_OR_RETURN(std::optional<RecordFailure> refused, DecideKey(*record.key));
+      if (refused) return refused;
+    }
     if (std::optional<std::string_view> key = AvroVersionKey(converter_, record.value)) {
       auto it = decisions_.find(*key);
       if (it == decisions_.end()) {
@@ -391,6 +409,52 @@ class AvroBatchWriter final : public BatchWriter {
     return Decision{};
   }
 
+  // A typed key's schema id, decided once: adds or evolves `_kafka.key`, or
+  // quarantines the id's records. Framing errors and ids the registry does
+  // not have are left to the decoder, which reports them.
+  Result<std::optional<RecordFailure>> DecideKey(std::string_view key) {
+    if (key.size() < kConfluentHeaderBytes || key[0] != 0) {
+      return std::optional<RecordFailure>();
+    }
+    const std::string_view id_bytes = key.substr(1, 4);
+    auto it = key_decisions_.find(id_bytes);
+    if (it == key_decisions_.end()) {
+      const std::string id = AvroVersionText(ValueConverter::kAvroConfluent, id_bytes);
+      uint32_t schema_id = 0;
+      for (char c : id_bytes) schema_id = (schema_id << 8) | static_cast<unsigned char>(c);
+      Result<decoding::WriterSchema> schema = key_schemas_(static_cast<int32_t>(schema_id));
+      if (!schema.has_value()) {
+        if (schema.error().code() == StatusCode::kNotFound) return std::optional<RecordFailure>();
+        return Err(schema.error());
+      }
+      Decision decided;
+      decided.id = id;
+      if (schema->type == decoding::WriterSchemaType::kAvro) {
+        if (Result<avro::Schema> parsed = avro::Schema::Parse(schema->text)) {
+          Result<decoding::AvroEvolution> evolved =
+              decoding::EvolveKeyForAvro(options_.schema, *parsed);
+          if (!evolved.has_value()) {
+            decided.incompatible = true;
+            decided.message = "The key schema version " + id +
+                              " cannot evolve the table: " + evolved.error().message();
+          } else if (evolved->changed) {
+            ST_TRY(Evolve(evolved->schema));
+          }
+        }
+      }
+      // Not Avro or not parseable: the decoder says SCHEMA_MISMATCH.
+      if (key_decisions_.size() >= kMaxVersions) {
+        if (!decided.incompatible) return std::optional<RecordFailure>();
+        return std::optional<RecordFailure>(
+            Failure(decoding::kSchemaIncompatible, std::move(decided.message), id));
+      }
+      it = key_decisions_.emplace(std::string(id_bytes), std::move(decided)).first;
+    }
+    if (!it->second.incompatible) return std::optional<RecordFailure>();
+    return std::optional<RecordFailure>(
+        Failure(decoding::kSchemaIncompatible, it->second.message, it->second.id));
+  }
+
   // A JSON Schema version (JSON_SCHEMA_GSR or JSON_SCHEMA_CONFLUENT):
   // evolves the table when it only adds optional fields. Not JSON or not
   // mappable: the decoder reports SCHEMA_MISMATCH. Another change: the
@@ -455,6 +519,8 @@ class AvroBatchWriter final : public BatchWriter {
   std::vector<iceberg::Schema> changes_;
   std::optional<int64_t> horizon_;
   std::map<std::string, Decision, std::less<>> decisions_;
+  decoding::WriterSchemaLookup key_schemas_;
+  std::map<std::string, Decision, std::less<>> key_decisions_;  // By the 4 id bytes.
   // JSON_SCHEMA_GSR, JSON_SCHEMA_CONFLUENT: the channel, for each table
   // schema's matcher.
   std::optional<ChannelConfig> json_config_;
@@ -533,13 +599,15 @@ class DecodingRecordFormat final : public RecordFormat {
     decoding::WriterOptions options{
         .format = ToValueFormat(config.value_converter), .schema = *schema, .spec = *spec};
     options.include_metadata = config.include_kafka_metadata;
+    options.key_format = ToKeyFormat(config.key_converter);
     options.codec = std::string(catalog::IcebergCompressionCodec(config.compression));
     options.data_location = data_location;
     if (IsJsonSchema(config.value_converter)) {
       options.schema_matches = JsonSchemaMatcher(options.schema, config);
     }
     auto confluent = std::make_shared<const ConfluentSource>(ConfluentSourceOf(config));
-    if (IsConfluent(config.value_converter)) {
+    const bool avro_keys = config.key_converter == catalog::KeyConverter::kAvroConfluent;
+    if (IsConfluent(config.value_converter) || avro_keys) {
       options.writer_schemas = [this, confluent](int32_t id) { return Confluent(*confluent, id); };
     }
     if (IsAvro(config.value_converter) || IsJsonSchema(config.value_converter)) {
@@ -552,9 +620,11 @@ class DecodingRecordFormat final : public RecordFormat {
       AvroSchemaSource source = [this, converter, confluent](const AvroVersionRef& version) {
         return WriterSchemaOf(converter, *confluent, version.id);
       };
-      auto writer = std::make_unique<AvroBatchWriter>(std::move(options), converter,
-                                                      std::move(source), std::move(sources),
-                                                      registry_, account, io, random, json_config);
+      decoding::WriterSchemaLookup key_schemas;
+      if (avro_keys) key_schemas = options.writer_schemas;
+      auto writer = std::make_unique<AvroBatchWriter>(
+          std::move(options), converter, std::move(source), std::move(sources), registry_, account,
+          io, random, json_config, std::move(key_schemas));
       ST_TRY(writer->Open());
       return std::unique_ptr<BatchWriter>(std::move(writer));
     }

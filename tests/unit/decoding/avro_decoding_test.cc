@@ -263,5 +263,130 @@ TEST(AvroEvolution, NestedMembersInListsAndMaps) {
   EXPECT_FALSE(evolved->schema.FindFieldByName("m.value.c")->required);
 }
 
+constexpr const char* kKeyV1 = R"({"type":"record","name":"K","fields":[
+  {"name":"customer","type":"long"},{"name":"region","type":"string"}]})";
+constexpr const char* kKeyV2 = R"({"type":"record","name":"K","fields":[
+  {"name":"customer","type":"long"},{"name":"region","type":"string"},
+  {"name":"tier","type":["null","string"],"default":null}]})";
+
+std::string EncodeKey(int64_t customer, const std::string& region) {
+  std::string out;
+  EXPECT_TRUE(avro::Encode(MustAvro(kKeyV1),
+                           Value::MakeStruct({Value::Int64(customer), Value::String(region)}), &out)
+                  .ok());
+  return out;
+}
+
+iceberg::Schema TypedKeyTable() {
+  auto value = AvroToIcebergSchema(MustAvro(kWriterV1));
+  EXPECT_TRUE(value.has_value());
+  auto table = ChannelTableSchema(ValueFormat::kAvroConfluent, *value, true, std::nullopt,
+                                  KeyFormat::kAvroConfluent);
+  EXPECT_TRUE(table.has_value()) << (table ? "" : table.error().ToString());
+  return *table;
+}
+
+TEST(AvroKeyEvolution, TheFirstKeyAddsKafkaKeyAndLaterVersionsEvolveIt) {
+  const iceberg::Schema table = TypedKeyTable();
+  EXPECT_EQ(table.FindFieldByName("_kafka.key"), nullptr);  // Until the first keyed record.
+  auto v1 = EvolveKeyForAvro(table, MustAvro(kKeyV1));
+  ASSERT_TRUE(v1.has_value()) << v1.error().ToString();
+  ASSERT_TRUE(v1->changed);
+  EXPECT_EQ(v1->schema.schema_id(), table.schema_id() + 1);
+  const NestedField* key = v1->schema.FindFieldByName("_kafka.key");
+  ASSERT_NE(key, nullptr);
+  EXPECT_FALSE(key->required);
+  EXPECT_GT(key->id, table.HighestFieldId());
+  EXPECT_EQ(v1->schema.FindFieldByName("_kafka.key.customer")->type->id(), iceberg::TypeId::kLong);
+  // `key` sits before `headers`, as with the other key converters.
+  const auto& members = v1->schema.FindFieldByName("_kafka")->type->fields();
+  EXPECT_EQ(members[3].name, "key");
+  EXPECT_EQ(members[4].name, "headers");
+
+  auto same = EvolveKeyForAvro(v1->schema, MustAvro(kKeyV1));
+  ASSERT_TRUE(same.has_value());
+  EXPECT_FALSE(same->changed);
+  auto v2 = EvolveKeyForAvro(v1->schema, MustAvro(kKeyV2));
+  ASSERT_TRUE(v2.has_value()) << v2.error().ToString();
+  ASSERT_TRUE(v2->changed);
+  const NestedField* tier = v2->schema.FindFieldByName("_kafka.key.tier");
+  ASSERT_NE(tier, nullptr);
+  EXPECT_GT(tier->id, v1->schema.HighestFieldId());
+
+  auto bad = EvolveKeyForAvro(v2->schema, MustAvro(R"({"type":"record","name":"K","fields":[
+    {"name":"customer","type":"string"},{"name":"region","type":"string"}]})"));
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_EQ(bad.error().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(bad.error().message().find("_kafka.key.customer"), std::string::npos)
+      << bad.error().message();
+
+  // A primitive key is that primitive; int → long widens it.
+  auto as_int = EvolveKeyForAvro(table, MustAvro(R"("int")"));
+  ASSERT_TRUE(as_int.has_value());
+  EXPECT_EQ(as_int->schema.FindFieldByName("_kafka.key")->type->id(), iceberg::TypeId::kInt);
+  auto as_long = EvolveKeyForAvro(as_int->schema, MustAvro(R"("long")"));
+  ASSERT_TRUE(as_long.has_value());
+  EXPECT_TRUE(as_long->changed);
+  EXPECT_EQ(as_long->schema.FindFieldByName("_kafka.key")->type->id(), iceberg::TypeId::kLong);
+}
+
+TEST_F(AvroWriterTest, TypedKeysDecodeIntoKafkaKeyAndBadKeysAreRefused) {
+  registry_[1] = kWriterV1;
+  registry_[5] = kKeyV1;
+  registry_[6] = R"("string")";
+  auto evolved = EvolveKeyForAvro(TypedKeyTable(), MustAvro(kKeyV1));
+  ASSERT_TRUE(evolved.has_value());
+  auto options = Options(ValueFormat::kAvroConfluent, evolved->schema);
+  options.key_format = KeyFormat::kAvroConfluent;
+  options.writer_schemas = [this](int32_t id) -> Result<WriterSchema> {
+    auto it = registry_.find(id);
+    if (it == registry_.end()) return Err(NotFound("no schema " + std::to_string(id)));
+    return WriterSchema{WriterSchemaType::kAvro, it->second};
+  };
+  auto writer = MustWriter(std::move(options));
+  ASSERT_NE(writer, nullptr);
+  const std::string value = Framed(1, EncodeV1(1, "x", 2));
+  int64_t offset = 0;
+  auto add = [&](std::optional<std::string> key) -> std::optional<RecordError> {
+    KafkaRecord record;
+    record.topic = "t";
+    record.offset = offset++;
+    record.timestamp_ms = 1;
+    record.value = value;
+    if (key) record.key = *key;
+    auto result = writer->Add(record);
+    EXPECT_TRUE(result.has_value());
+    return result ? *result : std::nullopt;
+  };
+  EXPECT_EQ(add(Framed(5, EncodeKey(std::numeric_limits<int64_t>::min(), "eu"))), std::nullopt);
+  EXPECT_EQ(add(Framed(5, EncodeKey(42, "r\xc3\xa9gion"))), std::nullopt);
+  EXPECT_EQ(add(std::nullopt), std::nullopt);  // No key: `_kafka.key` is null.
+
+  auto refused = [&](const std::string& key) {
+    auto e = add(key);
+    EXPECT_TRUE(e.has_value());
+    if (e) {
+      EXPECT_NE(e->message.find("record key"), std::string::npos) << e->message;
+    }
+    return e ? e->code : std::string("ok");
+  };
+  const std::string good = EncodeKey(1, "x");
+  EXPECT_EQ(refused(std::string("\x09", 1) + good), kWrongMagicByte);
+  EXPECT_EQ(refused(std::string("\0\0", 2)), kTruncatedPayload);
+  EXPECT_EQ(refused(Framed(77, good)), kSchemaNotFound);
+  EXPECT_EQ(refused(Framed(5, good + "z")), kMalformedAvro);
+  EXPECT_EQ(refused(Framed(5, good.substr(0, 1))), kTruncatedPayload);          // No region.
+  EXPECT_EQ(refused(Framed(6, std::string("\x02x", 2))), kSchemaIncompatible);  // Not a struct.
+
+  auto files = writer->Finish();
+  ASSERT_TRUE(files.has_value());
+  ASSERT_EQ(files->size(), 1u);
+  EXPECT_EQ((*files)[0].record_count, 3);  // The refused keys left nothing behind.
+  const int32_t customer = evolved->schema.FindFieldByName("_kafka.key.customer")->id;
+  EXPECT_EQ(Bound((*files)[0], customer, *Type::Long(), true).int64_value(),
+            std::numeric_limits<int64_t>::min());
+  EXPECT_EQ(Bound((*files)[0], customer, *Type::Long(), false).int64_value(), 42);
+}
+
 }  // namespace
 }  // namespace st::decoding

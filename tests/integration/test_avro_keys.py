@@ -1,0 +1,249 @@
+"""keyConverter AVRO_CONFLUENT (issue 14 item 3, typed keys): record keys that
+confluent-kafka's AvroSerializer wrote (MessageField.KEY, subject
+`<topic>-key` in our Confluent-compatible registry) are decoded by their
+writer schema into a typed `_kafka.key`: a record key is a struct with its
+fields, a primitive key is that primitive. The first keyed record adds
+`_kafka.key` to the table (the table starts without it); a later key schema
+version evolves it in the delivery commit like a value field; an incompatible
+key version is quarantined (SCHEMA_INCOMPATIBLE) while every other record
+keeps flowing; poison keys go to the DLQ with the value framing's codes.
+
+A real Kafka broker, the real serializer, rows read back with PyIceberg and
+DuckDB; table + DLQ = produced per (partition, offset).
+"""
+
+import json
+
+import pyarrow as pa
+
+from harness import duckdb_engine
+from harness.channels import ChannelSetup, encoded, topic_arn
+from test_avro_channel import V1, describe_raw, order, rows_of, wait_for
+from test_iceberg_rest_engines import duckdb_attach, spark_catalog
+
+KEY_V1 = {"type": "record", "name": "CustomerKey", "namespace": "shop",
+          "fields": [{"name": "customer", "type": "long"},
+                     {"name": "region", "type": "string"}]}
+# A new optional member: `_kafka.key` gains `tier`.
+KEY_V2 = {"type": "record", "name": "CustomerKey", "namespace": "shop",
+          "fields": KEY_V1["fields"] + [{"name": "tier", "type": ["null", "string"],
+                                         "default": None}]}
+# customer long → string: Iceberg cannot promote it.
+KEY_BAD = {"type": "record", "name": "CustomerKey", "namespace": "shop",
+           "fields": [{"name": "customer", "type": "string"},
+                      {"name": "region", "type": "string"}]}
+
+
+def produce_keyed(kafka, topic, pairs):
+    """(key bytes or None, value bytes) → [(partition, offset)]."""
+    producer = kafka.producer()
+    delivered = [None] * len(pairs)
+    errors = []
+
+    def report(i):
+        def on_delivery(err, msg):
+            if err is not None:
+                errors.append(err)
+            else:
+                delivered[i] = (msg.partition(), msg.offset())
+        return on_delivery
+
+    for i, (key, value) in enumerate(pairs):
+        producer.produce(topic, key=key, value=value, on_delivery=report(i))
+        producer.poll(0)
+    producer.flush(60)
+    assert not errors, errors
+    assert None not in delivered
+    return delivered
+
+
+def registry_and_serializers(server, topic):
+    from confluent_kafka.schema_registry import SchemaRegistryClient
+    from confluent_kafka.schema_registry.avro import AvroSerializer
+    from confluent_kafka.serialization import MessageField, SerializationContext
+
+    sr = SchemaRegistryClient({"url": server.api_url + "/schema-registry",
+                               "basic.auth.user.info": f"{server.access_key}:{server.secret_key}"})
+    key_context = SerializationContext(topic, MessageField.KEY)
+    value_context = SerializationContext(topic, MessageField.VALUE)
+
+    def key_serializer(schema):
+        serializer = AvroSerializer(sr, json.dumps(schema))
+        return lambda record: serializer(record, key_context)
+
+    value = AvroSerializer(sr, json.dumps(V1))
+    return sr, key_serializer, lambda record: value(record, value_context)
+
+
+def test_avro_record_keys_are_typed_evolve_and_an_incompatible_key_is_quarantined(
+        server, kafka, topic_name, spark):
+    kafka.create_topic(topic_name, partitions=2)
+    sr, key_serializer, value_of = registry_and_serializers(server, topic_name)
+    setup = ChannelSetup.create(server, kafka, topic_name, converter="AVRO_CONFLUENT",
+                                freshness=1, key_converter="AVRO_CONFLUENT")
+    setup.wait_status("ACTIVE")
+    described = describe_raw(server, setup)
+    assert described["topicConfigurationList"][0]["recordConverter"] == {
+        "valueConverter": "AVRO_CONFLUENT", "keyConverter": "AVRO_CONFLUENT"}
+
+    k1, k2 = key_serializer(KEY_V1), key_serializer(KEY_V2)
+    produced = {}  # (partition, offset) → ("row", id, key) | ("dlq", code)
+
+    def send(items):
+        pairs = [(key, value) for key, value, _ in items]
+        for (p, o), (_, _, outcome) in zip(produce_keyed(kafka, topic_name, pairs), items):
+            produced[(p, o)] = outcome
+
+    def row(i, key_bytes, key):
+        return (key_bytes, value_of(order(i, 1)), ("row", i, key))
+
+    # v1 keys (extremes, unicode) and a record without a key.
+    v1_keys = [{"customer": -(1 << 63), "region": "eu-west-1"},
+               {"customer": (1 << 63) - 1, "region": "r\u00e9gion-\u65e5\u672c-\U0001f600"},
+               {"customer": 0, "region": ""},
+               {"customer": 42, "region": "us"}]
+    send([row(i, k1(k), k) for i, k in enumerate(v1_keys)] + [row(4, None, None)])
+    wait_for(lambda: len(rows_of(setup)) >= 5, what="rows with v1 keys")
+
+    # v2 adds `tier`: the table's `_kafka.key` evolves in the delivery commit.
+    v2_keys = [{"customer": 7, "region": "ap", "tier": "gold"},
+               {"customer": 8, "region": "ap", "tier": None}]
+    send([row(10 + i, k2(k), k) for i, k in enumerate(v2_keys)])
+    wait_for(lambda: len(rows_of(setup)) >= 7, what="rows with v2 keys")
+
+    # An incompatible key version (registered under NONE, as a producer that
+    # changed its key type would), poison keys, then v1 and v2 keys again.
+    sr.set_compatibility(subject_name=f"{topic_name}-key", level="NONE")
+    bad = key_serializer(KEY_BAD)
+    v1_id = int.from_bytes(k1(v1_keys[3])[1:5], "big")
+    v1_body = k1(v1_keys[3])[5:]
+    poison = [
+        (bad({"customer": "c-1", "region": "eu"}), "SCHEMA_INCOMPATIBLE"),
+        (bad({"customer": "c-2", "region": "eu"}), "SCHEMA_INCOMPATIBLE"),
+        (b"\x07\x00\x00\x00\x01" + v1_body, "WRONG_MAGIC_BYTE"),
+        (b"\x00" + (8_765_432).to_bytes(4, "big") + v1_body, "SCHEMA_NOT_FOUND"),
+        (b"\x00\x00", "TRUNCATED_PAYLOAD"),
+        (b"\x00" + v1_id.to_bytes(4, "big") + v1_body + b"\x00\x00", "MALFORMED_AVRO"),
+    ]
+    send([(key, value_of(order(20 + i, 1)), ("dlq", code)) for i, (key, code) in
+          enumerate(poison)] +
+         [row(30, k1({"customer": 3, "region": "sa"}), {"customer": 3, "region": "sa"}),
+          row(31, k2({"customer": 9, "region": "af", "tier": "x"}),
+              {"customer": 9, "region": "af", "tier": "x"})])
+    wait_for(lambda: len(setup.dlq_lines()) >= len(poison), what="poison keys in the DLQ")
+    wait_for(lambda: len(rows_of(setup)) >= 9, what="rows after the poison")
+
+    table = setup.load_table()
+    data = table.scan().to_arrow()
+    key_type = data.schema.field("_kafka").type.field("key").type
+    assert pa.types.is_struct(key_type), key_type
+    assert [key_type.field(i).name for i in range(key_type.num_fields)] == [
+        "customer", "region", "tier"]
+    assert key_type.field("customer").type == pa.int64()
+    got = {r["id"]: r["_kafka"]["key"] for r in data.to_pylist()}
+    want = {}
+    for outcome in produced.values():
+        if outcome[0] == "row":
+            _, i, key = outcome
+            want[i] = None if key is None else {"tier": None, **key}
+    assert got == want
+    # Table + DLQ = produced, each (partition, offset) once.
+    lines = setup.dlq_lines()
+    in_table = [(r["_kafka"]["partition"], r["_kafka"]["offset"]) for r in data.to_pylist()]
+    in_dlq = [(line["partition"], line["offset"]) for line in lines]
+    assert sorted(in_table + in_dlq) == sorted(produced)
+    for line in lines:
+        assert produced[(line["partition"], line["offset"])] == ("dlq", line["errorCode"]), line
+        assert "key" in line["errorMessage"], line
+    incompatible = [line for line in lines if line["errorCode"] == "SCHEMA_INCOMPATIBLE"]
+    assert "_kafka.key.customer" in incompatible[0]["errorMessage"]
+    assert "long" in incompatible[0]["errorMessage"]
+    assert "string" in incompatible[0]["errorMessage"]
+
+    # Schema history: no key, then the v1 struct, then with `tier`.
+    schemas = table.schemas()
+    kafka_members = [
+        [f.name for f in schemas[s].find_field("_kafka").field_type.fields] for s in sorted(schemas)]
+    assert kafka_members[0] == ["partition", "offset", "timestamp", "headers"]
+    assert kafka_members[-1] == ["partition", "offset", "timestamp", "key", "headers"]
+    assert [f.name for f in schemas[max(schemas)].find_field("_kafka.key").field_type.fields] == [
+        "customer", "region", "tier"]
+
+    # The quarantined key version in DescribeChannel.
+    quarantined = describe_raw(server, setup)["quarantinedSchemaVersions"]
+    bad_id = str(int.from_bytes(poison[0][0][1:5], "big"))
+    assert [q["schemaVersionId"] for q in quarantined] == [bad_id]
+    assert quarantined[0]["records"] == 2
+
+    duck = duckdb_engine.connect(extensions=("parquet", "avro", "httpfs", "iceberg"))
+    try:
+        duckdb_attach(duck, server, setup.bucket_arn)
+        got = duck.execute(
+            f"SELECT id, _kafka.key.customer, _kafka.key.region, _kafka.key.tier FROM "
+            f"st.{setup.namespace}.{setup.table} WHERE _kafka.key.region = 'ap' "
+            f"ORDER BY id").fetchall()
+    finally:
+        duck.close()
+    assert got == [(10, 7, "ap", "gold"), (11, 8, "ap", None)]
+
+    # Spark: the key's members as columns; time travel to the first snapshot
+    # (its commit added `_kafka.key` from the v1 key schema) shows v1's key.
+    cat = spark_catalog(spark, server, setup.bucket_arn)
+    name = f"{cat}.{setup.namespace}.{setup.table}"
+    spark_rows = spark.sql(
+        f"SELECT id, _kafka.key.customer AS c, _kafka.key.region AS r, _kafka.key.tier AS t "
+        f"FROM {name} ORDER BY id").collect()
+    assert {r["id"]: (None if r["c"] is None and r["r"] is None else
+                      {"customer": r["c"], "region": r["r"], "tier": r["t"]})
+            for r in spark_rows} == want
+    def has_key(snap):
+        kafka_type = schemas[snap.schema_id].find_field("_kafka").field_type
+        return "key" in [f.name for f in kafka_type.fields]
+    first = min((snap for snap in table.snapshots() if has_key(snap)),
+                key=lambda snap: snap.sequence_number)
+    early = spark.sql(f"SELECT _kafka FROM {name} VERSION AS OF {first.snapshot_id}")
+    key_at_first = early.schema["_kafka"].dataType["key"].dataType
+    assert key_at_first.fieldNames() == ["customer", "region"]
+    early_customers = {r["_kafka"]["key"]["customer"] for r in early.collect()
+                       if r["_kafka"]["key"] is not None}
+    assert early_customers and early_customers <= {k["customer"] for k in v1_keys}
+
+
+def test_a_primitive_avro_key_and_a_key_converter_without_a_confluent_value_is_refused(
+        server, kafka, topic_name):
+    kafka.create_topic(topic_name, partitions=1)
+    _, key_serializer, value_of = registry_and_serializers(server, topic_name)
+    setup = ChannelSetup.create(server, kafka, topic_name, converter="AVRO_CONFLUENT",
+                                freshness=1, key_converter="AVRO_CONFLUENT")
+    setup.wait_status("ACTIVE")
+    as_long = key_serializer({"type": "long"})
+    keys = [1 << 40, -5, None]
+    produce_keyed(kafka, topic_name,
+                  [(None if k is None else as_long(k), value_of(order(i, 1)))
+                   for i, k in enumerate(keys)])
+    data = setup.wait_rows(len(keys))
+    assert data.schema.field("_kafka").type.field("key").type == pa.int64()
+    assert {r["id"]: r["_kafka"]["key"] for r in data.to_pylist()} == dict(enumerate(keys))
+    assert setup.dlq_lines() == []
+
+    body = {
+        "channelName": "json-avro-key",
+        "topicConfigurationList": [{
+            "topicArn": topic_arn(setup.cluster_arn, setup.topic),
+            "recordConverter": {"valueConverter": "BYTE_ARRAY",
+                                "keyConverter": "AVRO_CONFLUENT"}}],
+        "icebergDestinationConfiguration": {
+            "appendOnly": True, "serviceExecutionRoleArn": setup.role_arn,
+            "dataFreshnessInSeconds": 1,
+            "catalog": {"warehouseLocation": setup.bucket_arn},
+            "deadLetterQueueS3": {"bucketArn": f"arn:aws:s3:::{setup.dlq_bucket}"},
+            "destinationTableList": [{"destinationDatabaseName": "events",
+                                      "destinationTableName": "bad_key",
+                                      "partitionSpec": {"partitionStrategy": "TIME_HOUR"}}],
+        },
+    }
+    r = server.signed_request(
+        "POST", f"{server.api_url}/v1/clusters/{encoded(setup.cluster_arn)}/channels",
+        service="kafka", body=json.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 400, r.text
+    assert "keyConverter AVRO_CONFLUENT needs a valueConverter of AVRO_CONFLUENT" in r.text
