@@ -63,11 +63,14 @@ class Merger {
         out.push_back(t);
         continue;
       }
-      if (t.required != v->required) {
-        return Err(Differs(path, t.required ? "is required in the table, optional in the version"
-                                            : "is optional in the table, required in the version"));
-      }
       NestedField merged = t;
+      // Required in the table, optional in the version: the column becomes
+      // optional (Iceberg allows it). The other way the version's records
+      // always fill the optional column: nothing changes.
+      if (t.required && !v->required) {
+        merged.required = false;
+        changed_ = true;
+      }
       ST_ASSIGN_OR_RETURN(merged.type, MergeType(t.type, v->type, path));
       out.push_back(std::move(merged));
     }
@@ -101,7 +104,28 @@ class Merger {
     return nullptr;
   }
 
+  // Iceberg's type promotions: int → long, float → double, decimal(P,S) →
+  // decimal(P',S) with P' > P.
+  static bool Promotes(const Type& from, const Type& to) {
+    if (from.id() == TypeId::kInt) return to.id() == TypeId::kLong;
+    if (from.id() == TypeId::kFloat) return to.id() == TypeId::kDouble;
+    if (from.id() == TypeId::kDecimal) {
+      return to.id() == TypeId::kDecimal && to.scale() == from.scale() &&
+             to.precision() > from.precision();
+    }
+    return false;
+  }
+
   Result<TypePtr> MergeType(const TypePtr& table, const TypePtr& version, const std::string& path) {
+    if (table->is_primitive() && version->is_primitive() && !(*table == *version)) {
+      // A wider version type widens the column; a narrower one fits it (the
+      // JSON shredder reads number text into the column's type).
+      if (Promotes(*table, *version)) {
+        changed_ = true;
+        return version;
+      }
+      if (Promotes(*version, *table)) return table;
+    }
     if (table->id() != version->id() || (table->is_primitive() && !(*table == *version))) {
       return Err(Differs(path, "is " + table->ToString() + " in the table and " +
                                    version->ToString() + " in the version"));
@@ -113,26 +137,35 @@ class Merger {
         return Type::Struct(std::move(fields));
       }
       case TypeId::kList: {
-        if (table->element().required != version->element().required) {
-          return Err(Differs(path, "has elements of another requiredness in the version"));
-        }
         ST_ASSIGN_OR_RETURN(TypePtr element, MergeType(table->element().type,
                                                        version->element().type, path + ".element"));
-        return Type::List(table->element().id, table->element().required, std::move(element));
+        return Type::List(table->element().id,
+                          Relaxed(table->element().required, version->element().required),
+                          std::move(element));
       }
       case TypeId::kMap: {
-        if (!(*table->key().type == *version->key().type) ||
-            table->value().required != version->value().required) {
-          return Err(Differs(path, "has another key type or value requiredness in the version"));
+        if (!(*table->key().type == *version->key().type)) {
+          return Err(Differs(path, "has another key type in the version"));
         }
         ST_ASSIGN_OR_RETURN(TypePtr value,
                             MergeType(table->value().type, version->value().type, path + ".value"));
         return Type::Map(table->key().id, table->key().type, table->value().id,
-                         table->value().required, std::move(value));
+                         Relaxed(table->value().required, version->value().required),
+                         std::move(value));
       }
       default:
         return table;
     }
+  }
+
+  // A list element's or map value's requiredness: relaxed when the version
+  // admits nulls the table does not.
+  bool Relaxed(bool table_required, bool version_required) {
+    if (table_required && !version_required) {
+      changed_ = true;
+      return false;
+    }
+    return table_required;
   }
 
   int32_t next_id_;

@@ -1,12 +1,15 @@
 // A new JSON Schema version onto an existing table (JSON_SCHEMA_CONFLUENT,
-// JSON_SCHEMA_GSR): the one change the JSON path evolves a table for is new
-// optional fields. The JSON shredder reads values by column name, so a
-// version whose columns are the table's, or the table's minus optional ones,
-// or the table's plus optional ones, decodes into the same rows; anything
-// else (a type or requiredness change, a new required field, a required
-// column the version lacks) cannot evolve the table (delivery makes it
-// SCHEMA_MISMATCH on JSON_SCHEMA_CONFLUENT, SCHEMA_INCOMPATIBLE on
-// JSON_SCHEMA_GSR).
+// JSON_SCHEMA_GSR), by the rules Avro versions evolve by (issue 14 item 4):
+// new optional fields (at any struct level, list elements and map values
+// included), int → long, float → double, decimal(P,S) → decimal(P',S) with
+// P' > P, required → optional (columns, list elements, map values). The JSON
+// shredder reads values by column name into the table's types, so a version
+// that is narrower (int where the table has long, a required field where the
+// table's is optional, fewer optional fields) decodes into the same rows and
+// leaves the table as is; anything else (another type, a new required field,
+// a required column the version lacks, another map key type) cannot evolve
+// the table (delivery makes it SCHEMA_MISMATCH on JSON_SCHEMA_CONFLUENT,
+// SCHEMA_INCOMPATIBLE on JSON_SCHEMA_GSR).
 #pragma once
 
 #include <set>
@@ -25,9 +28,11 @@ struct JsonSchemaEvolution {
 // the version alone would create (ChannelTableSchema of its mapping, so the
 // partition source is already required). Fields match by name at every
 // struct level (list elements and map values included); the top-level `_kafka`
-// column is the channel's and is not compared. A matched field must have the
-// same requiredness and type (primitives equal; structs, lists and maps
-// matched member by member under these rules). New fields must be optional;
+// column is the channel's and is not compared. A matched field's type must
+// be the same, a promotion of the table's (the column widens) or one the
+// table's promotes (unchanged); structs, lists and maps match member by
+// member under these rules. Required becomes optional where the version
+// says so. New fields must be optional;
 // they are added at the end of their struct (at the top level before
 // `_kafka`) with fresh ids above table.HighestFieldId(), assigned as Iceberg
 // does (a struct's fields first, then their nested types). The result's

@@ -6,11 +6,10 @@
 // message onto the same rules) when a later record names a version the table
 // has not seen: see AvroBatchWriter. A JSON_SCHEMA_GSR or
 // JSON_SCHEMA_CONFLUENT channel's table comes from the JSON Schema its first
-// record's version (GSR UUID, Confluent id) names; a later version that only
-// adds optional fields evolves it through the same writer
-// (decoding::EvolveForJsonSchema). Any other change is SCHEMA_INCOMPATIBLE on
-// JSON_SCHEMA_GSR (quarantined like an Avro version) and SCHEMA_MISMATCH on
-// JSON_SCHEMA_CONFLUENT (decided by the decoder's schema_matches).
+// record's version (GSR UUID, Confluent id) names; a later version whose
+// changes Iceberg can take (decoding::EvolveForJsonSchema: Avro's rules)
+// evolves it through the same writer. Any other change is quarantined like
+// an Avro version (SCHEMA_INCOMPATIBLE).
 #include <charconv>
 #include <map>
 #include <mutex>
@@ -294,11 +293,11 @@ SchemaMatcher JsonSchemaMatcher(const iceberg::Schema& table, const ChannelConfi
 // SCHEMA_INCOMPATIBLE (the message names the field and both types) while
 // every other version keeps flowing. Versions the registry does not have, or
 // whose definition is not Avro, go to the decoder, which reports them.
-// JSON_SCHEMA_GSR and JSON_SCHEMA_CONFLUENT channels use it too, for the one
-// change they evolve by (new optional fields). Any other change of a mapped
-// version: JSON_SCHEMA_GSR quarantines it (SCHEMA_INCOMPATIBLE);
-// JSON_SCHEMA_CONFLUENT leaves it to the decoder, whose schema_matches
-// (rebuilt for each table schema) says SCHEMA_MISMATCH.
+// JSON_SCHEMA_GSR and JSON_SCHEMA_CONFLUENT channels use it too, for the
+// changes they evolve by (EvolveForJsonSchema: Avro's rules); any other
+// change of a mapped version is quarantined (SCHEMA_INCOMPATIBLE). The
+// decoder's schema_matches (rebuilt for each table schema) is the backstop
+// for versions not decided here (SCHEMA_MISMATCH).
 //
 // Typed keys (keyConverter AVRO_CONFLUENT) follow the same steps for each key
 // schema id: the first one adds `_kafka.key`, later ones evolve it
@@ -456,7 +455,7 @@ class AvroBatchWriter final : public BatchWriter {
   }
 
   // A JSON Schema version (JSON_SCHEMA_GSR or JSON_SCHEMA_CONFLUENT):
-  // evolves the table when it only adds optional fields. Not JSON or not
+  // evolves the table when Iceberg can take its changes. Not JSON or not
   // mappable: the decoder reports SCHEMA_MISMATCH. Another change: the
   // version is quarantined (SCHEMA_INCOMPATIBLE), as for Avro and Protobuf.
   Result<std::optional<Decision>> DecideJson(const decoding::WriterSchema& schema,

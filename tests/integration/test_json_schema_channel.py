@@ -565,3 +565,75 @@ def test_json_schema_gsr_evolution(server, kafka, topic_name):
               and setup.channel_name in line]
     assert len(sample) == 1 and f'version="{version_ids[3]}"' in sample[0], sample
     assert sample[0].endswith(f" {incompatible}")
+
+
+# Widening and relaxing (issue 14 item 4, the Avro rules for JSON Schema): v2
+# lifts `n`'s int32 bounds (int → long) and stops requiring `label`
+# (required → optional); v1 records keep flowing after it.
+WIDEN_V1 = {
+    "type": "object",
+    "properties": {"id": {"type": "integer"},
+                   "ts": {"type": "string", "format": "date-time"},
+                   "n": {"type": "integer", "minimum": INT32_MIN, "maximum": INT32_MAX},
+                   "label": {"type": "string"}},
+    "required": ["id", "ts", "n", "label"],
+}
+WIDEN_V2 = json.loads(json.dumps(WIDEN_V1))
+WIDEN_V2["properties"]["n"] = {"type": "integer"}
+WIDEN_V2["required"] = ["id", "ts", "n"]
+
+
+def test_json_schema_confluent_widens_int_to_long_and_relaxes_required(server, kafka, topic_name):
+    from confluent_kafka.schema_registry import SchemaRegistryClient
+    from confluent_kafka.schema_registry.json_schema import JSONSerializer
+    from confluent_kafka.serialization import MessageField, SerializationContext
+
+    kafka.create_topic(topic_name, partitions=2)
+    sr = SchemaRegistryClient({"url": server.api_url + "/schema-registry",
+                               "basic.auth.user.info": f"{server.access_key}:{server.secret_key}"})
+    sr.set_compatibility(f"{topic_name}-value", "NONE")
+    setup = ChannelSetup.create(server, kafka, topic_name, converter="JSON_SCHEMA_CONFLUENT",
+                                freshness=1)
+    setup.wait_status("ACTIVE")
+    ctx = SerializationContext(topic_name, MessageField.VALUE)
+    serializers = {1: JSONSerializer(json.dumps(WIDEN_V1), sr),
+                   2: JSONSerializer(json.dumps(WIDEN_V2), sr)}
+
+    def record(i, version):
+        ts = (BASE + dt.timedelta(seconds=i)).isoformat().replace("+00:00", "Z")
+        out = {"id": i, "ts": ts, "n": INT32_MAX - i, "label": f"l{i}-é"}
+        if version == 2:
+            out["n"] = (1 << 40) + i if i % 2 else INT64_MIN + i
+            if i % 2:
+                del out["label"]
+        return out
+
+    produced, want = {}, {}
+    for version, ids in ((1, range(0, 6)), (2, range(100, 106)), (1, range(200, 204))):
+        values = [serializers[version](record(i, version), ctx) for i in ids]
+        for (p, o), i in zip(produce(kafka, topic_name, values), ids):
+            produced[(p, o)] = i
+            want[i] = (record(i, version)["n"], record(i, version).get("label"))
+        wait_for(lambda: len(rows_of(setup)) >= len(want), what=f"rows up to {ids[-1]}")
+
+    table = setup.load_table()
+    schemas = table.schemas()
+    assert sorted(schemas) == [0, 1]
+    assert str(schemas[0].find_field("n").field_type) == "int"
+    assert schemas[0].find_field("n").required and schemas[0].find_field("label").required
+    assert str(schemas[1].find_field("n").field_type) == "long"
+    assert not schemas[1].find_field("label").required
+    assert schemas[1].find_field("n").field_id == schemas[0].find_field("n").field_id
+    got = table.scan().to_arrow().to_pylist()
+    assert {r["id"]: (r["n"], r["label"]) for r in got} == want
+    in_table = sorted((r["_kafka"]["partition"], r["_kafka"]["offset"]) for r in got)
+    assert in_table == sorted(produced) and setup.dlq_lines() == []
+
+    duck = duckdb_engine.connect(extensions=("parquet", "avro", "httpfs", "iceberg"))
+    try:
+        duckdb_attach(duck, server, setup.bucket_arn)
+        rows = duck.execute(f"SELECT id, n, label FROM st.{setup.namespace}.{setup.table} "
+                            f"ORDER BY id").fetchall()
+    finally:
+        duck.close()
+    assert rows == [(i, *want[i]) for i in sorted(want)]

@@ -1,6 +1,7 @@
-// EvolveForJsonSchema: new optional fields evolve the table (fresh ids, at
-// every struct level); the same columns, or fewer optional ones, leave it
-// as is; anything else is refused naming the field.
+// EvolveForJsonSchema: new optional fields (fresh ids, at every struct
+// level), promotions and required → optional evolve the table; the same
+// columns, fewer optional ones or narrower types leave it as is; anything
+// else is refused naming the field.
 #include "decoding/json_schema_evolution.h"
 
 #include <gtest/gtest.h>
@@ -99,13 +100,12 @@ TEST(JsonSchemaEvolutionTest, OtherChangesAreRefusedNamingTheField) {
   const std::pair<iceberg::Schema, std::string> cases[] = {
       {Version({{20, "note", true, Type::String(), ""}}, {}), "field note is new and required"},
       {Version({}, {{25, "zip", true, Type::Int(), ""}}), "field address.zip is new and required"},
-      {Version({}, {}, true), "field name is optional in the table, required in the version"},
-      {MustSchema({{11, "id", true, Type::Int(), ""}}), "field id is long in the table and int"},
+      {MustSchema({{11, "id", true, Type::String(), ""}}),
+       "field id is long in the table and string"},
+      {MustSchema({{11, "id", true, Type::Double(), ""}}),
+       "field id is long in the table and double"},
       {MustSchema({{12, "name", false, Type::String(), ""}}),
        "field id is required in the table and not in the version"},
-      {MustSchema({{11, "id", true, Type::Long(), ""},
-                   {14, "tags", false, Type::List(16, false, Type::String()), ""}}),
-       "field tags has elements of another requiredness"},
       {MustSchema({{11, "id", true, Type::Long(), ""}, {13, "address", false, Type::String(), ""}}),
        "field address is struct"},
   };
@@ -116,6 +116,50 @@ TEST(JsonSchemaEvolutionTest, OtherChangesAreRefusedNamingTheField) {
     EXPECT_NE(evolved.error().message().find(message), std::string::npos)
         << evolved.error().message();
   }
+}
+
+TEST(JsonSchemaEvolutionTest, PromotionsAndRelaxedRequirednessEvolveTheTable) {
+  const iceberg::Schema table = MustSchema({
+      {1, "id", true, Type::Int(), ""},
+      {2, "score", true, Type::Float(), ""},
+      {3, "price", false, Type::Decimal(10, 2), ""},
+      {4, "tags", false, Type::List(5, true, Type::String()), ""},
+      {6, "counts", false, Type::Map(7, Type::String(), 8, true, Type::Int()), ""},
+      {9, "name", false, Type::String(), ""},
+  });
+  const iceberg::Schema version = MustSchema({
+      {11, "id", true, Type::Long(), ""},
+      {12, "score", false, Type::Double(), ""},
+      {13, "price", false, Type::Decimal(20, 2), ""},
+      {14, "tags", false, Type::List(15, false, Type::String()), ""},
+      {16, "counts", false, Type::Map(17, Type::String(), 18, false, Type::Long()), ""},
+      {19, "name", true, Type::String(), ""},  // Required here: the column stays optional.
+  });
+  auto evolved = EvolveForJsonSchema(table, version);
+  ASSERT_TRUE(evolved.has_value()) << evolved.error().ToString();
+  ASSERT_TRUE(evolved->changed);
+  const iceberg::Schema& s = evolved->schema;
+  EXPECT_EQ(s.FindFieldByName("id")->type->id(), iceberg::TypeId::kLong);
+  EXPECT_TRUE(s.FindFieldByName("id")->required);
+  EXPECT_EQ(s.FindFieldByName("score")->type->id(), iceberg::TypeId::kDouble);
+  EXPECT_FALSE(s.FindFieldByName("score")->required);
+  EXPECT_EQ(s.FindFieldByName("price")->type->precision(), 20);
+  EXPECT_FALSE(s.FindFieldByName("tags")->type->element().required);
+  EXPECT_FALSE(s.FindFieldByName("counts")->type->value().required);
+  EXPECT_EQ(s.FindFieldByName("counts")->type->value().type->id(), iceberg::TypeId::kLong);
+  EXPECT_FALSE(s.FindFieldByName("name")->required);
+  EXPECT_EQ(s.FindFieldByName("id")->id, 1);  // Ids are kept.
+  EXPECT_EQ(s.HighestFieldId(), table.HighestFieldId());
+
+  // The narrower first version fits the evolved table unchanged.
+  auto again = EvolveForJsonSchema(s, table);
+  ASSERT_TRUE(again.has_value()) << again.error().ToString();
+  EXPECT_FALSE(again->changed);
+  // A narrower decimal scale is another type.
+  auto scale = EvolveForJsonSchema(s, MustSchema({{11, "id", true, Type::Long(), ""},
+                                                  {13, "price", false, Type::Decimal(20, 3), ""}}));
+  ASSERT_FALSE(scale.has_value());
+  EXPECT_NE(scale.error().message().find("field price"), std::string::npos);
 }
 
 }  // namespace
