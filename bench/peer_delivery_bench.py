@@ -6,6 +6,7 @@ preloaded topic and one machine, one after the other.
   ST_BENCH_JARS=1 tools/install.sh --no-apt     # the Connect and spark-kafka jar sets
   .venv/bin/python bench/peer_delivery_bench.py --build-dir build [--size-mb 2048]
       [--freshness 10] [--probe-seconds 30] [--systems references,streamtables,connect,spark]
+      [--format json|avro]
 
 One real Kafka 4.1 broker; one 8-partition topic preloaded once with --size-mb
 of the ~1 KB JSON clickstream records of bench/delivery_bench.py. Then each
@@ -50,6 +51,18 @@ partition 0 gives produce → visible latency p50/p99 (visible = the first
 snapshot whose total-records covers the probe; its timestamp-ms, same clock).
 A row per system and the ratios against streamtables.
 
+--format avro: the same records as Avro behind the Confluent framing
+(confluent-kafka's AvroSerializer with delivery_bench.AVRO_SCHEMA, registered
+in our server's built-in registry, which both systems read from):
+streamtables runs an AVRO_CONFLUENT channel; Spark strips the 5-byte header
+and decodes with spark-avro's from_avro and the same writer schema (the
+registry-less way Spark users decode Confluent Avro). Kafka Connect is not
+run: reading Confluent-framed Avro needs Confluent's AvroConverter
+(io.confluent:kafka-connect-avro-converter), which is published on
+Confluent's own Maven repository, not on Maven Central, the only one this
+machine reaches. The references are then librdkafka consume and zstd of the
+Avro bytes (simdjson does not apply).
+
 Physical references on the same topic and bytes, before the systems run
 (`references` in --systems), each on one core, printed beside our figure:
 raw librdkafka consume configured as our channel's consumer
@@ -74,7 +87,8 @@ REPO = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests" / "integration"))
 sys.path.insert(0, str(REPO / "bench"))
 
-from delivery_bench import SCHEMA, channel_route, preload, record  # noqa: E402
+from delivery_bench import (  # noqa: E402
+    AVRO_SCHEMA, SCHEMA, channel_route, encoder_for, preload, record)
 from harness import paths  # noqa: E402
 from harness.channels import ChannelSetup  # noqa: E402
 from harness.kafka import KafkaBroker  # noqa: E402
@@ -122,7 +136,7 @@ def _child_cpu(argv: list[str], stdout=subprocess.DEVNULL, stdin=None) -> tuple[
 
 
 def run_references(broker, build_dir: pathlib.Path, work: pathlib.Path,
-                   records: int) -> list[dict]:
+                   records: int, encode=record) -> list[dict]:
     bench = build_dir / "bench"
     rows = []
     _, _, text = _child_cpu([str(bench / "rdkafka_consume_reference"), broker.bootstrap, TOPIC,
@@ -139,13 +153,15 @@ def run_references(broker, build_dir: pathlib.Path, work: pathlib.Path,
     with raw.open("wb") as f, sample.open("wb") as g:
         written = 0
         for n in range(records):
-            value = record(n)
+            value = encode(n)
             f.write(value + b"\n")
             if written < REFERENCE_SAMPLE_BYTES:
                 g.write(value + b"\n")
                 written += len(value)
-    _, _, text = _child_cpu([str(bench / "json_parse_reference"), str(sample)],
-                            stdout=subprocess.PIPE)
+    text = ""
+    if encode is record:  # JSON: simdjson alone on the same records.
+        _, _, text = _child_cpu([str(bench / "json_parse_reference"), str(sample)],
+                                stdout=subprocess.PIPE)
     for line in text.strip().splitlines():
         print(line, flush=True)
         what = line.split(": ")[0]
@@ -275,10 +291,14 @@ class System:
 class Streamtables(System):
     name = "streamtables"
 
-    def __init__(self, work, broker, build_dir, freshness):
+    def __init__(self, work, broker, build_dir, freshness, fmt="json"):
         self.server = StreamtablesServer(work / "server", build_dir=build_dir).start()
-        self.setup = ChannelSetup.create(self.server, broker, TOPIC, schema=SCHEMA,
-                                         freshness=freshness)
+        if fmt == "avro":
+            self.setup = ChannelSetup.create(self.server, broker, TOPIC,
+                                             converter="AVRO_CONFLUENT", freshness=freshness)
+        else:
+            self.setup = ChannelSetup.create(self.server, broker, TOPIC, schema=SCHEMA,
+                                             freshness=freshness)
         self.setup.wait_status("ACTIVE")
         # Paused until its turn: the channel reads from the earliest offset.
         channel_route(self.server, self.setup, "pause")
@@ -307,7 +327,7 @@ def spark_child(args) -> None:
     work = pathlib.Path(args.work)
     kafka_jars = [str(p) for p in paths.jar_dir("spark-kafka").glob("*.jar")
                   if p.name.startswith(("spark-sql-kafka", "spark-token-provider", "kafka-clients",
-                                        "commons-pool2"))]
+                                        "commons-pool2", "spark-avro"))]
     # make_session's `local` catalog warehouse is <work_dir>/warehouse.
     spark = spark_engine.make_session(pathlib.Path(args.warehouse).parent, app_name="peer-bench",
                                       extra_jars=kafka_jars)
@@ -324,7 +344,15 @@ def spark_child(args) -> None:
               .option("kafka.bootstrap.servers", args.bootstrap)
               .option("subscribe", TOPIC).option("startingOffsets", "earliest")
               .option("failOnDataLoss", "false").load())
-    rows = source.select(F.from_json(F.col("value").cast("string"), schema).alias("r")).select("r.*")
+    if args.format == "avro":
+        # The Confluent framing's 5 bytes (magic 0, schema id) off, then the
+        # writer schema the records were serialized with.
+        from pyspark.sql.avro.functions import from_avro
+        payload = F.expr("substring(value, 6, length(value) - 5)")
+        rows = source.select(from_avro(payload, json.dumps(AVRO_SCHEMA)).alias("r")).select("r.*")
+    else:
+        rows = source.select(F.from_json(F.col("value").cast("string"),
+                                         schema).alias("r")).select("r.*")
     query = (rows.writeStream.format("iceberg").outputMode("append")
              .trigger(processingTime=f"{args.freshness} seconds")
              .option("fanout-enabled", "true")
@@ -366,15 +394,16 @@ class Spark(PeerProcess):
     name = "spark"
     table = "spark_events"
 
-    def __init__(self, work, broker, freshness, warehouse):
+    def __init__(self, work, broker, freshness, warehouse, fmt="json"):
         self.work, self.broker, self.freshness = work, broker, freshness
         self.warehouse = warehouse
+        self.fmt = fmt
         self.proc = None
 
     def _argv(self, *extra):
         return [sys.executable, __file__, "--spark-child", "--work", str(self.work),
                 "--warehouse", str(self.warehouse), "--bootstrap", self.broker.bootstrap,
-                "--freshness", str(self.freshness), *extra]
+                "--freshness", str(self.freshness), "--format", self.fmt, *extra]
 
     def create_tables(self, *names: str) -> None:
         subprocess.run(self._argv("--create", ",".join(names)), check=True,
@@ -446,7 +475,7 @@ class Connect(PeerProcess):
 # ------------------------------------------------------------------ the run
 
 def run_system(system: System, broker, records: int, size_bytes: int, next_record: int,
-               probe_seconds: float, timeout_s: float) -> tuple[dict, int]:
+               probe_seconds: float, timeout_s: float, encode=record) -> tuple[dict, int]:
     t0 = time.monotonic()
     root = system.start()
     cpu_s = rss = first_commit_s = None
@@ -478,7 +507,7 @@ def run_system(system: System, broker, records: int, size_bytes: int, next_recor
     deadline = time.monotonic() + probe_seconds
     n = next_record
     while time.monotonic() < deadline:
-        producer.produce(TOPIC, record(n), partition=0)
+        producer.produce(TOPIC, encode(n), partition=0)
         producer.flush(10)
         sent.append(time.time() * 1000)
         n += 1
@@ -522,6 +551,8 @@ def main() -> None:
     parser.add_argument("--systems", default="references,streamtables,connect,spark")
     parser.add_argument("--timeout", type=float, default=3600)
     parser.add_argument("--json-out", default="")
+    parser.add_argument("--format", choices=("json", "avro"), default="json",
+                        help="the records' encoding (avro: Confluent-framed, see the docstring)")
     # The Spark job's own process (internal).
     parser.add_argument("--spark-child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--work", help=argparse.SUPPRESS)
@@ -534,11 +565,17 @@ def main() -> None:
         return
     os.environ["ST_BUILD_DIR"] = str(pathlib.Path(args.build_dir).resolve())
     wanted = args.systems.split(",")
+    if args.format == "avro" and "connect" in wanted:
+        print("connect: not run with --format avro: Kafka Connect reads Confluent-framed Avro "
+              "with io.confluent:kafka-connect-avro-converter, which is published on "
+              "Confluent's Maven repository, not Maven Central", flush=True)
+        wanted.remove("connect")
 
     work = pathlib.Path(tempfile.mkdtemp(prefix="peer-bench-"))
     warehouse = work / "warehouse"
     broker = KafkaBroker(work / "kafka", name="kafka", heap="1g").start()
     systems: list[System] = []
+    registry_server = None  # --format avro without streamtables: the registry alone.
     results = []
     references: list[dict] = []
     try:
@@ -547,8 +584,18 @@ def main() -> None:
         # from the earliest offset in its turn.
         if "streamtables" in wanted:
             systems.append(Streamtables(work / "st", broker, pathlib.Path(args.build_dir),
-                                        args.freshness))
-        spark = Spark(work / "spark", broker, args.freshness, warehouse)
+                                        args.freshness, args.format))
+        encode = record
+        if args.format == "avro":
+            # Serialized through our built-in registry (the channel reads the
+            # writer schema there; Spark is given the same schema).
+            st_system = next((s for s in systems if isinstance(s, Streamtables)), None)
+            if st_system is None:
+                registry_server = StreamtablesServer(
+                    work / "registry", build_dir=pathlib.Path(args.build_dir)).start()
+            registry = st_system.server if st_system else registry_server
+            encode = encoder_for("avro", registry, TOPIC, work)
+        spark = Spark(work / "spark", broker, args.freshness, warehouse, args.format)
         (work / "spark").mkdir(parents=True, exist_ok=True)
         peer_tables = [t for s, t in (("connect", "connect_events"), ("spark", "spark_events"))
                        if s in wanted]
@@ -559,16 +606,17 @@ def main() -> None:
         if "spark" in wanted:
             systems.append(spark)
         t0 = time.monotonic()
-        records, total = preload(broker, TOPIC, args.size_mb << 20)
+        records, total = preload(broker, TOPIC, args.size_mb << 20, encode=encode)
         print(f"preloaded {records} records, {total / 1e6:.0f} MB in "
               f"{time.monotonic() - t0:.0f} s", flush=True)
         if "references" in wanted:
-            references = run_references(broker, pathlib.Path(args.build_dir), work, records)
+            references = run_references(broker, pathlib.Path(args.build_dir), work, records,
+                                        encode)
         # Probes of one system are records the next one delivers too.
         expected, next_record = records, records
         for system in systems:
             result, after = run_system(system, broker, expected, total, next_record,
-                                       args.probe_seconds, args.timeout)
+                                       args.probe_seconds, args.timeout, encode)
             results.append(result)
             expected += after - next_record
             next_record = after
@@ -579,13 +627,15 @@ def main() -> None:
                 system.stop()
             except Exception:  # noqa: BLE001
                 pass
+        if registry_server is not None:
+            registry_server.stop()
         broker.stop()
 
     ours = next((r for r in results if r["system"] == "streamtables"), None)
     cols = ["system", "wall_s", "first_commit_s", "mb_s", "records_s", "cpu_s_per_gb", "peak_rss_mib", "data_files",
             "mean_file_mb", "visible_p50_s", "visible_p99_s", "probes_visible", "rows_read",
             "rows_expected"]
-    print(f"\n{records} records, {total / 1e6:.0f} MB, {PARTITIONS} partitions, "
+    print(f"\n{records} {args.format} records, {total / 1e6:.0f} MB, {PARTITIONS} partitions, "
           f"freshness {args.freshness} s")
     print("| " + " | ".join(cols) + " | ours / it (MB/s) | it / ours (CPU/GB) |")
     print("|" + "---|" * (len(cols) + 2))
