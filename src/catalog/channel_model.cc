@@ -31,10 +31,11 @@ constexpr std::array<WireName<ValueConverter>, 8> kValueConverters{{
     {ValueConverter::kJsonSchemaConfluent, "JSON_SCHEMA_CONFLUENT"},
 }};
 
-constexpr std::array<WireName<KeyConverter>, 3> kKeyConverters{{
+constexpr std::array<WireName<KeyConverter>, 4> kKeyConverters{{
     {KeyConverter::kByteArray, "BYTE_ARRAY"},
     {KeyConverter::kString, "STRING"},
     {KeyConverter::kAvroConfluent, "AVRO_CONFLUENT"},
+    {KeyConverter::kProtobufConfluent, "PROTOBUF_CONFLUENT"},
 }};
 
 struct CompressionRow {
@@ -149,14 +150,16 @@ Status ReadTopic(const json& body, ChannelDocument document, ChannelConfig& out,
     if (!key_converter) return reader.Bad("keyConverter", key_converter.error());
     out.key_converter = *key_converter;
   }
-  // Avro keys resolve their schema ids in the registry the values use: a
-  // Confluent value converter's (built-in, or its externalSchemaRegistry).
-  if (out.key_converter == KeyConverter::kAvroConfluent &&
+  // Avro / Protobuf keys resolve their schema ids in the registry the values
+  // use: a Confluent value converter's (built-in, or its externalSchemaRegistry).
+  if ((out.key_converter == KeyConverter::kAvroConfluent ||
+       out.key_converter == KeyConverter::kProtobufConfluent) &&
       !IsConfluentConverter(out.value_converter)) {
     return reader.Bad("keyConverter",
-                      "keyConverter AVRO_CONFLUENT needs a valueConverter of AVRO_CONFLUENT, "
-                      "PROTOBUF_CONFLUENT or JSON_SCHEMA_CONFLUENT (key schema ids resolve in "
-                      "the same Confluent-compatible registry as the values).");
+                      "keyConverter " + std::string(KeyConverterName(out.key_converter)) +
+                          " needs a valueConverter of AVRO_CONFLUENT, PROTOBUF_CONFLUENT or "
+                          "JSON_SCHEMA_CONFLUENT (key schema ids resolve in the same "
+                          "Confluent-compatible registry as the values).");
   }
   const bool json_format = out.value_converter == ValueConverter::kJson;
   ST_ASSIGN_OR_RETURN(const json* schema,

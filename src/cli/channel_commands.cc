@@ -167,8 +167,11 @@ Result<json> CreateBody(const ServiceClient& c, const std::string& cluster_arn,
     topic_config["recordConverter"]["keyConverter"] = "STRING";
   } else if (f.key_format == "avro-confluent") {
     topic_config["recordConverter"]["keyConverter"] = "AVRO_CONFLUENT";
+  } else if (f.key_format == "protobuf-confluent") {
+    topic_config["recordConverter"]["keyConverter"] = "PROTOBUF_CONFLUENT";
   } else if (f.key_format != "bytes") {
-    return Err(InvalidArgument("--key-format must be bytes, string or avro-confluent"));
+    return Err(InvalidArgument(
+        "--key-format must be bytes, string, avro-confluent or protobuf-confluent"));
   }
   if (!f.schema_arn.empty()) topic_config["recordSchema"] = {{"gsrArn", f.schema_arn}};
   ST_ASSIGN_OR_RETURN(std::string bucket_arn, ResolveBucketArn(c, f.bucket));
@@ -235,7 +238,8 @@ void AddChannelGroup(CLI::App& app, ServiceCommands& s) {
   create
       ->add_option("--key-format", flags.key_format,
                    "_kafka.key as the key's bytes (bytes), UTF-8 text (string) or decoded "
-                   "by its Confluent Avro key schema (avro-confluent; *-confluent formats)")
+                   "by its Confluent key schema (avro-confluent, protobuf-confluent; with the "
+                   "*-confluent formats)")
       ->capture_default_str();
   create->add_option("--schema-arn", flags.schema_arn, "Glue schema ARN (format json)");
   create->add_option("--partition-by", flags.partition_by, "hour | day")->capture_default_str();

@@ -24,7 +24,7 @@ iceberg::NestedField KafkaMetadataField(int32_t first_id, KeyFormat key_format) 
   };
   // A typed key's type comes from its writer schema: the first keyed record
   // adds `key` (a new optional struct member, which Iceberg allows).
-  if (key_format != KeyFormat::kAvroConfluent) {
+  if (!KeyHasSchema(key_format)) {
     fields.push_back({id++, "key", false,
                       key_format == KeyFormat::kString ? Type::String() : Type::Binary(),
                       "Kafka record key"});

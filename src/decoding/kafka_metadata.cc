@@ -32,7 +32,7 @@ void EmitNulls(const ShredNode& node, int16_t def, int16_t rep, ColumnBuffers& o
 Result<KafkaMetadataWriter> KafkaMetadataWriter::Make(const ShredNode& kafka,
                                                       KeyFormat key_format) {
   KafkaMetadataWriter w;
-  w.key_typed_ = key_format == KeyFormat::kAvroConfluent;
+  w.key_typed_ = KeyHasSchema(key_format);
   w.kafka_ = &kafka;
   if (kafka.kind != ShredNode::Kind::kStruct) {
     return Err(

@@ -17,7 +17,7 @@ class KafkaMetadataWriter {
   // Errors: InvalidArgument when `_kafka` does not have the ChannelTableSchema
   // shape (partition int, offset long, timestamp timestamptz, key binary or
   // string, headers map<string, binary>). A string key (keyConverter STRING)
-  // must be UTF-8. KeyFormat::kAvroConfluent: `key` has any type or is absent,
+  // must be UTF-8. A KeyHasSchema format: `key` has any type or is absent,
   // and Write leaves it to the caller (key_node()).
   static Result<KafkaMetadataWriter> Make(const ShredNode& kafka,
                                           KeyFormat key_format = KeyFormat::kBytes);
@@ -37,7 +37,7 @@ class KafkaMetadataWriter {
   const ShredNode* timestamp_ = nullptr;
   const ShredNode* key_ = nullptr;
   bool key_text_ = false;   // `_kafka.key` is a string.
-  bool key_typed_ = false;  // Decoded by the caller (KeyFormat::kAvroConfluent).
+  bool key_typed_ = false;  // Decoded by the caller (KeyHasSchema).
   const ShredNode* headers_ = nullptr;
 };
 

@@ -103,8 +103,8 @@ class PartitionedFileWriter::Impl {
         !options_.writer_schemas) {
       return InvalidArgument("a Confluent-framed writer needs a WriterSchemaLookup");
     }
-    if (options_.key_format == KeyFormat::kAvroConfluent && !options_.writer_schemas) {
-      return InvalidArgument("Avro keys need a WriterSchemaLookup");
+    if (KeyHasSchema(options_.key_format) && !options_.writer_schemas) {
+      return InvalidArgument("Avro and Protobuf keys need a WriterSchemaLookup");
     }
     int slots = 0;
     for (const auto& field : options_.spec.fields()) {
@@ -291,22 +291,23 @@ class PartitionedFileWriter::Impl {
       return error;
     }
     if (kafka_writer_ != nullptr && options_.include_metadata &&
-        options_.key_format == KeyFormat::kAvroConfluent) {
-      return DecodeAvroKey(record, out);
+        KeyHasSchema(options_.key_format)) {
+      return DecodeKey(record, out);
     }
     return std::optional<RecordError>();
   }
 
-  // A Confluent-framed Avro key into the table's `_kafka.key`.
-  Result<std::optional<RecordError>> DecodeAvroKey(const KafkaRecord& record, ColumnBuffers& out) {
+  // A Confluent-framed Avro or Protobuf key into the table's `_kafka.key`.
+  Result<std::optional<RecordError>> DecodeKey(const KafkaRecord& record, ColumnBuffers& out) {
     const ShredNode* node = kafka_writer_->key_node();
     if (!record.key) {
       if (node != nullptr) EmitNulls(*node, static_cast<int16_t>(node->def_level - 1), 0, out);
       return std::optional<RecordError>();
     }
+    const bool protobuf = options_.key_format == KeyFormat::kProtobufConfluent;
     RecordError error;
     ConfluentFrame frame;
-    if (!ParseConfluentFrame(*record.key, false, &frame, &error)) return KeyError(error);
+    if (!ParseConfluentFrame(*record.key, protobuf, &frame, &error)) return KeyError(error);
     error.schema_version_id = std::to_string(frame.schema_id);
     const int32_t id = frame.schema_id;
     AvroPlanCache::Fetch fetch = [this, id] { return options_.writer_schemas(id); };
@@ -321,6 +322,16 @@ class PartitionedFileWriter::Impl {
                         " was not applied: the table has no _kafka.key column"
                   : "writer schema " + error.schema_version_id + " is not in the schema registry";
       return KeyError(error);
+    }
+    if (protobuf) {
+      ST_ASSIGN_OR_RETURN(const ProtoWriterVersion* version,
+                          proto_key_plans_.Get(id, frame.message_indexes,
+                                               options_.schema.schema_id(), *plan_, fetch, node));
+      if (UnusableVersion(version, &error)) return KeyError(error);
+      if (!proto_shredder_->ShredInto(*version->plan, *node, frame.payload, out, &error)) {
+        return KeyError(error);
+      }
+      return std::optional<RecordError>();
     }
     ST_ASSIGN_OR_RETURN(
         const AvroWriterVersion* version,
@@ -590,7 +601,8 @@ class PartitionedFileWriter::Impl {
   std::unique_ptr<JsonShredder> shredder_;
   std::unique_ptr<AvroShredder> avro_shredder_;
   AvroPlanCache avro_plans_;
-  AvroPlanCache key_plans_;  // Typed keys, resolved onto `_kafka.key`.
+  AvroPlanCache key_plans_;         // Avro keys, resolved onto `_kafka.key`.
+  ProtoPlanCache proto_key_plans_;  // Protobuf keys, likewise.
   std::unique_ptr<ProtobufShredder> proto_shredder_;
   ProtoPlanCache proto_plans_;
   std::unique_ptr<ColumnBuffers> scratch_;

@@ -83,13 +83,14 @@ struct WriterOptions {
   iceberg::PartitionSpec spec = iceberg::PartitionSpec::Unpartitioned();
   // Whether the schema's `_kafka` column is filled (it is null otherwise).
   bool include_metadata = true;
-  // How record keys land in `_kafka.key`. kAvroConfluent needs
-  // `writer_schemas` (key schema ids resolve there) and decodes a key into
+  // How record keys land in `_kafka.key`. kAvroConfluent and
+  // kProtobufConfluent (the framing with message indexes) need
+  // `writer_schemas` (key schema ids resolve there) and decode a key into
   // the table's `_kafka.key` as it is: a key whose schema does not resolve
   // onto it is SCHEMA_INCOMPATIBLE (evolving the table first is the caller's
   // job); a key while the table has no `_kafka.key` yet is too. Key errors
   // carry the value codes (WRONG_MAGIC_BYTE, TRUNCATED_PAYLOAD,
-  // SCHEMA_NOT_FOUND, SCHEMA_MISMATCH, MALFORMED_AVRO, ...) with messages
+  // SCHEMA_NOT_FOUND, SCHEMA_MISMATCH, MALFORMED_AVRO / MALFORMED_PROTOBUF, ...) with messages
   // that start "record key".
   KeyFormat key_format = KeyFormat::kBytes;
   // A file is closed and a new one started once it reaches this size.

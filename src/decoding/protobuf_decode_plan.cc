@@ -148,4 +148,18 @@ Result<ProtoPlan> CompileProtoPlan(std::unique_ptr<ProtoSchema> schema, const Sh
   return out;
 }
 
+Result<ProtoPlan> CompileProtoPlanOnto(std::unique_ptr<ProtoSchema> schema,
+                                       const ShredNode& target) {
+  if (target.kind != ShredNode::Kind::kStruct) {
+    return Err(FailedPrecondition("schema incompatible: field " + target.path + " has table type " +
+                                  target.type->ToString() + " and writer type message"));
+  }
+  ProtoPlan out;
+  const ProtoMessage& root = *schema->root;
+  out.schema = std::move(schema);
+  ProtoPlanCompiler compiler(out);
+  ST_TRY(compiler.Message(root, target, 1));
+  return out;
+}
+
 }  // namespace st::decoding

@@ -50,4 +50,10 @@ struct ProtoPlan {
 // writer lacks) — records of that version are then SCHEMA_INCOMPATIBLE.
 Result<ProtoPlan> CompileProtoPlan(std::unique_ptr<ProtoSchema> schema, const ShredPlan& plan);
 
+// Compiles `schema`'s root message onto one nested struct node, `target` (a
+// typed `_kafka.key`). Errors: as CompileProtoPlan; FailedPrecondition when
+// `target` is not a struct.
+Result<ProtoPlan> CompileProtoPlanOnto(std::unique_ptr<ProtoSchema> schema,
+                                       const ShredNode& target);
+
 }  // namespace st::decoding

@@ -6,7 +6,8 @@ namespace st::decoding {
 Result<const ProtoWriterVersion*> ProtoPlanCache::Get(int32_t schema_id,
                                                       const std::vector<int32_t>& message_indexes,
                                                       int32_t table_schema_id,
-                                                      const ShredPlan& plan, const Fetch& fetch) {
+                                                      const ShredPlan& plan, const Fetch& fetch,
+                                                      const ShredNode* target) {
   Key key{schema_id, message_indexes, table_schema_id};
   if (auto it = versions_.find(key); it != versions_.end()) return &it->second;
   Result<WriterSchema> fetched = fetch();
@@ -27,7 +28,9 @@ Result<const ProtoWriterVersion*> ProtoPlanCache::Get(int32_t schema_id,
     const bool bad_index = parsed.error().code() == StatusCode::kNotFound;
     version.code = std::string(bad_index ? kMalformedProtobuf : kSchemaMismatch);
     version.message = "writer schema " + id + ": " + parsed.error().message();
-  } else if (auto compiled = CompileProtoPlan(std::move(*parsed), plan); !compiled) {
+  } else if (auto compiled = target != nullptr ? CompileProtoPlanOnto(std::move(*parsed), *target)
+                                               : CompileProtoPlan(std::move(*parsed), plan);
+             !compiled) {
     version.code = std::string(kSchemaIncompatible);
     version.message = "writer schema " + id + ": " + compiled.error().message();
   } else {

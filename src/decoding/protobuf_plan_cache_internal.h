@@ -37,10 +37,12 @@ class ProtoPlanCache {
 
   // nullptr when fetch says NotFound (not cached); fetch's other errors are
   // returned (not cached). The pointer stays valid until the next Get.
+  // With `target` (a node of `plan`), the message is resolved onto it rather
+  // than onto the value columns (a typed `_kafka.key`; one cache per target).
   Result<const ProtoWriterVersion*> Get(int32_t schema_id,
                                         const std::vector<int32_t>& message_indexes,
                                         int32_t table_schema_id, const ShredPlan& plan,
-                                        const Fetch& fetch);
+                                        const Fetch& fetch, const ShredNode* target = nullptr);
 
  private:
   using Key = std::tuple<int32_t, std::vector<int32_t>, int32_t>;

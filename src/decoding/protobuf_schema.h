@@ -65,4 +65,10 @@ Result<AvroEvolution> EvolveForProtobuf(const iceberg::Schema& table, const Writ
                                         const std::vector<int32_t>& message_indexes,
                                         const std::set<int32_t>& partition_source_ids = {});
 
+// As EvolveKeyForAvro, for a Protobuf key: the message type the indexes
+// select becomes (or evolves) the struct `_kafka.key`. Errors: as
+// EvolveKeyForAvro and ProtobufToIcebergSchema.
+Result<AvroEvolution> EvolveKeyForProtobuf(const iceberg::Schema& table, const WriterSchema& writer,
+                                           const std::vector<int32_t>& message_indexes);
+
 }  // namespace st::decoding

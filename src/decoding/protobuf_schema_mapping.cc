@@ -116,4 +116,10 @@ Result<AvroEvolution> EvolveForProtobuf(const iceberg::Schema& table, const Writ
   return EvolveForAvro(table, avro, partition_source_ids);
 }
 
+Result<AvroEvolution> EvolveKeyForProtobuf(const iceberg::Schema& table, const WriterSchema& writer,
+                                           const std::vector<int32_t>& message_indexes) {
+  ST_ASSIGN_OR_RETURN(avro::Schema avro, ProtoAsAvro(writer, message_indexes));
+  return EvolveKeyForAvro(table, avro);
+}
+
 }  // namespace st::decoding

@@ -69,10 +69,12 @@ class ProtobufShredder::Walker {
         out_(out),
         error_(error) {}
 
-  bool Root(const ProtoPlan& proto) {
+  bool Root(const ProtoPlan& proto) { return At(proto, owner_.plan_.root, 1); }
+
+  bool At(const ProtoPlan& proto, const ShredNode& node, int depth) {
     const std::string_view all(reinterpret_cast<const char*>(base_),
                                static_cast<size_t>(end_ - base_));
-    return Message(proto.root(), owner_.plan_.root, &all, 1, 0, 1);
+    return Message(proto.root(), node, &all, 1, 0, depth);
   }
 
  private:
@@ -658,6 +660,16 @@ bool ProtobufShredder::Shred(const ProtoPlan& proto, std::string_view payload, C
   map_key_arena_.clear();
   Walker walker(*this, payload, out, error);
   return walker.Root(proto);
+}
+
+bool ProtobufShredder::ShredInto(const ProtoPlan& proto, const ShredNode& node,
+                                 std::string_view payload, ColumnBuffers& out, RecordError* error) {
+  entries_.clear();
+  map_slots_.clear();
+  map_values_.clear();
+  map_key_arena_.clear();
+  Walker walker(*this, payload, out, error);
+  return walker.At(proto, node, 2);
 }
 
 }  // namespace st::decoding

@@ -39,6 +39,12 @@ class ProtobufShredder {
   bool Shred(const ProtoPlan& proto, std::string_view payload, ColumnBuffers& out,
              RecordError* error);
 
+  // Decodes `payload` (one message of the plan's root type) into `node`, a
+  // nested struct of the row being written (a typed `_kafka.key`, one level
+  // down); partition values are left alone. Errors: as Shred.
+  bool ShredInto(const ProtoPlan& proto, const ShredNode& node, std::string_view payload,
+                 ColumnBuffers& out, RecordError* error);
+
   const std::vector<Value>& partition_values() const { return partition_values_; }
 
  private:

@@ -65,6 +65,8 @@ decoding::KeyFormat ToKeyFormat(catalog::KeyConverter converter) {
       return decoding::KeyFormat::kString;
     case catalog::KeyConverter::kAvroConfluent:
       return decoding::KeyFormat::kAvroConfluent;
+    case catalog::KeyConverter::kProtobufConfluent:
+      return decoding::KeyFormat::kProtobufConfluent;
     case catalog::KeyConverter::kByteArray:
       break;
   }
@@ -299,7 +301,7 @@ SchemaMatcher JsonSchemaMatcher(const iceberg::Schema& table, const ChannelConfi
 // decoder's schema_matches (rebuilt for each table schema) is the backstop
 // for versions not decided here (SCHEMA_MISMATCH).
 //
-// Typed keys (keyConverter AVRO_CONFLUENT) follow the same steps for each key
+// Typed keys (keyConverter AVRO_CONFLUENT, PROTOBUF_CONFLUENT) follow the same steps for each key
 // schema id: the first one adds `_kafka.key`, later ones evolve it
 // (decoding::EvolveKeyForAvro), an incompatible one quarantines its records.
 class AvroBatchWriter final : public BatchWriter {
@@ -309,7 +311,7 @@ class AvroBatchWriter final : public BatchWriter {
                   AvroSchemaSource source, std::set<int32_t> partition_sources,
                   registry::SchemaRegistry& registry, std::string account, iceberg::FileIO& io,
                   Random& random, std::optional<ChannelConfig> json_config = std::nullopt,
-                  decoding::WriterSchemaLookup key_schemas = {})
+                  decoding::WriterSchemaLookup key_schemas = {}, bool protobuf_keys = false)
       : registry_(registry),
         account_(std::move(account)),
         options_(std::move(options)),
@@ -319,6 +321,7 @@ class AvroBatchWriter final : public BatchWriter {
         io_(io),
         random_(random),
         key_schemas_(std::move(key_schemas)),
+        protobuf_keys_(protobuf_keys),
         json_config_(std::move(json_config)) {}
 
   Status Open() { return Reopen(options_.schema); }
@@ -415,8 +418,18 @@ class AvroBatchWriter final : public BatchWriter {
     if (key.size() < kConfluentHeaderBytes || key[0] != 0) {
       return std::optional<RecordFailure>();
     }
+    std::string_view version_bytes = key.substr(1, 4);
+    decoding::ConfluentProtobufHeader header;
+    if (protobuf_keys_) {
+      // The id and the message indexes: one message type of one schema.
+      decoding::RecordError error;
+      if (!decoding::ReadConfluentProtobufHeader(key, &header, &error)) {
+        return std::optional<RecordFailure>();
+      }
+      version_bytes = key.substr(1, header.header_bytes - 1);
+    }
     const std::string_view id_bytes = key.substr(1, 4);
-    auto it = key_decisions_.find(id_bytes);
+    auto it = key_decisions_.find(version_bytes);
     if (it == key_decisions_.end()) {
       const std::string id = AvroVersionText(ValueConverter::kAvroConfluent, id_bytes);
       uint32_t schema_id = 0;
@@ -428,7 +441,21 @@ class AvroBatchWriter final : public BatchWriter {
       }
       Decision decided;
       decided.id = id;
-      if (schema->type == decoding::WriterSchemaType::kAvro) {
+      if (protobuf_keys_ && schema->type == decoding::WriterSchemaType::kProtobuf) {
+        Result<decoding::AvroEvolution> evolved =
+            decoding::EvolveKeyForProtobuf(options_.schema, *schema, header.message_indexes);
+        if (!evolved.has_value()) {
+          // Unparseable schemas and indexes naming no message: the decoder
+          // reports them (SCHEMA_MISMATCH, MALFORMED_PROTOBUF).
+          if (evolved.error().code() == StatusCode::kFailedPrecondition) {
+            decided.incompatible = true;
+            decided.message = "The key schema version " + id +
+                              " cannot evolve the table: " + evolved.error().message();
+          }
+        } else if (evolved->changed) {
+          ST_TRY(Evolve(evolved->schema));
+        }
+      } else if (!protobuf_keys_ && schema->type == decoding::WriterSchemaType::kAvro) {
         if (Result<avro::Schema> parsed = avro::Schema::Parse(schema->text)) {
           Result<decoding::AvroEvolution> evolved =
               decoding::EvolveKeyForAvro(options_.schema, *parsed);
@@ -441,13 +468,13 @@ class AvroBatchWriter final : public BatchWriter {
           }
         }
       }
-      // Not Avro or not parseable: the decoder says SCHEMA_MISMATCH.
+      // Another schema type or not parseable: the decoder says SCHEMA_MISMATCH.
       if (key_decisions_.size() >= kMaxVersions) {
         if (!decided.incompatible) return std::optional<RecordFailure>();
         return std::optional<RecordFailure>(
             Failure(decoding::kSchemaIncompatible, std::move(decided.message), id));
       }
-      it = key_decisions_.emplace(std::string(id_bytes), std::move(decided)).first;
+      it = key_decisions_.emplace(std::string(version_bytes), std::move(decided)).first;
     }
     if (!it->second.incompatible) return std::optional<RecordFailure>();
     return std::optional<RecordFailure>(
@@ -519,7 +546,9 @@ class AvroBatchWriter final : public BatchWriter {
   std::optional<int64_t> horizon_;
   std::map<std::string, Decision, std::less<>> decisions_;
   decoding::WriterSchemaLookup key_schemas_;
-  std::map<std::string, Decision, std::less<>> key_decisions_;  // By the 4 id bytes.
+  bool protobuf_keys_ = false;  // Else Avro keys (when key_schemas_ is set).
+  // By the 4 id bytes (Protobuf: and the message indexes).
+  std::map<std::string, Decision, std::less<>> key_decisions_;
   // JSON_SCHEMA_GSR, JSON_SCHEMA_CONFLUENT: the channel, for each table
   // schema's matcher.
   std::optional<ChannelConfig> json_config_;
@@ -605,8 +634,8 @@ class DecodingRecordFormat final : public RecordFormat {
       options.schema_matches = JsonSchemaMatcher(options.schema, config);
     }
     auto confluent = std::make_shared<const ConfluentSource>(ConfluentSourceOf(config));
-    const bool avro_keys = config.key_converter == catalog::KeyConverter::kAvroConfluent;
-    if (IsConfluent(config.value_converter) || avro_keys) {
+    const bool typed_keys = decoding::KeyHasSchema(options.key_format);
+    if (IsConfluent(config.value_converter) || typed_keys) {
       options.writer_schemas = [this, confluent](int32_t id) { return Confluent(*confluent, id); };
     }
     if (IsAvro(config.value_converter) || IsJsonSchema(config.value_converter)) {
@@ -620,10 +649,11 @@ class DecodingRecordFormat final : public RecordFormat {
         return WriterSchemaOf(converter, *confluent, version.id);
       };
       decoding::WriterSchemaLookup key_schemas;
-      if (avro_keys) key_schemas = options.writer_schemas;
+      if (typed_keys) key_schemas = options.writer_schemas;
+      const bool protobuf_keys = options.key_format == decoding::KeyFormat::kProtobufConfluent;
       auto writer = std::make_unique<AvroBatchWriter>(
           std::move(options), converter, std::move(source), std::move(sources), registry_, account,
-          io, random, json_config, std::move(key_schemas));
+          io, random, json_config, std::move(key_schemas), protobuf_keys);
       ST_TRY(writer->Open());
       return std::unique_ptr<BatchWriter>(std::move(writer));
     }

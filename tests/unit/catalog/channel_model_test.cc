@@ -178,11 +178,15 @@ TEST(ChannelModelTest, KeyConverter) {
 
   json bad = Body();
   bad["topicConfigurationList"][0]["recordConverter"]["keyConverter"] = "AVRO";
-  ExpectInvalidMember(bad, "keyConverter", "use BYTE_ARRAY, STRING or AVRO_CONFLUENT");
+  ExpectInvalidMember(bad, "keyConverter",
+                      "use BYTE_ARRAY, STRING, AVRO_CONFLUENT or PROTOBUF_CONFLUENT");
   // Avro keys resolve in the values' Confluent registry.
   bad = Body();
   bad["topicConfigurationList"][0]["recordConverter"]["keyConverter"] = "AVRO_CONFLUENT";
   ExpectInvalidMember(bad, "keyConverter", "needs a valueConverter of AVRO_CONFLUENT");
+  bad["topicConfigurationList"][0]["recordConverter"]["keyConverter"] = "PROTOBUF_CONFLUENT";
+  ExpectInvalidMember(bad, "keyConverter",
+                      "keyConverter PROTOBUF_CONFLUENT needs a valueConverter of AVRO_CONFLUENT");
   bad = Body();
   bad["topicConfigurationList"][0]["recordConverter"]["keyConverter"] = 7;
   ExpectInvalidMember(bad, "keyConverter");

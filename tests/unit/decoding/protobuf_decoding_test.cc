@@ -361,5 +361,62 @@ TEST_F(ProtobufWriterTest, FramingAndRegistryCodes) {
   EXPECT_EQ((*files)[0].record_count, 2);
 }
 
+TEST_F(ProtobufWriterTest, TypedKeysDecodeIntoKafkaKey) {
+  const WriterSchema key_schema{WriterSchemaType::kProtobuf,
+                                "syntax = \"proto3\"; package k;\n"
+                                "message K { int64 customer = 1; string region = 2; }\n",
+                                {}};
+  auto table = ChannelTableSchema(ValueFormat::kByteArray, std::nullopt, true, std::nullopt,
+                                  KeyFormat::kProtobufConfluent);
+  ASSERT_TRUE(table.has_value()) << table.error().ToString();
+  EXPECT_EQ(table->FindFieldByName("_kafka.key"), nullptr);
+  auto evolved = EvolveKeyForProtobuf(*table, key_schema, {0});
+  ASSERT_TRUE(evolved.has_value()) << evolved.error().ToString();
+  ASSERT_TRUE(evolved->changed);
+  const iceberg::NestedField* customer = evolved->schema.FindFieldByName("_kafka.key.customer");
+  ASSERT_NE(customer, nullptr);
+  EXPECT_EQ(customer->type->id(), iceberg::TypeId::kLong);
+
+  auto options = Options(ValueFormat::kByteArray, evolved->schema);
+  options.key_format = KeyFormat::kProtobufConfluent;
+  options.writer_schemas = [key_schema](int32_t id) -> Result<WriterSchema> {
+    if (id == 7) return key_schema;
+    if (id == 8) return WriterSchema{WriterSchemaType::kAvro, "\"int\"", {}};
+    return Err(NotFound("no schema"));
+  };
+  auto writer = MustWriter(std::move(options));
+  ASSERT_NE(writer, nullptr);
+  int64_t offset = 0;
+  auto add = [&](std::optional<std::string> key) {
+    KafkaRecord record;
+    record.topic = "t";
+    record.offset = offset++;
+    record.timestamp_ms = 1;
+    record.value = "v";
+    if (key) record.key = *key;
+    auto result = writer->Add(record);
+    EXPECT_TRUE(result.has_value());
+    if (result && *result) {
+      EXPECT_NE((*result)->message.find("record key"), std::string::npos) << (*result)->message;
+    }
+    return result && *result ? (*result)->code : std::string("ok");
+  };
+  const std::string header("\0\0\0\0\7\0", 6);  // Id 7, message [0].
+  EXPECT_EQ(add(header + V(1, 42) + L(2, "eu")), "ok");
+  EXPECT_EQ(add(header), "ok");  // Every field at its proto3 default.
+  EXPECT_EQ(add(std::nullopt), "ok");
+  EXPECT_EQ(add(std::string("\0\0\0\0\7\x02\x0e", 7) + V(1, 1)), kMalformedProtobuf);  // [7]
+  EXPECT_EQ(add(header + std::string("\xff", 1)), kMalformedProtobuf);
+  EXPECT_EQ(add(std::string("\0\0\0\0\x09\0", 6)), kSchemaNotFound);
+  EXPECT_EQ(add(std::string("\0\0\0\0\x08\0", 6)), kSchemaMismatch);
+  EXPECT_EQ(add(std::string("\x05", 1)), kWrongMagicByte);
+  auto files = writer->Finish();
+  ASSERT_TRUE(files.has_value());
+  ASSERT_EQ(files->size(), 1u);
+  EXPECT_EQ((*files)[0].record_count, 3);
+  EXPECT_EQ(Bound((*files)[0], customer->id, *Type::Long(), false).int64_value(), 42);
+  EXPECT_EQ(Bound((*files)[0], customer->id, *Type::Long(), true).int64_value(), 0);
+}
+
 }  // namespace
 }  // namespace st::decoding

@@ -1,4 +1,5 @@
-"""keyConverter AVRO_CONFLUENT (issue 14 item 3, typed keys): record keys that
+"""keyConverter AVRO_CONFLUENT and PROTOBUF_CONFLUENT (issue 14 item 3, typed
+keys). Avro: record keys that
 confluent-kafka's AvroSerializer wrote (MessageField.KEY, subject
 `<topic>-key` in our Confluent-compatible registry) are decoded by their
 writer schema into a typed `_kafka.key`: a record key is a struct with its
@@ -8,8 +9,12 @@ version evolves it in the delivery commit like a value field; an incompatible
 key version is quarantined (SCHEMA_INCOMPATIBLE) while every other record
 keeps flowing; poison keys go to the DLQ with the value framing's codes.
 
-A real Kafka broker, the real serializer, rows read back with PyIceberg and
-DuckDB; table + DLQ = produced per (partition, offset).
+Protobuf: keys confluent-kafka's ProtobufSerializer wrote (message indexes
+and all) become a struct `_kafka.key` of the message's fields, evolved by the
+same rules (a new field adds a member).
+
+A real Kafka broker, the real serializers, rows read back with PyIceberg,
+DuckDB and Spark; table + DLQ = produced per (partition, offset).
 """
 
 import json
@@ -20,6 +25,7 @@ from harness import duckdb_engine
 from harness.channels import ChannelSetup, encoded, topic_arn
 from test_avro_channel import V1, describe_raw, order, rows_of, wait_for
 from test_iceberg_rest_engines import duckdb_attach, spark_catalog
+from test_protobuf_channel import message_classes
 
 KEY_V1 = {"type": "record", "name": "CustomerKey", "namespace": "shop",
           "fields": [{"name": "customer", "type": "long"},
@@ -247,3 +253,83 @@ def test_a_primitive_avro_key_and_a_key_converter_without_a_confluent_value_is_r
         service="kafka", body=json.dumps(body), headers={"Content-Type": "application/json"})
     assert r.status_code == 400, r.text
     assert "keyConverter AVRO_CONFLUENT needs a valueConverter of AVRO_CONFLUENT" in r.text
+
+
+KEY_PROTO_V1 = """syntax = "proto3";
+package keys;
+message CustomerKey { int64 customer = 1; string region = 2; }
+"""
+# A new field: `_kafka.key` gains `tier`.
+KEY_PROTO_V2 = """syntax = "proto3";
+package keys;
+message CustomerKey { int64 customer = 1; string region = 2; optional string tier = 3; }
+"""
+
+
+def test_protobuf_keys_are_typed_and_evolve(server, kafka, topic_name, tmp_path):
+    from confluent_kafka.schema_registry.protobuf import ProtobufSerializer
+    from confluent_kafka.serialization import MessageField, SerializationContext
+
+    kafka.create_topic(topic_name, partitions=2)
+    sr, _, value_of = registry_and_serializers(server, topic_name)
+    setup = ChannelSetup.create(server, kafka, topic_name, converter="AVRO_CONFLUENT",
+                                freshness=1, key_converter="PROTOBUF_CONFLUENT")
+    setup.wait_status("ACTIVE")
+    assert describe_raw(server, setup)["topicConfigurationList"][0]["recordConverter"][
+        "keyConverter"] == "PROTOBUF_CONFLUENT"
+    (k1_cls,) = message_classes(tmp_path, {"keys/key.proto": KEY_PROTO_V1},
+                                ["keys.CustomerKey"])
+    (k2_cls,) = message_classes(tmp_path, {"keys/key.proto": KEY_PROTO_V2},
+                                ["keys.CustomerKey"])
+    context = SerializationContext(topic_name, MessageField.KEY)
+    ser1 = ProtobufSerializer(k1_cls, sr, {"use.deprecated.format": False})
+    ser2 = ProtobufSerializer(k2_cls, sr, {"use.deprecated.format": False})
+
+    def key1(customer, region):
+        return ser1(k1_cls(customer=customer, region=region), context)
+
+    def key2(customer, region, tier=None):
+        message = k2_cls(customer=customer, region=region)
+        if tier is not None:
+            message.tier = tier
+        return ser2(message, context)
+
+    produced = {}
+
+    def send(items):
+        pairs = [(key, value_of(order(i, 1))) for i, key, _ in items]
+        for (p, o), (i, _, outcome) in zip(produce_keyed(kafka, topic_name, pairs), items):
+            produced[(p, o)] = (i, outcome)
+
+    send([(0, key1(-(1 << 63), "eu"), {"customer": -(1 << 63), "region": "eu"}),
+          (1, key1(5, "r\u00e9gion"), {"customer": 5, "region": "r\u00e9gion"}),
+          (2, key1(0, ""), {"customer": 0, "region": ""}),  # proto3 defaults: not on the wire.
+          (3, None, None)])
+    wait_for(lambda: len(rows_of(setup)) >= 4, what="rows with v1 keys")
+    send([(10, key2(7, "ap", "gold"), {"customer": 7, "region": "ap", "tier": "gold"}),
+          (11, key2(8, "ap"), {"customer": 8, "region": "ap", "tier": None}),
+          (12, key1(9, "af"), {"customer": 9, "region": "af"}),
+          # The v1 key schema's id, message index [0], then a bad tag varint.
+          (13, b"\x00" + key1(1, "x")[1:5] + b"\x00\xff", "MALFORMED_PROTOBUF"),
+          (14, b"\x00" + (8_765_432).to_bytes(4, "big") + b"\x00", "SCHEMA_NOT_FOUND")])
+    wait_for(lambda: len(setup.dlq_lines()) >= 2, what="poison keys in the DLQ")
+    wait_for(lambda: len(rows_of(setup)) >= 7, what="rows with v2 keys")
+
+    table = setup.load_table()
+    data = table.scan().to_arrow()
+    key_type = data.schema.field("_kafka").type.field("key").type
+    assert [key_type.field(i).name for i in range(key_type.num_fields)] == [
+        "customer", "region", "tier"]
+    got = {r["id"]: r["_kafka"]["key"] for r in data.to_pylist()}
+    want = {i: None if key is None else {"tier": None, **key}
+            for i, key in produced.values() if not isinstance(key, str)}
+    assert got == want
+    lines = setup.dlq_lines()
+    in_table = [(r["_kafka"]["partition"], r["_kafka"]["offset"]) for r in data.to_pylist()]
+    in_dlq = [(line["partition"], line["offset"]) for line in lines]
+    assert sorted(in_table + in_dlq) == sorted(produced)
+    for line in lines:
+        assert produced[(line["partition"], line["offset"])][1] == line["errorCode"], line
+        assert "record key" in line["errorMessage"], line
+    assert str(table.schemas()[max(table.schemas())].find_field("_kafka.key.customer")
+               .field_type) == "long"
