@@ -225,6 +225,46 @@ def protobuf_seeds(seeds):
     seeds.add("protobuf_shredder", head + b"\x00" + f(1, 2, b"x") + f(9, 2, b"\xc3\x28"))
 
 
+def avro_seeds(seeds):
+    """Avro values and keys of avro_shredder_fuzz.cc's schemas (fastavro, from
+    the venv): the first byte picks the schema (0 value, 1 narrower value,
+    2 key), as the target reads it."""
+    import io
+
+    import fastavro
+
+    source = (REPO / "tests" / "fuzz" / "avro_shredder_fuzz.cc").read_text()
+    schemas = [json.loads(m) for m in re.findall(r'R"\((\{"type":"record".*?)\)"', source, re.S)]
+    writer, narrow, key = (fastavro.parse_schema(s) for s in schemas)
+
+    def encode(mode, schema, record):
+        out = io.BytesIO()
+        fastavro.schemaless_writer(out, schema, record)
+        return bytes([mode]) + out.getvalue()
+
+    point = {"a": -(1 << 40), "tags": ["x", "", "h\u00e9"]}
+    full = {"i": -(1 << 31), "l": (1 << 63) - 1, "f": 1.5, "d": -2e300, "b": True,
+            "s": "h\u00e9llo", "y": b"\x00\xff", "x": b"abcd", "e": "C",
+            "dec": __import__("decimal").Decimal("-12345.678"),
+            "decf": __import__("decimal").Decimal("99.99"),
+            "u": "0e6b0f3c-3a4e-4a4d-9f7b-1d2c3e4f5a6b", "day": 20000, "tm": 86399999,
+            "tsm": 1740832496789, "tsu": 1740832496789123, "opt": None, "multi": point,
+            "nested": {"p": point, "m": {"k": point, "n": None}},
+            "arr": [[1.0, None], [], [2.5]]}
+    seeds.add("avro_shredder", encode(0, writer, full))
+    seeds.add("avro_shredder", encode(0, writer, {**full, "opt": "o", "multi": 7,
+                                                   "nested": {"p": None, "m": {}}, "arr": []}))
+    seeds.add("avro_shredder", encode(0, writer, {**full, "multi": "s"})[:60])
+    seeds.add("avro_shredder", encode(1, narrow, {
+        "l": 5, "d": 0.5, "s": "t", "extra": {"a": [b"1", b""]}, "i": 1, "f": 2.0, "b": False,
+        "y": "str", "x": b"wxyz", "e": "A", "dec": full["dec"], "decf": full["decf"],
+        "u": full["u"], "day": 1, "tm": 0, "tsm": -1, "tsu": 0,
+        "nested": {"m": {"z": {"tags": [b"t"], "a": 3}, "q": None}}, "arr": [[None, 1.25]]}))
+    seeds.add("avro_shredder", encode(2, key, {"customer": -5, "region": "eu",
+                                               "parts": [1, 2, 3]}))
+    seeds.add("avro_shredder", encode(2, key, {"customer": 0, "region": None, "parts": []}))
+
+
 def tool_seeds(seeds, build):
     build = pathlib.Path(build)
     golden = build / "tests/unit/avro/avro_golden_writer"
@@ -331,6 +371,7 @@ def main():
     chunked_seeds(seeds)
     decoding_seeds(seeds)
     protobuf_seeds(seeds)
+    avro_seeds(seeds)
     tool_seeds(seeds, args.build)
     for target, n in sorted(seeds.count.items()):
         print(f"make_seeds: {target}: {n} seeds")

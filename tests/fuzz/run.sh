@@ -28,7 +28,8 @@ CORPUS="$REPO/tests/fuzz/corpus"
 
 ALL_TARGETS=(http_request sigv4_parse policy iceberg_metadata iceberg_schema
   iceberg_table_update avro_schema avro_container json_shredder gsr_framing
-  json_schema_mapping s3_range aws_chunked parquet_reader kms_blob envelope protobuf_shredder)
+  json_schema_mapping s3_range aws_chunked parquet_reader kms_blob envelope protobuf_shredder
+  avro_shredder)
 
 # Largest input per target. The recursive JSON parsers (Iceberg schema and
 # table updates, Avro schema, JSON Schema, policies) overflow the stack on
@@ -39,7 +40,7 @@ declare -A MAX_LEN=(
   [iceberg_schema]=4096 [iceberg_table_update]=4096 [avro_schema]=4096
   [avro_container]=65536 [json_shredder]=4096 [gsr_framing]=4096
   [json_schema_mapping]=4096 [s3_range]=256 [aws_chunked]=4096 [parquet_reader]=65536
-  [kms_blob]=8192 [envelope]=8192 [protobuf_shredder]=4096)
+  [kms_blob]=8192 [envelope]=8192 [protobuf_shredder]=4096 [avro_shredder]=4096)
 
 RUNS=20000
 MAX_TIME=0
