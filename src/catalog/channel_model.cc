@@ -31,11 +31,12 @@ constexpr std::array<WireName<ValueConverter>, 8> kValueConverters{{
     {ValueConverter::kJsonSchemaConfluent, "JSON_SCHEMA_CONFLUENT"},
 }};
 
-constexpr std::array<WireName<KeyConverter>, 4> kKeyConverters{{
+constexpr std::array<WireName<KeyConverter>, 5> kKeyConverters{{
     {KeyConverter::kByteArray, "BYTE_ARRAY"},
     {KeyConverter::kString, "STRING"},
     {KeyConverter::kAvroConfluent, "AVRO_CONFLUENT"},
     {KeyConverter::kProtobufConfluent, "PROTOBUF_CONFLUENT"},
+    {KeyConverter::kJsonSchemaConfluent, "JSON_SCHEMA_CONFLUENT"},
 }};
 
 struct CompressionRow {
@@ -153,7 +154,8 @@ Status ReadTopic(const json& body, ChannelDocument document, ChannelConfig& out,
   // Avro / Protobuf keys resolve their schema ids in the registry the values
   // use: a Confluent value converter's (built-in, or its externalSchemaRegistry).
   if ((out.key_converter == KeyConverter::kAvroConfluent ||
-       out.key_converter == KeyConverter::kProtobufConfluent) &&
+       out.key_converter == KeyConverter::kProtobufConfluent ||
+       out.key_converter == KeyConverter::kJsonSchemaConfluent) &&
       !IsConfluentConverter(out.value_converter)) {
     return reader.Bad("keyConverter",
                       "keyConverter " + std::string(KeyConverterName(out.key_converter)) +

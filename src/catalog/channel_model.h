@@ -56,11 +56,17 @@ Result<ValueConverter> ParseValueConverter(std::string_view name);
 // record key lands in `_kafka.key`: BYTE_ARRAY (the default) keeps its bytes
 // (binary); STRING decodes it as UTF-8 text (string), and a record whose key
 // is not UTF-8 goes to the dead-letter queue (TYPE_MISMATCH); AVRO_CONFLUENT /
-// PROTOBUF_CONFLUENT decode a Confluent-framed Avro / Protobuf key by its
-// writer schema into a typed `_kafka.key` (only with a *_CONFLUENT
-// valueConverter: the same registry).
-enum class KeyConverter { kByteArray, kString, kAvroConfluent, kProtobufConfluent };
-// "BYTE_ARRAY", "STRING", "AVRO_CONFLUENT", "PROTOBUF_CONFLUENT"
+// PROTOBUF_CONFLUENT / JSON_SCHEMA_CONFLUENT decode a Confluent-framed Avro /
+// Protobuf / JSON key by its writer schema into a typed `_kafka.key` (only
+// with a *_CONFLUENT valueConverter: the same registry).
+enum class KeyConverter {
+  kByteArray,
+  kString,
+  kAvroConfluent,
+  kProtobufConfluent,
+  kJsonSchemaConfluent
+};
+// "BYTE_ARRAY", "STRING", "AVRO_CONFLUENT", "PROTOBUF_CONFLUENT", "JSON_SCHEMA_CONFLUENT"
 std::string_view KeyConverterName(KeyConverter converter);
 // Errors: InvalidArgument naming the value and the valid ones.
 Result<KeyConverter> ParseKeyConverter(std::string_view name);

@@ -169,9 +169,12 @@ Result<json> CreateBody(const ServiceClient& c, const std::string& cluster_arn,
     topic_config["recordConverter"]["keyConverter"] = "AVRO_CONFLUENT";
   } else if (f.key_format == "protobuf-confluent") {
     topic_config["recordConverter"]["keyConverter"] = "PROTOBUF_CONFLUENT";
+  } else if (f.key_format == "json-schema-confluent") {
+    topic_config["recordConverter"]["keyConverter"] = "JSON_SCHEMA_CONFLUENT";
   } else if (f.key_format != "bytes") {
-    return Err(InvalidArgument(
-        "--key-format must be bytes, string, avro-confluent or protobuf-confluent"));
+    return Err(
+        InvalidArgument("--key-format must be bytes, string, avro-confluent, protobuf-confluent or "
+                        "json-schema-confluent"));
   }
   if (!f.schema_arn.empty()) topic_config["recordSchema"] = {{"gsrArn", f.schema_arn}};
   ST_ASSIGN_OR_RETURN(std::string bucket_arn, ResolveBucketArn(c, f.bucket));
@@ -238,8 +241,8 @@ void AddChannelGroup(CLI::App& app, ServiceCommands& s) {
   create
       ->add_option("--key-format", flags.key_format,
                    "_kafka.key as the key's bytes (bytes), UTF-8 text (string) or decoded "
-                   "by its Confluent key schema (avro-confluent, protobuf-confluent; with the "
-                   "*-confluent formats)")
+                   "by its Confluent key schema (avro-confluent, protobuf-confluent, "
+                   "json-schema-confluent; with the *-confluent formats)")
       ->capture_default_str();
   create->add_option("--schema-arn", flags.schema_arn, "Glue schema ARN (format json)");
   create->add_option("--partition-by", flags.partition_by, "hour | day")->capture_default_str();

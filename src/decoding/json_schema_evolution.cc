@@ -1,5 +1,6 @@
 #include "decoding/json_schema_evolution.h"
 
+#include <algorithm>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -180,6 +181,46 @@ Result<JsonSchemaEvolution> EvolveForJsonSchema(const iceberg::Schema& table,
   ST_ASSIGN_OR_RETURN(std::vector<NestedField> fields,
                       merger.MergeFields(table.fields(), version.fields(), "", true));
   if (!merger.changed()) return JsonSchemaEvolution{table, false};
+  ST_ASSIGN_OR_RETURN(iceberg::Schema evolved,
+                      iceberg::Schema::Make(table.schema_id() + 1, std::move(fields),
+                                            table.identifier_field_ids()));
+  return JsonSchemaEvolution{std::move(evolved), true};
+}
+
+Result<JsonSchemaEvolution> EvolveKeyForJsonSchema(const iceberg::Schema& table,
+                                                   const iceberg::Schema& key_version) {
+  std::vector<NestedField> fields = table.fields();
+  auto kafka = std::find_if(fields.begin(), fields.end(), [](const NestedField& f) {
+    return f.name == kKafkaMetadataColumn && f.type->id() == TypeId::kStruct;
+  });
+  if (kafka == fields.end()) {
+    return Err(InvalidArgument("the table has no _kafka column to hold a typed key"));
+  }
+  std::vector<NestedField> members = kafka->type->fields();
+  auto key = std::find_if(members.begin(), members.end(),
+                          [](const NestedField& f) { return f.name == "key"; });
+  int32_t next_id = table.HighestFieldId() + 1;
+  if (key == members.end()) {
+    // A new optional member: its id first, then the struct's, as Iceberg
+    // numbers a new field.
+    NestedField added{next_id++, "key", false, nullptr, "Kafka record key"};
+    added.type = Renumber(Type::Struct(key_version.fields()), &next_id);
+    auto headers = std::find_if(members.begin(), members.end(),
+                                [](const NestedField& f) { return f.name == "headers"; });
+    members.insert(headers, std::move(added));
+  } else {
+    if (key->type->id() != TypeId::kStruct) {
+      return Err(InvalidArgument("_kafka.key is " + key->type->ToString() +
+                                 ", not a struct a JSON key can evolve"));
+    }
+    Merger merger(table.HighestFieldId());
+    ST_ASSIGN_OR_RETURN(std::vector<NestedField> merged,
+                        merger.MergeFields(key->type->fields(), key_version.fields(),
+                                           std::string(kKafkaMetadataColumn) + ".key.", false));
+    if (!merger.changed()) return JsonSchemaEvolution{table, false};
+    key->type = Type::Struct(std::move(merged));
+  }
+  kafka->type = Type::Struct(std::move(members));
   ST_ASSIGN_OR_RETURN(iceberg::Schema evolved,
                       iceberg::Schema::Make(table.schema_id() + 1, std::move(fields),
                                             table.identifier_field_ids()));

@@ -41,4 +41,14 @@ struct JsonSchemaEvolution {
 Result<JsonSchemaEvolution> EvolveForJsonSchema(const iceberg::Schema& table,
                                                 const iceberg::Schema& version);
 
+// The same rules for a typed JSON key (keyConverter JSON_SCHEMA_CONFLUENT):
+// `key_version` is the mapping of the key's JSON Schema (an object). The
+// table has no `_kafka.key` until the first keyed record: it is added as an
+// optional struct of the version's fields (fresh ids); later versions merge
+// into it as above (paths "_kafka.key.<field>"). Errors: FailedPrecondition
+// naming the field; InvalidArgument when the table has no `_kafka` struct
+// or its key is not a struct.
+Result<JsonSchemaEvolution> EvolveKeyForJsonSchema(const iceberg::Schema& table,
+                                                   const iceberg::Schema& key_version);
+
 }  // namespace st::decoding

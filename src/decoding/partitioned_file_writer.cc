@@ -80,6 +80,18 @@ class PartitionedFileWriter::Impl {
       ST_ASSIGN_OR_RETURN(KafkaMetadataWriter kafka,
                           KafkaMetadataWriter::Make(plan_->kafka, options_.key_format));
       kafka_writer_ = std::make_unique<KafkaMetadataWriter>(kafka);
+      const ShredNode* key = kafka_writer_->key_node();
+      if (options_.key_format == KeyFormat::kJsonSchemaConfluent && key != nullptr) {
+        if (key->kind != ShredNode::Kind::kStruct) {
+          return InvalidArgument("a JSON key needs a struct _kafka.key, not " +
+                                 key->type->ToString());
+        }
+        // The JSON walk starts at its plan's root: a copy of the key node
+        // (same columns and levels) makes the key object that root.
+        json_key_plan_ = std::make_unique<ShredPlan>();
+        json_key_plan_->root = *key;
+        json_key_shredder_ = std::make_unique<JsonShredder>(*json_key_plan_, 0);
+      }
     }
     const bool raw =
         options_.format == ValueFormat::kByteArray || options_.format == ValueFormat::kString;
@@ -308,6 +320,23 @@ class PartitionedFileWriter::Impl {
     RecordError error;
     ConfluentFrame frame;
     if (!ParseConfluentFrame(*record.key, protobuf, &frame, &error)) return KeyError(error);
+    if (options_.key_format == KeyFormat::kJsonSchemaConfluent && node != nullptr) {
+      error.schema_version_id = std::to_string(frame.schema_id);
+      ST_ASSIGN_OR_RETURN(const GsrVersionState* state, JsonKeyState(frame.schema_id));
+      if (state == nullptr) {
+        error.code = std::string(kSchemaNotFound);
+        error.message =
+            "writer schema " + error.schema_version_id + " is not in the schema registry";
+        return KeyError(error);
+      }
+      if (!state->matches) {
+        error.code = std::string(kSchemaMismatch);
+        error.message = state->mismatch;
+        return KeyError(error);
+      }
+      if (!json_key_shredder_->Shred(frame.payload, out, &error)) return KeyError(error);
+      return std::optional<RecordError>();
+    }
     error.schema_version_id = std::to_string(frame.schema_id);
     const int32_t id = frame.schema_id;
     AvroPlanCache::Fetch fetch = [this, id] { return options_.writer_schemas(id); };
@@ -557,6 +586,27 @@ class PartitionedFileWriter::Impl {
     return &confluent_versions_.emplace(id, std::move(state)).first->second;
   }
 
+  // Whether a JSON key's schema id is a JSON Schema (nullptr: not
+  // registered). The table's `_kafka.key` was evolved for it by the channel.
+  Result<const GsrVersionState*> JsonKeyState(int32_t id) {
+    auto it = json_key_versions_.find(id);
+    if (it != json_key_versions_.end()) return &it->second;
+    Result<WriterSchema> schema = options_.writer_schemas(id);
+    if (!schema) {
+      if (schema.error().code() == StatusCode::kNotFound) {
+        return static_cast<const GsrVersionState*>(nullptr);
+      }
+      return Err(schema.error().WithContext("looking up key schema " + std::to_string(id)));
+    }
+    GsrVersionState state{true, ""};
+    if (schema->type != WriterSchemaType::kJson) {
+      state = {false, "writer schema " + std::to_string(id) + " is not a JSON Schema; " +
+                          "keyConverter JSON_SCHEMA_CONFLUENT decodes JSON keys"};
+    }
+    if (json_key_versions_.size() >= 4096) json_key_versions_.clear();  // Bounded.
+    return &json_key_versions_.emplace(id, std::move(state)).first->second;
+  }
+
   Status FlushFile(DataFileHandle& file) {
     FileBuffers& buffers = BuffersOf(file);
     Status status = buffers.buffers.FlushTo(*file.writer);
@@ -617,6 +667,10 @@ class PartitionedFileWriter::Impl {
   // kJsonSchemaConfluent's versions_, by schema id. Bounded by the ids
   // registered: unknown ids are not cached.
   std::unordered_map<int32_t, GsrVersionState> confluent_versions_;
+  // JSON keys: the key node as a plan root, its walker, and the ids seen.
+  std::unique_ptr<ShredPlan> json_key_plan_;
+  std::unique_ptr<JsonShredder> json_key_shredder_;
+  std::unordered_map<int32_t, GsrVersionState> json_key_versions_;
   // The file the previous record went to: the next one is decoded straight
   // into its buffers (files_ owns it).
   DataFileHandle* last_file_ = nullptr;

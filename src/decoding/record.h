@@ -12,15 +12,16 @@
 namespace st::decoding {
 
 // How a channel's record keys land in `_kafka.key` (its keyConverter): their
-// bytes (binary), UTF-8 text (string), or Avro / Protobuf behind the
-// Confluent framing, decoded by the key's writer schema into the Iceberg type
-// it maps to (the table gains `_kafka.key` with the first keyed record and
-// evolves it with later key schema versions).
-enum class KeyFormat { kBytes, kString, kAvroConfluent, kProtobufConfluent };
+// bytes (binary), UTF-8 text (string), or Avro / Protobuf / JSON (an object)
+// behind the Confluent framing, decoded by the key's writer schema into the
+// Iceberg type it maps to (the table gains `_kafka.key` with the first keyed
+// record and evolves it with later key schema versions).
+enum class KeyFormat { kBytes, kString, kAvroConfluent, kProtobufConfluent, kJsonSchemaConfluent };
 
 // Whether keys of `format` are decoded by a writer schema (a typed `_kafka.key`).
 inline bool KeyHasSchema(KeyFormat format) {
-  return format == KeyFormat::kAvroConfluent || format == KeyFormat::kProtobufConfluent;
+  return format == KeyFormat::kAvroConfluent || format == KeyFormat::kProtobufConfluent ||
+         format == KeyFormat::kJsonSchemaConfluent;
 }
 
 // How a channel's record values are encoded (the channel's valueConverter).

@@ -67,6 +67,8 @@ decoding::KeyFormat ToKeyFormat(catalog::KeyConverter converter) {
       return decoding::KeyFormat::kAvroConfluent;
     case catalog::KeyConverter::kProtobufConfluent:
       return decoding::KeyFormat::kProtobufConfluent;
+    case catalog::KeyConverter::kJsonSchemaConfluent:
+      return decoding::KeyFormat::kJsonSchemaConfluent;
     case catalog::KeyConverter::kByteArray:
       break;
   }
@@ -301,9 +303,10 @@ SchemaMatcher JsonSchemaMatcher(const iceberg::Schema& table, const ChannelConfi
 // decoder's schema_matches (rebuilt for each table schema) is the backstop
 // for versions not decided here (SCHEMA_MISMATCH).
 //
-// Typed keys (keyConverter AVRO_CONFLUENT, PROTOBUF_CONFLUENT) follow the same steps for each key
-// schema id: the first one adds `_kafka.key`, later ones evolve it
-// (decoding::EvolveKeyForAvro), an incompatible one quarantines its records.
+// Typed keys (keyConverter AVRO_CONFLUENT, PROTOBUF_CONFLUENT,
+// JSON_SCHEMA_CONFLUENT) follow the same steps for each key schema id: the
+// first one adds `_kafka.key`, later ones evolve it (decoding::EvolveKeyFor*),
+// an incompatible one quarantines its records.
 class AvroBatchWriter final : public BatchWriter {
  public:
   // `key_schemas`: set for typed keys, the writer schema of a key schema id.
@@ -311,7 +314,8 @@ class AvroBatchWriter final : public BatchWriter {
                   AvroSchemaSource source, std::set<int32_t> partition_sources,
                   registry::SchemaRegistry& registry, std::string account, iceberg::FileIO& io,
                   Random& random, std::optional<ChannelConfig> json_config = std::nullopt,
-                  decoding::WriterSchemaLookup key_schemas = {}, bool protobuf_keys = false)
+                  decoding::WriterSchemaLookup key_schemas = {},
+                  decoding::KeyFormat key_format = decoding::KeyFormat::kBytes)
       : registry_(registry),
         account_(std::move(account)),
         options_(std::move(options)),
@@ -321,7 +325,8 @@ class AvroBatchWriter final : public BatchWriter {
         io_(io),
         random_(random),
         key_schemas_(std::move(key_schemas)),
-        protobuf_keys_(protobuf_keys),
+        protobuf_keys_(key_format == decoding::KeyFormat::kProtobufConfluent),
+        json_keys_(key_format == decoding::KeyFormat::kJsonSchemaConfluent),
         json_config_(std::move(json_config)) {}
 
   Status Open() { return Reopen(options_.schema); }
@@ -455,7 +460,22 @@ class AvroBatchWriter final : public BatchWriter {
         } else if (evolved->changed) {
           ST_TRY(Evolve(evolved->schema));
         }
-      } else if (!protobuf_keys_ && schema->type == decoding::WriterSchemaType::kAvro) {
+      } else if (json_keys_ && schema->type == decoding::WriterSchemaType::kJson) {
+        // A key schema that does not map (not an object, ...) is quarantined
+        // with the mapping's reason, as is one that cannot evolve the key.
+        Result<iceberg::Schema> mapped = registry::JsonSchemaToIceberg(schema->text);
+        Result<decoding::JsonSchemaEvolution> evolved =
+            mapped.has_value() ? decoding::EvolveKeyForJsonSchema(options_.schema, *mapped)
+                               : Result<decoding::JsonSchemaEvolution>(Err(mapped.error()));
+        if (!evolved.has_value()) {
+          decided.incompatible = true;
+          decided.message = "The key schema version " + id +
+                            " cannot evolve the table: " + evolved.error().message();
+        } else if (evolved->changed) {
+          ST_TRY(Evolve(evolved->schema));
+        }
+      } else if (!protobuf_keys_ && !json_keys_ &&
+                 schema->type == decoding::WriterSchemaType::kAvro) {
         if (Result<avro::Schema> parsed = avro::Schema::Parse(schema->text)) {
           Result<decoding::AvroEvolution> evolved =
               decoding::EvolveKeyForAvro(options_.schema, *parsed);
@@ -546,7 +566,8 @@ class AvroBatchWriter final : public BatchWriter {
   std::optional<int64_t> horizon_;
   std::map<std::string, Decision, std::less<>> decisions_;
   decoding::WriterSchemaLookup key_schemas_;
-  bool protobuf_keys_ = false;  // Else Avro keys (when key_schemas_ is set).
+  bool protobuf_keys_ = false;  // Else Avro or JSON keys (when key_schemas_ is set).
+  bool json_keys_ = false;
   // By the 4 id bytes (Protobuf: and the message indexes).
   std::map<std::string, Decision, std::less<>> key_decisions_;
   // JSON_SCHEMA_GSR, JSON_SCHEMA_CONFLUENT: the channel, for each table
@@ -650,10 +671,10 @@ class DecodingRecordFormat final : public RecordFormat {
       };
       decoding::WriterSchemaLookup key_schemas;
       if (typed_keys) key_schemas = options.writer_schemas;
-      const bool protobuf_keys = options.key_format == decoding::KeyFormat::kProtobufConfluent;
+      const decoding::KeyFormat key_format = options.key_format;
       auto writer = std::make_unique<AvroBatchWriter>(
           std::move(options), converter, std::move(source), std::move(sources), registry_, account,
-          io, random, json_config, std::move(key_schemas), protobuf_keys);
+          io, random, json_config, std::move(key_schemas), key_format);
       ST_TRY(writer->Open());
       return std::unique_ptr<BatchWriter>(std::move(writer));
     }

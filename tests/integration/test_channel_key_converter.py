@@ -101,7 +101,7 @@ def test_the_default_keeps_key_bytes_and_a_bad_key_converter_is_refused(
     assert sorted(r["_kafka"]["key"] for r in data.to_pylist()) == [b"k2", b"\xff\xfe"]
     assert channel.dlq_lines() == []
 
-    for key_converter, needle in (("AVRO", "use BYTE_ARRAY, STRING, AVRO_CONFLUENT or PROTOBUF_CONFLUENT"),
+    for key_converter, needle in (("AVRO", "use BYTE_ARRAY, STRING, AVRO_CONFLUENT, PROTOBUF_CONFLUENT or JSON_SCHEMA_CONFLUENT"),
                                   (7, "keyConverter")):
         body = {
             "channelName": "bad-key",

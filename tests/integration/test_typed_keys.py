@@ -1,6 +1,6 @@
-"""keyConverter AVRO_CONFLUENT and PROTOBUF_CONFLUENT (issue 14 item 3, typed
-keys). Avro: record keys that
-confluent-kafka's AvroSerializer wrote (MessageField.KEY, subject
+"""keyConverter AVRO_CONFLUENT, PROTOBUF_CONFLUENT and JSON_SCHEMA_CONFLUENT
+(issue 14 item 3, typed keys). Avro: record keys that confluent-kafka's
+AvroSerializer wrote (MessageField.KEY, subject
 `<topic>-key` in our Confluent-compatible registry) are decoded by their
 writer schema into a typed `_kafka.key`: a record key is a struct with its
 fields, a primitive key is that primitive. The first keyed record adds
@@ -11,7 +11,8 @@ keeps flowing; poison keys go to the DLQ with the value framing's codes.
 
 Protobuf: keys confluent-kafka's ProtobufSerializer wrote (message indexes
 and all) become a struct `_kafka.key` of the message's fields, evolved by the
-same rules (a new field adds a member).
+same rules (a new field adds a member). JSON Schema: JSONSerializer's object
+keys become a struct of the schema's properties, shredded like JSON values.
 
 A real Kafka broker, the real serializers, rows read back with PyIceberg,
 DuckDB and Spark; table + DLQ = produced per (partition, offset).
@@ -333,3 +334,62 @@ def test_protobuf_keys_are_typed_and_evolve(server, kafka, topic_name, tmp_path)
         assert "record key" in line["errorMessage"], line
     assert str(table.schemas()[max(table.schemas())].find_field("_kafka.key.customer")
                .field_type) == "long"
+
+
+KEY_JSON_V1 = {"type": "object",
+               "properties": {"customer": {"type": "integer"}, "region": {"type": "string"}},
+               "required": ["customer"]}
+KEY_JSON_V2 = {"type": "object",
+               "properties": {**KEY_JSON_V1["properties"], "tier": {"type": "string"}},
+               "required": ["customer"]}
+
+
+def test_json_schema_keys_are_typed_and_evolve(server, kafka, topic_name):
+    from confluent_kafka.schema_registry.json_schema import JSONSerializer
+    from confluent_kafka.serialization import MessageField, SerializationContext
+
+    kafka.create_topic(topic_name, partitions=2)
+    sr, _, value_of = registry_and_serializers(server, topic_name)
+    # KEY_JSON_V1's object is open: under BACKWARD the registry refuses V2's
+    # new property (as Confluent's does); the key subject is set to NONE.
+    sr.set_compatibility(f"{topic_name}-key", "NONE")
+    setup = ChannelSetup.create(server, kafka, topic_name, converter="AVRO_CONFLUENT",
+                                freshness=1, key_converter="JSON_SCHEMA_CONFLUENT")
+    setup.wait_status("ACTIVE")
+    context = SerializationContext(topic_name, MessageField.KEY)
+    ser1 = JSONSerializer(json.dumps(KEY_JSON_V1), sr)
+    ser2 = JSONSerializer(json.dumps(KEY_JSON_V2), sr)
+
+    produced = {}
+
+    def send(items):
+        pairs = [(key, value_of(order(i, 1))) for i, key, _ in items]
+        for (p, o), (i, _, outcome) in zip(produce_keyed(kafka, topic_name, pairs), items):
+            produced[(p, o)] = (i, outcome)
+
+    k = [{"customer": (1 << 63) - 1, "region": "r\u00e9gion-\U0001f600"}, {"customer": -3}]
+    send([(0, ser1(k[0], context), k[0]), (1, ser1(k[1], context), k[1]), (2, None, None)])
+    wait_for(lambda: len(rows_of(setup)) >= 3, what="rows with v1 keys")
+    k2 = {"customer": 4, "region": "ap", "tier": "gold"}
+    send([(10, ser2(k2, context), k2),
+          (11, b"\x02" + ser1(k[1], context)[1:], "WRONG_MAGIC_BYTE"),
+          (12, ser1(k[1], context)[:5] + b'{"customer": "x"}', "TYPE_MISMATCH")])
+    wait_for(lambda: len(setup.dlq_lines()) >= 2, what="poison keys in the DLQ")
+    wait_for(lambda: len(rows_of(setup)) >= 4, what="rows with v2 keys")
+
+    table = setup.load_table()
+    data = table.scan().to_arrow()
+    key_type = data.schema.field("_kafka").type.field("key").type
+    assert [key_type.field(i).name for i in range(key_type.num_fields)] == [
+        "customer", "region", "tier"]
+    got = {r["id"]: r["_kafka"]["key"] for r in data.to_pylist()}
+    want = {i: None if key is None else {"region": None, "tier": None, **key}
+            for i, key in produced.values() if not isinstance(key, str)}
+    assert got == want
+    lines = setup.dlq_lines()
+    in_table = [(r["_kafka"]["partition"], r["_kafka"]["offset"]) for r in data.to_pylist()]
+    in_dlq = [(line["partition"], line["offset"]) for line in lines]
+    assert sorted(in_table + in_dlq) == sorted(produced)
+    for line in lines:
+        assert produced[(line["partition"], line["offset"])][1] == line["errorCode"], line
+        assert "record key" in line["errorMessage"], line

@@ -178,8 +178,9 @@ TEST(ChannelModelTest, KeyConverter) {
 
   json bad = Body();
   bad["topicConfigurationList"][0]["recordConverter"]["keyConverter"] = "AVRO";
-  ExpectInvalidMember(bad, "keyConverter",
-                      "use BYTE_ARRAY, STRING, AVRO_CONFLUENT or PROTOBUF_CONFLUENT");
+  ExpectInvalidMember(
+      bad, "keyConverter",
+      "use BYTE_ARRAY, STRING, AVRO_CONFLUENT, PROTOBUF_CONFLUENT or JSON_SCHEMA_CONFLUENT");
   // Avro keys resolve in the values' Confluent registry.
   bad = Body();
   bad["topicConfigurationList"][0]["recordConverter"]["keyConverter"] = "AVRO_CONFLUENT";

@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "decoding/json_schema_evolution.h"
 #include "decoding_test_fixture.h"
 
 namespace st::decoding {
@@ -173,6 +174,84 @@ TEST_F(JsonSchemaConfluentTest, NeedsAWriterSchemaLookup) {
   auto writer = PartitionedFileWriter::Make(std::move(options), *io_, random_);
   ASSERT_FALSE(writer.has_value());
   EXPECT_EQ(writer.error().code(), StatusCode::kInvalidArgument);
+}
+
+TEST_F(DecodingFixture, JsonKeysDecodeIntoKafkaKey) {
+  auto table = ChannelTableSchema(ValueFormat::kByteArray, std::nullopt, true, std::nullopt,
+                                  KeyFormat::kJsonSchemaConfluent);
+  ASSERT_TRUE(table.has_value()) << table.error().ToString();
+  EXPECT_EQ(table->FindFieldByName("_kafka.key"), nullptr);
+  const iceberg::Schema key_version =
+      MustSchema({{1, "customer", true, Type::Long(), ""},
+                  {2, "region", false, Type::String(), ""},
+                  {3, "parts", false, Type::List(4, false, Type::Int()), ""}});
+  auto evolved = EvolveKeyForJsonSchema(*table, key_version);
+  ASSERT_TRUE(evolved.has_value()) << evolved.error().ToString();
+  ASSERT_TRUE(evolved->changed);
+  const NestedField* key = evolved->schema.FindFieldByName("_kafka.key");
+  ASSERT_NE(key, nullptr);
+  EXPECT_FALSE(key->required);
+  EXPECT_GT(key->id, table->HighestFieldId());
+  const NestedField* customer = evolved->schema.FindFieldByName("_kafka.key.customer");
+  ASSERT_NE(customer, nullptr);
+  EXPECT_GT(customer->id, key->id);
+  // The same version again: unchanged; a new optional member: added; another
+  // type: refused naming the key field.
+  auto same = EvolveKeyForJsonSchema(evolved->schema, key_version);
+  ASSERT_TRUE(same.has_value());
+  EXPECT_FALSE(same->changed);
+  auto more =
+      EvolveKeyForJsonSchema(evolved->schema, MustSchema({{1, "customer", true, Type::Long(), ""},
+                                                          {2, "tier", false, Type::String(), ""}}));
+  ASSERT_TRUE(more.has_value()) << more.error().ToString();
+  EXPECT_NE(more->schema.FindFieldByName("_kafka.key.tier"), nullptr);
+  auto bad = EvolveKeyForJsonSchema(evolved->schema,
+                                    MustSchema({{1, "customer", true, Type::String(), ""}}));
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.error().message().find("_kafka.key.customer"), std::string::npos)
+      << bad.error().message();
+
+  auto options = Options(ValueFormat::kByteArray, evolved->schema);
+  options.key_format = KeyFormat::kJsonSchemaConfluent;
+  options.writer_schemas = [](int32_t id) -> Result<WriterSchema> {
+    if (id == kJsonSchemaId) return WriterSchema{WriterSchemaType::kJson, kJsonDefinition, {}};
+    if (id == 8) return WriterSchema{WriterSchemaType::kAvro, "\"long\"", {}};
+    return Err(NotFound("no schema"));
+  };
+  auto writer = MustWriter(std::move(options));
+  ASSERT_NE(writer, nullptr);
+  int64_t offset = 0;
+  auto add = [&](std::optional<std::string> key) {
+    KafkaRecord record;
+    record.topic = "t";
+    record.offset = offset++;
+    record.timestamp_ms = 1;
+    record.value = "v";
+    if (key) record.key = *key;
+    auto result = writer->Add(record);
+    EXPECT_TRUE(result.has_value());
+    if (result && *result) {
+      EXPECT_NE((*result)->message.find("record key"), std::string::npos) << (*result)->message;
+    }
+    return result && *result ? (*result)->code : std::string("ok");
+  };
+  EXPECT_EQ(add(ConfluentJsonFrame(R"({"customer": 42, "region": "eu", "parts": [1, null]})")),
+            "ok");
+  EXPECT_EQ(add(ConfluentJsonFrame(R"({"customer": -7})")), "ok");
+  EXPECT_EQ(add(std::nullopt), "ok");
+  EXPECT_EQ(add(ConfluentJsonFrame(R"({"region": "eu"})")), kMissingRequiredField);
+  EXPECT_EQ(add(ConfluentJsonFrame(R"({"customer": "x"})")), kTypeMismatch);
+  EXPECT_EQ(add(ConfluentJsonFrame(R"({"customer": 1)")), kMalformedJson);
+  EXPECT_EQ(add(ConfluentJsonFrame("[1]")), kTypeMismatch);
+  EXPECT_EQ(add(ConfluentJsonFrame(R"({"customer": 1})", 9)), kSchemaNotFound);
+  EXPECT_EQ(add(ConfluentJsonFrame(R"({"customer": 1})", 8)), kSchemaMismatch);
+  EXPECT_EQ(add(std::string("\x05{}", 3)), kWrongMagicByte);
+  auto files = writer->Finish();
+  ASSERT_TRUE(files.has_value());
+  ASSERT_EQ(files->size(), 1u);
+  EXPECT_EQ((*files)[0].record_count, 3);
+  EXPECT_EQ(Bound((*files)[0], customer->id, *Type::Long(), false).int64_value(), 42);
+  EXPECT_EQ(Bound((*files)[0], customer->id, *Type::Long(), true).int64_value(), -7);
 }
 
 }  // namespace
