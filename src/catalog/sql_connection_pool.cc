@@ -69,7 +69,7 @@ Connection& ConnectionPool::Current() const {
 }
 
 void SqlMetadataStore::BackOffBeforeRewrite(int attempt) {
-  const uint64_t cap_ms = uint64_t{1} << std::min(attempt, 6);
+  const uint64_t cap_ms = uint64_t{1} << std::min(attempt, 8);
   std::this_thread::sleep_for(std::chrono::microseconds(random_.Next64() % (cap_ms * 1000 + 1)));
 }
 

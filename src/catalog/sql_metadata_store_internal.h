@@ -244,8 +244,13 @@ class SqlMetadataStore final : public MetadataStore {
       BackOffBeforeRewrite(attempt);
     }
   }
-  static constexpr int kWriteAttempts = 10;
-  // A random pause of up to 2^attempt ms (at most 64): writers that aborted
+  // 10 attempts with pauses of at most 64 ms once let a DeleteChannel lose
+  // every round to the other replica's writers under TSan (CI, session 36):
+  // SERIALIZABLE can cancel the same transaction as the pivot again and
+  // again while others keep writing. 25 attempts with pauses of up to 256 ms
+  // wait out such a run (about 3 s in the worst case) rather than answer 503.
+  static constexpr int kWriteAttempts = 25;
+  // A random pause of up to 2^attempt ms (at most 256): writers that aborted
   // each other retry at different times instead of colliding again.
   void BackOffBeforeRewrite(int attempt);
 
