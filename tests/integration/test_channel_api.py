@@ -386,7 +386,26 @@ def test_streamtables_cluster_and_channel_commands(env, kafka):
     bad_key = server.cli("channel", "create", "--cluster", cluster, "--name", "u", "--topic", "u",
                          "--bucket", bucket, "--namespace", "web", "--table", "u", "--key-format",
                          "avro", "--dlq-bucket", "dlq", "--role-arn", env["role"], check=False)
-    assert bad_key.returncode == 1 and "--key-format must be bytes or string" in bad_key.stderr
+    assert bad_key.returncode == 1
+    assert ("--key-format must be bytes, string, avro-confluent, protobuf-confluent or "
+            "json-schema-confluent") in bad_key.stderr
+    # Typed keys: the CLI sends the keyConverter; the server refuses one a
+    # non-Confluent value converter cannot resolve.
+    server.cli("channel", "create", "--cluster", cluster, "--name", "typed", "--topic", "typed",
+               "--bucket", bucket, "--namespace", "web", "--table", "typed", "--format",
+               "avro-confluent", "--key-format", "protobuf-confluent", "--dlq-bucket", "dlq",
+               "--role-arn", env["role"])
+    shown = json.loads(server.cli("channel", "describe", "--cluster", cluster, "typed",
+                                  "--json").stdout)
+    assert shown["topicConfigurationList"][0]["recordConverter"] == {
+        "valueConverter": "AVRO_CONFLUENT", "keyConverter": "PROTOBUF_CONFLUENT"}
+    server.cli("channel", "delete", "--cluster", cluster, "typed")
+    refused = server.cli("channel", "create", "--cluster", cluster, "--name", "u", "--topic", "u",
+                         "--bucket", bucket, "--namespace", "web", "--table", "u", "--format",
+                         "bytes", "--key-format", "avro-confluent", "--dlq-bucket", "dlq",
+                         "--role-arn", env["role"], check=False)
+    assert refused.returncode == 1
+    assert "keyConverter AVRO_CONFLUENT needs a valueConverter of" in refused.stderr
 
     busy = server.cli("cluster", "delete", cluster, check=False)
     assert busy.returncode == 1 and "ConflictException" in busy.stderr
