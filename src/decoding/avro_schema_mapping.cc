@@ -405,34 +405,13 @@ Result<AvroEvolution> EvolveForAvro(const iceberg::Schema& table, const avro::Sc
 
 Result<AvroEvolution> EvolveKeyForAvro(const iceberg::Schema& table,
                                        const avro::Schema& key_writer) {
-  std::vector<NestedField> fields = table.fields();
-  auto kafka = std::find_if(fields.begin(), fields.end(), [](const NestedField& f) {
-    return f.name == kKafkaMetadataColumn && f.type->id() == TypeId::kStruct;
-  });
-  if (kafka == fields.end()) {
-    return Err(InvalidArgument("the table has no _kafka column to hold a typed key"));
-  }
-  std::vector<NestedField> members = kafka->type->fields();
-  auto key = std::find_if(members.begin(), members.end(),
-                          [](const NestedField& f) { return f.name == "key"; });
+  ST_ASSIGN_OR_RETURN(const NestedField* key, KafkaKeyOf(table));
   const std::set<int32_t> no_partition_sources;  // The key is never one.
   Evolver evolver(table.HighestFieldId() + 1, no_partition_sources);
-  ST_ASSIGN_OR_RETURN(NestedField evolved,
-                      evolver.Key(key == members.end() ? nullptr : &*key, key_writer.root()));
+  ST_ASSIGN_OR_RETURN(NestedField evolved, evolver.Key(key, key_writer.root()));
   if (!evolver.changed()) return AvroEvolution{table, false};
   evolved.required = false;
-  if (key == members.end()) {
-    // Before `headers`, where the other key converters have it.
-    auto headers = std::find_if(members.begin(), members.end(),
-                                [](const NestedField& f) { return f.name == "headers"; });
-    members.insert(headers, std::move(evolved));
-  } else {
-    *key = std::move(evolved);
-  }
-  kafka->type = Type::Struct(std::move(members));
-  ST_ASSIGN_OR_RETURN(iceberg::Schema out,
-                      iceberg::Schema::Make(table.schema_id() + 1, std::move(fields),
-                                            table.identifier_field_ids()));
+  ST_ASSIGN_OR_RETURN(iceberg::Schema out, WithKafkaKey(table, std::move(evolved)));
   return AvroEvolution{std::move(out), true};
 }
 

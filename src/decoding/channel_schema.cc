@@ -127,4 +127,45 @@ Result<iceberg::PartitionSpec> ChannelPartitionSpec(
   return iceberg::PartitionSpec::Make(table_schema, 0, {std::move(field)});
 }
 
+namespace {
+
+bool IsKafkaStruct(const iceberg::NestedField& f) {
+  return f.name == kKafkaMetadataColumn && f.type->id() == iceberg::TypeId::kStruct;
+}
+
+Status NoKafkaStruct() {
+  return InvalidArgument("the table has no _kafka column to hold a typed key");
+}
+
+}  // namespace
+
+Result<const iceberg::NestedField*> KafkaKeyOf(const iceberg::Schema& table) {
+  const std::vector<iceberg::NestedField>& fields = table.fields();
+  auto kafka = std::find_if(fields.begin(), fields.end(), IsKafkaStruct);
+  if (kafka == fields.end()) return Err(NoKafkaStruct());
+  for (const iceberg::NestedField& member : kafka->type->fields()) {
+    if (member.name == "key") return &member;
+  }
+  return static_cast<const iceberg::NestedField*>(nullptr);
+}
+
+Result<iceberg::Schema> WithKafkaKey(const iceberg::Schema& table, iceberg::NestedField key) {
+  std::vector<iceberg::NestedField> fields = table.fields();
+  auto kafka = std::find_if(fields.begin(), fields.end(), IsKafkaStruct);
+  if (kafka == fields.end()) return Err(NoKafkaStruct());
+  std::vector<iceberg::NestedField> members = kafka->type->fields();
+  auto at = std::find_if(members.begin(), members.end(),
+                         [](const iceberg::NestedField& f) { return f.name == "key"; });
+  if (at != members.end()) {
+    *at = std::move(key);
+  } else {
+    at = std::find_if(members.begin(), members.end(),
+                      [](const iceberg::NestedField& f) { return f.name == "headers"; });
+    members.insert(at, std::move(key));
+  }
+  kafka->type = iceberg::Type::Struct(std::move(members));
+  return iceberg::Schema::Make(table.schema_id() + 1, std::move(fields),
+                               table.identifier_field_ids());
+}
+
 }  // namespace st::decoding

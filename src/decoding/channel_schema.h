@@ -30,6 +30,16 @@ Result<iceberg::Schema> ChannelTableSchema(ValueFormat format,
                                            const std::optional<std::string>& partition_source,
                                            KeyFormat key_format = KeyFormat::kBytes);
 
+// The `_kafka.key` member of `table`, or nullptr while it has none (a typed
+// key before the first keyed record). Points into `table`. Errors:
+// InvalidArgument when the table has no `_kafka` struct.
+Result<const iceberg::NestedField*> KafkaKeyOf(const iceberg::Schema& table);
+
+// `table` with `key` as its `_kafka.key` (replacing the member, or inserted
+// before `headers`, where the other key converters have it), schema id + 1.
+// Errors: as KafkaKeyOf.
+Result<iceberg::Schema> WithKafkaKey(const iceberg::Schema& table, iceberg::NestedField key);
+
 // Spec 0 with one field 1000: hour(source) named "<source>_hour" (day /
 // "<source>_day" when daily); without a source, on `_kafka.timestamp`
 // ("_kafka_timestamp_hour" / "_kafka_timestamp_day"). Errors: InvalidArgument

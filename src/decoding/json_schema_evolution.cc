@@ -1,6 +1,5 @@
 #include "decoding/json_schema_evolution.h"
 
-#include <algorithm>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -189,25 +188,14 @@ Result<JsonSchemaEvolution> EvolveForJsonSchema(const iceberg::Schema& table,
 
 Result<JsonSchemaEvolution> EvolveKeyForJsonSchema(const iceberg::Schema& table,
                                                    const iceberg::Schema& key_version) {
-  std::vector<NestedField> fields = table.fields();
-  auto kafka = std::find_if(fields.begin(), fields.end(), [](const NestedField& f) {
-    return f.name == kKafkaMetadataColumn && f.type->id() == TypeId::kStruct;
-  });
-  if (kafka == fields.end()) {
-    return Err(InvalidArgument("the table has no _kafka column to hold a typed key"));
-  }
-  std::vector<NestedField> members = kafka->type->fields();
-  auto key = std::find_if(members.begin(), members.end(),
-                          [](const NestedField& f) { return f.name == "key"; });
-  int32_t next_id = table.HighestFieldId() + 1;
-  if (key == members.end()) {
+  ST_ASSIGN_OR_RETURN(const NestedField* key, KafkaKeyOf(table));
+  NestedField evolved;
+  if (key == nullptr) {
     // A new optional member: its id first, then the struct's, as Iceberg
     // numbers a new field.
-    NestedField added{next_id++, "key", false, nullptr, "Kafka record key"};
-    added.type = Renumber(Type::Struct(key_version.fields()), &next_id);
-    auto headers = std::find_if(members.begin(), members.end(),
-                                [](const NestedField& f) { return f.name == "headers"; });
-    members.insert(headers, std::move(added));
+    int32_t next_id = table.HighestFieldId() + 1;
+    evolved = NestedField{next_id++, "key", false, nullptr, "Kafka record key"};
+    evolved.type = Renumber(Type::Struct(key_version.fields()), &next_id);
   } else {
     if (key->type->id() != TypeId::kStruct) {
       return Err(InvalidArgument("_kafka.key is " + key->type->ToString() +
@@ -218,13 +206,11 @@ Result<JsonSchemaEvolution> EvolveKeyForJsonSchema(const iceberg::Schema& table,
                         merger.MergeFields(key->type->fields(), key_version.fields(),
                                            std::string(kKafkaMetadataColumn) + ".key.", false));
     if (!merger.changed()) return JsonSchemaEvolution{table, false};
-    key->type = Type::Struct(std::move(merged));
+    evolved = *key;
+    evolved.type = Type::Struct(std::move(merged));
   }
-  kafka->type = Type::Struct(std::move(members));
-  ST_ASSIGN_OR_RETURN(iceberg::Schema evolved,
-                      iceberg::Schema::Make(table.schema_id() + 1, std::move(fields),
-                                            table.identifier_field_ids()));
-  return JsonSchemaEvolution{std::move(evolved), true};
+  ST_ASSIGN_OR_RETURN(iceberg::Schema out, WithKafkaKey(table, std::move(evolved)));
+  return JsonSchemaEvolution{std::move(out), true};
 }
 
 }  // namespace st::decoding

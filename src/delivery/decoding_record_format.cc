@@ -446,46 +446,35 @@ class AvroBatchWriter final : public BatchWriter {
       }
       Decision decided;
       decided.id = id;
-      if (protobuf_keys_ && schema->type == decoding::WriterSchemaType::kProtobuf) {
-        Result<decoding::AvroEvolution> evolved =
-            decoding::EvolveKeyForProtobuf(options_.schema, *schema, header.message_indexes);
-        if (!evolved.has_value()) {
-          // Unparseable schemas and indexes naming no message: the decoder
-          // reports them (SCHEMA_MISMATCH, MALFORMED_PROTOBUF).
-          if (evolved.error().code() == StatusCode::kFailedPrecondition) {
-            decided.incompatible = true;
-            decided.message = "The key schema version " + id +
-                              " cannot evolve the table: " + evolved.error().message();
-          }
-        } else if (evolved->changed) {
-          ST_TRY(Evolve(evolved->schema));
+      // An evolution's outcome: the table moves on, or the id is quarantined
+      // (`any_error`: also when the schema cannot be mapped at all).
+      auto apply = [&](const auto& evolved, bool any_error) -> Status {
+        if (evolved.has_value()) return evolved->changed ? Evolve(evolved->schema) : Status::OK();
+        if (any_error || evolved.error().code() == StatusCode::kFailedPrecondition) {
+          decided.incompatible = true;
+          decided.message = "The key schema version " + id +
+                            " cannot evolve the table: " + evolved.error().message();
         }
+        return Status::OK();
+      };
+      if (protobuf_keys_ && schema->type == decoding::WriterSchemaType::kProtobuf) {
+        // Unparseable schemas and indexes naming no message: the decoder
+        // reports them (SCHEMA_MISMATCH, MALFORMED_PROTOBUF).
+        ST_TRY(
+            apply(decoding::EvolveKeyForProtobuf(options_.schema, *schema, header.message_indexes),
+                  false));
       } else if (json_keys_ && schema->type == decoding::WriterSchemaType::kJson) {
         // A key schema that does not map (not an object, ...) is quarantined
         // with the mapping's reason, as is one that cannot evolve the key.
         Result<iceberg::Schema> mapped = registry::JsonSchemaToIceberg(schema->text);
-        Result<decoding::JsonSchemaEvolution> evolved =
-            mapped.has_value() ? decoding::EvolveKeyForJsonSchema(options_.schema, *mapped)
-                               : Result<decoding::JsonSchemaEvolution>(Err(mapped.error()));
-        if (!evolved.has_value()) {
-          decided.incompatible = true;
-          decided.message = "The key schema version " + id +
-                            " cannot evolve the table: " + evolved.error().message();
-        } else if (evolved->changed) {
-          ST_TRY(Evolve(evolved->schema));
-        }
+        ST_TRY(apply(mapped.has_value()
+                         ? decoding::EvolveKeyForJsonSchema(options_.schema, *mapped)
+                         : Result<decoding::JsonSchemaEvolution>(Err(mapped.error())),
+                     true));
       } else if (!protobuf_keys_ && !json_keys_ &&
                  schema->type == decoding::WriterSchemaType::kAvro) {
         if (Result<avro::Schema> parsed = avro::Schema::Parse(schema->text)) {
-          Result<decoding::AvroEvolution> evolved =
-              decoding::EvolveKeyForAvro(options_.schema, *parsed);
-          if (!evolved.has_value()) {
-            decided.incompatible = true;
-            decided.message = "The key schema version " + id +
-                              " cannot evolve the table: " + evolved.error().message();
-          } else if (evolved->changed) {
-            ST_TRY(Evolve(evolved->schema));
-          }
+          ST_TRY(apply(decoding::EvolveKeyForAvro(options_.schema, *parsed), true));
         }
       }
       // Another schema type or not parseable: the decoder says SCHEMA_MISMATCH.

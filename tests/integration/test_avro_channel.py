@@ -81,8 +81,9 @@ def gsr_frame(version_id, schema, record):
     return b"\x03\x00" + uuid.UUID(version_id).bytes + out.getvalue()
 
 
-def produce(kafka, topic, values):
-    """confluent-kafka Producer, raw bytes; returns [(partition, offset)] per value."""
+def produce(kafka, topic, values, keys=None):
+    """confluent-kafka Producer, raw bytes; returns [(partition, offset)] per value.
+    Keys: `keys[i]` (None: no key), or b"k<i>" when `keys` is not given."""
     producer = kafka.producer()
     delivered = [None] * len(values)
     errors = []
@@ -96,7 +97,8 @@ def produce(kafka, topic, values):
         return on_delivery
 
     for i, value in enumerate(values):
-        producer.produce(topic, value=value, key=f"k{i}".encode(), on_delivery=report(i))
+        key = f"k{i}".encode() if keys is None else keys[i]
+        producer.produce(topic, value=value, key=key, on_delivery=report(i))
         producer.poll(0)
     producer.flush(60)
     assert not errors, errors

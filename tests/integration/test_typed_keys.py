@@ -24,7 +24,7 @@ import pyarrow as pa
 
 from harness import duckdb_engine
 from harness.channels import ChannelSetup, encoded, topic_arn
-from test_avro_channel import V1, describe_raw, order, rows_of, wait_for
+from test_avro_channel import V1, describe_raw, order, produce, rows_of, wait_for
 from test_iceberg_rest_engines import duckdb_attach, spark_catalog
 from test_protobuf_channel import message_classes
 
@@ -43,25 +43,7 @@ KEY_BAD = {"type": "record", "name": "CustomerKey", "namespace": "shop",
 
 def produce_keyed(kafka, topic, pairs):
     """(key bytes or None, value bytes) → [(partition, offset)]."""
-    producer = kafka.producer()
-    delivered = [None] * len(pairs)
-    errors = []
-
-    def report(i):
-        def on_delivery(err, msg):
-            if err is not None:
-                errors.append(err)
-            else:
-                delivered[i] = (msg.partition(), msg.offset())
-        return on_delivery
-
-    for i, (key, value) in enumerate(pairs):
-        producer.produce(topic, key=key, value=value, on_delivery=report(i))
-        producer.poll(0)
-    producer.flush(60)
-    assert not errors, errors
-    assert None not in delivered
-    return delivered
+    return produce(kafka, topic, [value for _, value in pairs], keys=[key for key, _ in pairs])
 
 
 def registry_and_serializers(server, topic):
