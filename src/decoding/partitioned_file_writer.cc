@@ -540,7 +540,8 @@ class PartitionedFileWriter::Impl {
     }
     GsrVersionState state{true, ""};
     if (options_.schema_matches) {
-      auto matches = options_.schema_matches(*definition);
+      auto matches =
+          options_.schema_matches(WriterSchema{WriterSchemaType::kJson, *definition, {}});
       if (!matches) {
         state = {false, "schema version " + id +
                             " cannot be mapped to the table: " + matches.error().message()};
@@ -573,7 +574,7 @@ class PartitionedFileWriter::Impl {
                           (schema->type == WriterSchemaType::kProtobuf ? " PROTOBUF" : "n AVRO") +
                           " schema; this channel decodes JSON Schema"};
     } else if (options_.schema_matches) {
-      auto matches = options_.schema_matches(schema->text);
+      auto matches = options_.schema_matches(*schema);
       if (!matches) {
         state = {false, "writer schema " + name +
                             " cannot be mapped to the table: " + matches.error().message()};

@@ -105,10 +105,11 @@ struct WriterOptions {
   // resolved).
   WriterSchemaLookup writer_schemas;
   // kJsonSchemaGsr, kJsonSchemaConfluent: whether a schema version (its
-  // definition) maps to this table's value columns. false → SCHEMA_MISMATCH;
+  // definition and, Confluent, its references) maps to this table's value
+  // columns. false → SCHEMA_MISMATCH;
   // an error → SCHEMA_MISMATCH with the error's message. Unset: every resolvable version matches.
   // Results are cached per version id for the writer's lifetime.
-  std::function<Result<bool>(const std::string& definition)> schema_matches;
+  std::function<Result<bool>(const WriterSchema& schema)> schema_matches;
   // "<table location>/data"; files go to <data_location>/<partition path>/.
   std::string data_location;
   // Values larger than this (after GSR inflation too) are RECORD_TOO_LARGE.

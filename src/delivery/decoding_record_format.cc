@@ -266,23 +266,24 @@ std::vector<int32_t> ProtobufIndexesOf(std::string_view key) {
 using AvroSchemaSource = std::function<Result<decoding::WriterSchema>(const AvroVersionRef&)>;
 
 // The table schema a JSON Schema version alone would give the channel.
-Result<iceberg::Schema> JsonVersionTableSchema(const std::string& definition,
+Result<iceberg::Schema> JsonVersionTableSchema(const decoding::WriterSchema& schema,
                                                const ChannelConfig& config) {
-  ST_ASSIGN_OR_RETURN(iceberg::Schema mapped, registry::JsonSchemaToIceberg(definition));
+  ST_ASSIGN_OR_RETURN(iceberg::Schema mapped,
+                      registry::JsonSchemaToIceberg(schema.text, schema.references));
   return decoding::ChannelTableSchema(ToValueFormat(config.value_converter), mapped,
                                       config.include_kafka_metadata, config.partition_source,
                                       ToKeyFormat(config.key_converter));
 }
 
-using SchemaMatcher = std::function<Result<bool>(const std::string& definition)>;
+using SchemaMatcher = std::function<Result<bool>(const decoding::WriterSchema& schema)>;
 
 // The writer's schema_matches for a table schema (JSON_SCHEMA_GSR,
 // JSON_SCHEMA_CONFLUENT): the version's columns fit the table unchanged (it
 // may lack optional ones); the batch writer has evolved the table for
 // versions that add optional fields before their records get here.
 SchemaMatcher JsonSchemaMatcher(const iceberg::Schema& table, const ChannelConfig& config) {
-  return [table, config](const std::string& definition) -> Result<bool> {
-    ST_ASSIGN_OR_RETURN(iceberg::Schema expected, JsonVersionTableSchema(definition, config));
+  return [table, config](const decoding::WriterSchema& schema) -> Result<bool> {
+    ST_ASSIGN_OR_RETURN(iceberg::Schema expected, JsonVersionTableSchema(schema, config));
     ST_ASSIGN_OR_RETURN(decoding::JsonSchemaEvolution evolved,
                         decoding::EvolveForJsonSchema(table, expected));
     return !evolved.changed;
@@ -466,7 +467,8 @@ class AvroBatchWriter final : public BatchWriter {
       } else if (json_keys_ && schema->type == decoding::WriterSchemaType::kJson) {
         // A key schema that does not map (not an object, ...) is quarantined
         // with the mapping's reason, as is one that cannot evolve the key.
-        Result<iceberg::Schema> mapped = registry::JsonSchemaToIceberg(schema->text);
+        Result<iceberg::Schema> mapped =
+            registry::JsonSchemaToIceberg(schema->text, schema->references);
         ST_TRY(apply(mapped.has_value()
                          ? decoding::EvolveKeyForJsonSchema(options_.schema, *mapped)
                          : Result<decoding::JsonSchemaEvolution>(Err(mapped.error())),
@@ -497,7 +499,7 @@ class AvroBatchWriter final : public BatchWriter {
   Result<std::optional<Decision>> DecideJson(const decoding::WriterSchema& schema,
                                              const AvroVersionRef& version) {
     if (schema.type != decoding::WriterSchemaType::kJson) return Decision{};
-    Result<iceberg::Schema> expected = JsonVersionTableSchema(schema.text, *json_config_);
+    Result<iceberg::Schema> expected = JsonVersionTableSchema(schema, *json_config_);
     if (!expected.has_value()) return Decision{};
     Result<decoding::JsonSchemaEvolution> evolved =
         decoding::EvolveForJsonSchema(options_.schema, *expected);
@@ -765,7 +767,8 @@ class DecodingRecordFormat final : public RecordFormat {
         return Failure(decoding::kSchemaMismatch,
                        "The writer schema " + version->id + " is not a JSON Schema.", version->id);
       }
-      Result<iceberg::Schema> mapped = registry::JsonSchemaToIceberg(schema->text);
+      Result<iceberg::Schema> mapped =
+          registry::JsonSchemaToIceberg(schema->text, schema->references);
       if (!mapped.has_value()) {
         return Failure(decoding::kSchemaMismatch,
                        "The writer schema " + version->id +

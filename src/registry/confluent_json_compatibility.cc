@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "common/json_nesting.h"
+#include "registry/json_ref_internal.h"
 
 namespace st::registry::confluent {
 
@@ -248,12 +249,20 @@ class Comparer {
       const std::string pointer = hash == std::string::npos ? "" : text.substr(hash + 1);
       const Json* root = node.document;
       if (!file.empty()) {
-        auto it = document.references.find(file);
-        if (it == document.references.end()) {
+        const Json* id = root->is_object() ? Member(*root, "$id") : nullptr;
+        const std::string base_id = id != nullptr && id->is_string() ? id->get<std::string>() : "";
+        root = nullptr;
+        for (const std::string& name : JsonRefCandidateNames(file, base_id)) {
+          auto it = document.references.find(name);
+          if (it != document.references.end()) {
+            root = &it->second;
+            break;
+          }
+        }
+        if (root == nullptr) {
           *problem = "$ref " + text + " names neither this schema nor one of its references";
           return false;
         }
-        root = &it->second;
       }
       const Json* target = root;
       if (!pointer.empty()) {

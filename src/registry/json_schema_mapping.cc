@@ -3,10 +3,13 @@
 #include "registry/json_schema_mapping.h"
 
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <utility>
 #include <vector>
 
 #include "common/json_nesting.h"
+#include "registry/json_ref_internal.h"
 
 namespace st::registry {
 
@@ -39,6 +42,7 @@ std::string EscapePointerToken(const std::string& token) {
 // A schema node after following $ref and nullable unions.
 struct Shape {
   const Json* node = nullptr;
+  const Json* document = nullptr;  // Where the node's own local $refs point.
   std::string path;
   std::string type;  // string, integer, number, boolean, object, array, enum
   bool nullable = false;
@@ -46,10 +50,11 @@ struct Shape {
 
 class Mapper {
  public:
-  explicit Mapper(const Json& root) : root_(root) {}
+  Mapper(const Json& root, const std::map<std::string, Json>& references)
+      : root_(root), references_(references) {}
 
   Result<iceberg::Schema> Run() {
-    ST_ASSIGN_OR_RETURN(Shape shape, Classify(root_, ""));
+    ST_ASSIGN_OR_RETURN(Shape shape, Classify(root_, "", &root_));
     if (shape.type != "object" || !shape.node->contains("properties") ||
         !(*shape.node)["properties"].is_object() || (*shape.node)["properties"].empty()) {
       return Err(Bad(shape.path,
@@ -66,17 +71,44 @@ class Mapper {
   }
 
  private:
-  Result<const Json*> FollowPointer(const std::string& ref, const std::string& path) const {
-    if (ref.empty() || ref[0] != '#') {
-      return Err(Bad(path, "$ref '" + ref +
-                               "' is not local; only references into this document "
-                               "(\"#/definitions/...\" or \"#/$defs/...\") are supported"));
+  // The document a "$ref" in `document` names: itself for "#...", else
+  // the schema reference registered under its document part.
+  Result<const Json*> TargetDocument(const std::string& ref, const std::string& path,
+                                     const Json* document) const {
+    const std::string file = ref.substr(0, ref.find('#'));
+    if (file.empty()) return document;
+    std::string base_id;
+    if (document->is_object() && document->contains("$id") && (*document)["$id"].is_string()) {
+      base_id = (*document)["$id"].get<std::string>();
     }
-    std::string pointer = ref.substr(1);
+    for (const std::string& name : JsonRefCandidateNames(file, base_id)) {
+      auto it = references_.find(name);
+      if (it != references_.end()) return &it->second;
+    }
+    return Err(Bad(path, "$ref '" + ref + "' names neither this document (\"#/...\") nor one " +
+                             "of the schema's references; register the referenced schema and " +
+                             "list it under \"references\" with the name '" + file + "'"));
+  }
+
+  std::string NameOf(const Json* document) const {
+    for (const auto& [name, parsed] : references_) {
+      if (&parsed == document) return name;
+    }
+    return "";
+  }
+
+  // Follows `ref` from `*document`; on success `*document` is the document
+  // the target is in.
+  Result<const Json*> FollowPointer(const std::string& ref, const std::string& path,
+                                    const Json** document) const {
+    ST_ASSIGN_OR_RETURN(const Json* target_document, TargetDocument(ref, path, *document));
+    const size_t hash = ref.find('#');
+    std::string pointer = hash == std::string::npos ? "" : ref.substr(hash + 1);
     if (!pointer.empty() && pointer[0] != '/') {
       return Err(Bad(path, "$ref '" + ref + "' is not a JSON pointer fragment ('#/...')"));
     }
-    const Json* node = &root_;
+    *document = target_document;
+    const Json* node = target_document;
     size_t at = 0;
     while (at < pointer.size()) {
       size_t next = pointer.find('/', at + 1);
@@ -98,7 +130,8 @@ class Mapper {
                  std::stoul(token) < node->size()) {
         node = &(*node)[std::stoul(token)];
       } else {
-        return Err(Bad(path, "$ref '" + ref + "' points to nothing in this document"));
+        return Err(Bad(path, "$ref '" + ref + "' points to nothing in " +
+                                 (hash == 0 ? "this document" : "the referenced schema")));
       }
       if (next == std::string::npos) break;
       at = next;
@@ -108,7 +141,9 @@ class Mapper {
 
   // `unions`: how many oneOf/anyOf led here. Without a bound, a $ref from a
   // union branch back to the union would recurse forever.
-  Result<Shape> Classify(const Json& start, const std::string& start_path, int unions = 0) const {
+  // `document`: the document `start` is in (its local $refs resolve there).
+  Result<Shape> Classify(const Json& start, const std::string& start_path, const Json* document,
+                         int unions = 0) const {
     const Json* node = &start;
     std::string path = start_path;
     for (int hops = 0; node->is_object() && node->contains("$ref"); ++hops) {
@@ -116,8 +151,11 @@ class Mapper {
         return Err(Bad(path, "$ref is not a string or forms a cycle"));
       }
       std::string ref = (*node)["$ref"].get<std::string>();
-      ST_ASSIGN_OR_RETURN(node, FollowPointer(ref, path));
-      path = ref.substr(1);
+      ST_ASSIGN_OR_RETURN(node, FollowPointer(ref, path, &document));
+      // Paths in another document name it: "address.json#/properties/city".
+      const size_t hash = ref.find('#');
+      const std::string pointer = hash == std::string::npos ? "" : ref.substr(hash + 1);
+      path = document == &root_ ? pointer : NameOf(document) + "#" + pointer;
     }
     if (!node->is_object()) {
       return Err(Bad(path, "a schema must be a JSON object with a \"type\""));
@@ -130,13 +168,14 @@ class Mapper {
                                  std::to_string(kMaxJsonSchemaNesting) +
                                  " levels or forms a $ref cycle; flatten the schema"));
       }
-      return ClassifyUnion(schema, path, combinator, unions + 1);
+      return ClassifyUnion(schema, path, document, combinator, unions + 1);
     }
     if (schema.contains("allOf")) {
       return Err(Bad(path, "\"allOf\" is not supported; merge the subschemas into one"));
     }
     Shape shape;
     shape.node = node;
+    shape.document = document;
     shape.path = path;
     std::vector<std::string> types;
     if (schema.contains("type")) {
@@ -185,8 +224,8 @@ class Mapper {
     return shape;
   }
 
-  Result<Shape> ClassifyUnion(const Json& schema, const std::string& path, const char* combinator,
-                              int unions) const {
+  Result<Shape> ClassifyUnion(const Json& schema, const std::string& path, const Json* document,
+                              const char* combinator, int unions) const {
     const Json& branches = schema[combinator];
     if (!branches.is_array()) return Err(Bad(path, std::string(combinator) + " must be an array"));
     bool nullable = false;
@@ -202,7 +241,7 @@ class Mapper {
         return Err(Bad(path, std::string(combinator) +
                                  " with more than one non-null branch is not supported"));
       }
-      ST_ASSIGN_OR_RETURN(value, Classify(branch, branch_path, unions));
+      ST_ASSIGN_OR_RETURN(value, Classify(branch, branch_path, document, unions));
     }
     if (!value.has_value()) return Err(Bad(path, "a column cannot be only \"null\""));
     value->nullable = value->nullable || nullable;
@@ -231,7 +270,7 @@ class Mapper {
     for (const auto& [name, child] : schema["properties"].items()) {
       std::string child_path = shape.path + "/properties/" + EscapePointerToken(name);
       if (name.empty()) return Err(Bad(child_path, "a property needs a non-empty name"));
-      ST_ASSIGN_OR_RETURN(Shape child_shape, Classify(child, child_path));
+      ST_ASSIGN_OR_RETURN(Shape child_shape, Classify(child, child_path, shape.document));
       std::string doc;
       if (child.is_object() && child.contains("description") && child["description"].is_string()) {
         doc = child["description"].get<std::string>();
@@ -290,7 +329,8 @@ class Mapper {
         return Err(Bad(shape.path, "nesting deeper than " + std::to_string(kMaxJsonSchemaNesting) +
                                        " levels is not supported; flatten the schema"));
       }
-      ST_ASSIGN_OR_RETURN(Shape element, Classify(schema["items"], shape.path + "/items"));
+      ST_ASSIGN_OR_RETURN(Shape element,
+                          Classify(schema["items"], shape.path + "/items", shape.document));
       ST_TRY(CountFields(shape.path, 1));
       int32_t element_id = ++next_id_;
       ST_ASSIGN_OR_RETURN(iceberg::TypePtr element_type, Convert(element, depth + 1));
@@ -306,8 +346,9 @@ class Mapper {
       return Err(Bad(shape.path, "nesting deeper than " + std::to_string(kMaxJsonSchemaNesting) +
                                      " levels is not supported; flatten the schema"));
     }
-    ST_ASSIGN_OR_RETURN(Shape value, Classify((*shape.node)["additionalProperties"],
-                                              shape.path + "/additionalProperties"));
+    ST_ASSIGN_OR_RETURN(Shape value,
+                        Classify((*shape.node)["additionalProperties"],
+                                 shape.path + "/additionalProperties", shape.document));
     ST_TRY(CountFields(shape.path, 2));
     int32_t key_id = ++next_id_;
     int32_t value_id = ++next_id_;
@@ -384,18 +425,30 @@ class Mapper {
   }
 
   const Json& root_;
+  const std::map<std::string, Json>& references_;
   int32_t next_id_ = 0;
 };
 
 }  // namespace
 
-Result<iceberg::Schema> JsonSchemaToIceberg(std::string_view json_schema_document) {
+Result<iceberg::Schema> JsonSchemaToIceberg(std::string_view json_schema_document,
+                                            const JsonSchemaReferences& references) {
   ST_TRY(CheckJsonNesting(json_schema_document, "the JSON schema"));
   Json root = Json::parse(json_schema_document, nullptr, /*allow_exceptions=*/false);
   if (root.is_discarded()) {
     return Err(InvalidArgument("the JSON schema is not a JSON document; check its syntax"));
   }
-  return Mapper(root).Run();
+  std::map<std::string, Json> parsed;
+  for (const auto& [name, text] : references) {
+    const std::string what = "the JSON schema reference '" + name + "'";
+    ST_TRY(CheckJsonNesting(text, what));
+    Json document = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (document.is_discarded()) {
+      return Err(InvalidArgument(what + " is not a JSON document; check its syntax"));
+    }
+    parsed.emplace(name, std::move(document));
+  }
+  return Mapper(root, parsed).Run();
 }
 
 }  // namespace st::registry

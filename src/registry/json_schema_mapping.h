@@ -20,8 +20,11 @@
 // type does not admit null; ["T","null"], and oneOf/anyOf of T and
 // {"type":"null"}, make it optional. A list element or map value is required
 // unless its schema admits null. "$ref" may point into the document
-// ("#/definitions/x", "#/$defs/x", any local JSON pointer). "description"
-// becomes the field's doc.
+// ("#/definitions/x", "#/$defs/x", any local JSON pointer) or into one of the
+// schema's Confluent references ("address.json", "address.json#/$defs/x":
+// the part before '#' is the reference's name, or the name resolved against
+// the document's "$id", json_ref_internal.h); local $refs inside a referenced
+// schema point into that schema. "description" becomes the field's doc.
 //
 // Field ids start at 1: all top-level fields first in document order, then
 // each nested type's fields in the same breadth-per-struct order Iceberg Java
@@ -33,7 +36,10 @@
 // document's JSON nesting is checked first (common/json_nesting.h).
 #pragma once
 
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "common/status.h"
 #include "iceberg/schema.h"
@@ -49,11 +55,17 @@ inline constexpr int kMaxJsonSchemaFields = 10'000;
 // Errors: InvalidArgument naming the JSON pointer of the offending schema
 // node (e.g. "/properties/items/items") and what to change: not JSON, the
 // root not an object with properties, an unsupported or missing type, a
-// union of several non-null types, a non-local or dangling $ref, an object
+// union of several non-null types, a $ref naming no reference or pointing to
+// nothing, a reference that is not JSON, an object
 // with neither properties nor an additionalProperties schema, an array
 // without one items schema, multipleOf not > 0 or with more than 38
 // fractional digits, nesting deeper than kMaxJsonSchemaNesting, more than
 // kMaxJsonSchemaFields fields, JSON nested deeper than kMaxJsonNesting.
-Result<iceberg::Schema> JsonSchemaToIceberg(std::string_view json_schema_document);
+// (name, schema text) of the schema's references, resolved transitively
+// (registry::confluent::RegisteredSchema::references).
+using JsonSchemaReferences = std::vector<std::pair<std::string, std::string>>;
+
+Result<iceberg::Schema> JsonSchemaToIceberg(std::string_view json_schema_document,
+                                            const JsonSchemaReferences& references = {});
 
 }  // namespace st::registry

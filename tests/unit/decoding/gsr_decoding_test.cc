@@ -52,7 +52,8 @@ class GsrDecodingTest : public DecodingFixture {
     registry_.definitions[kVersionId] = R"({"type":"object"})";
     auto options = Options(ValueFormat::kJsonSchemaGsr, *schema_);
     options.gsr = &registry_;
-    options.schema_matches = [this](const std::string& definition) -> Result<bool> {
+    options.schema_matches = [this](const WriterSchema& schema) -> Result<bool> {
+      const std::string& definition = schema.text;
       ++match_calls_;
       if (definition == "broken") return Err(InvalidArgument("definition is not JSON"));
       return definition == R"({"type":"object"})";

@@ -34,7 +34,8 @@ class JsonSchemaConfluentTest : public DecodingFixture {
       if (it == schemas_.end()) return Err(NotFound("schema " + std::to_string(id)));
       return it->second;
     };
-    options.schema_matches = [this](const std::string& definition) -> Result<bool> {
+    options.schema_matches = [this](const WriterSchema& schema) -> Result<bool> {
+      const std::string& definition = schema.text;
       ++match_calls_;
       if (definition == "broken") return Err(InvalidArgument("definition is not JSON"));
       return definition == kJsonDefinition;

@@ -12,6 +12,7 @@
 
 #include "common/clock.h"
 #include "registry/confluent_registry.h"
+#include "registry/json_ref_internal.h"
 #include "sqlite/database.h"
 
 namespace st::registry::confluent {
@@ -177,6 +178,35 @@ TEST(ConfluentJsonCompatibility, ReferencesResolveByName) {
             std::string::npos);
   EXPECT_NE(JsonCheck(JsonText(main), JsonText(main)).find("names neither this schema"),
             std::string::npos);
+}
+
+TEST(ConfluentJsonCompatibility, ReferencesResolveAgainstTheId) {
+  const std::string main = R"({"$id":"https://example.com/s/order.json","type":"object",
+      "properties":{"a":{"$ref":"other.json#/definitions/A"}}})";
+  const std::string v1 = R"({"definitions":{"A":{"type":"integer"}}})";
+  const std::string v2 = R"({"definitions":{"A":{"type":"boolean"}}})";
+  const std::string name = "https://example.com/s/other.json";
+  EXPECT_EQ(JsonCheck(JsonText(main, {{name, v1}}), JsonText(main, {{name, v1}})), "");
+  EXPECT_NE(
+      JsonCheck(JsonText(main, {{name, v2}}), JsonText(main, {{name, v1}})).find("TYPE_CHANGED"),
+      std::string::npos);
+}
+
+TEST(JsonRefCandidateNames, RelativeNamesResolveAgainstAnAbsoluteId) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(JsonRefCandidateNames("a.json", ""), V{"a.json"});
+  EXPECT_EQ(JsonRefCandidateNames("a.json", "order.json"), V{"a.json"});
+  EXPECT_EQ(JsonRefCandidateNames("a.json", "https://h.example/s/order.json#x"),
+            (V{"a.json", "https://h.example/s/a.json"}));
+  EXPECT_EQ(JsonRefCandidateNames("/t/a.json", "https://h.example/s/order.json"),
+            (V{"/t/a.json", "https://h.example/t/a.json"}));
+  EXPECT_EQ(JsonRefCandidateNames("//o.example/a.json", "https://h.example/s/o.json"),
+            (V{"//o.example/a.json", "https://o.example/a.json"}));
+  EXPECT_EQ(JsonRefCandidateNames("a.json", "https://h.example"),
+            (V{"a.json", "https://h.example/a.json"}));
+  EXPECT_EQ(JsonRefCandidateNames("b", "urn:a"), (V{"b", "urn:b"}));
+  EXPECT_EQ(JsonRefCandidateNames("https://x.example/a.json", "https://h.example/s/o.json"),
+            V{"https://x.example/a.json"});
 }
 
 TEST(ConfluentJsonCompatibility, HostileSchemasAreBounded) {

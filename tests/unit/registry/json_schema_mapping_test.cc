@@ -157,6 +157,76 @@ TEST(JsonSchemaMapping, LocalRefsToDefinitionsAndDefs) {
   EXPECT_TRUE(schema->fields()[1].type->fields()[0].required);
 }
 
+TEST(JsonSchemaMapping, RefsIntoConfluentReferences) {
+  // A whole referenced schema, a definition inside one, and a local $ref
+  // inside the referenced schema (it points into that schema, not the root).
+  const std::string address = R"({
+    "type": "object",
+    "properties": {"city": {"type": "string"}, "zip": {"$ref": "#/$defs/zip"}},
+    "required": ["city"],
+    "$defs": {"zip": {"type": "integer", "minimum": 0, "maximum": 99999}}
+  })";
+  const std::string money =
+      R"({"definitions": {"amount": {"type": "number", "multipleOf": 0.01}}})";
+  auto schema = JsonSchemaToIceberg(R"({
+    "type": "object",
+    "properties": {
+      "ship_to": {"$ref": "address.json"},
+      "total": {"$ref": "money.json#/definitions/amount"},
+      "zips": {"type": "array", "items": {"$ref": "address.json#/$defs/zip"}}
+    },
+    "required": ["total"]
+  })",
+                                    {{"address.json", address}, {"money.json", money}});
+  ASSERT_TRUE(schema.has_value()) << schema.error().message();
+  EXPECT_EQ(schema->fields()[0].type->ToString(), "struct<city: string, zip: int>");
+  EXPECT_TRUE(schema->fields()[0].type->fields()[0].required);  // address.json's "required"
+  EXPECT_FALSE(schema->fields()[0].type->fields()[1].required);
+  EXPECT_EQ(schema->fields()[1].type->ToString(), "decimal(38,2)");
+  EXPECT_TRUE(schema->fields()[1].required);
+  EXPECT_EQ(schema->fields()[2].type->ToString(), "list<int>");
+
+  // The reference is not there: the message names the $ref and the name to register.
+  auto missing = JsonSchemaToIceberg(
+      R"({"type":"object","properties":{"a":{"$ref":"address.json"}}})", {{"other.json", money}});
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_NE(missing.error().message().find("'/properties/a': $ref 'address.json' names neither"),
+            std::string::npos)
+      << missing.error().message();
+  // A pointer to nothing in the referenced schema names it.
+  auto dangling = JsonSchemaToIceberg(
+      R"({"type":"object","properties":{"a":{"$ref":"money.json#/definitions/none"}}})",
+      {{"money.json", money}});
+  ASSERT_FALSE(dangling.has_value());
+  EXPECT_NE(dangling.error().message().find("points to nothing in the referenced schema"),
+            std::string::npos);
+  // An error inside a referenced schema names the reference in its path.
+  auto bad = JsonSchemaToIceberg(R"({"type":"object","properties":{"a":{"$ref":"b.json"}}})",
+                                 {{"b.json", R"({"type":"object","properties":{"x":{}}})"}});
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.error().message().find("'b.json#/properties/x'"), std::string::npos)
+      << bad.error().message();
+  auto not_json = JsonSchemaToIceberg(R"({"type":"object","properties":{"a":{"type":"string"}}})",
+                                      {{"b.json", "{nope"}});
+  ASSERT_FALSE(not_json.has_value());
+  EXPECT_NE(not_json.error().message().find("reference 'b.json' is not a JSON document"),
+            std::string::npos);
+}
+
+TEST(JsonSchemaMapping, RefsResolveAgainstTheDocumentsId) {
+  // confluent-kafka's serializer resolves "address.json" against the root's
+  // $id, so the reference is registered under the resolved URL.
+  const std::string address = R"({"$id": "https://example.com/schemas/address.json",
+    "type": "object", "properties": {"city": {"$ref": "city.json"}}})";
+  const std::string city = R"({"type": "string"})";
+  auto schema = JsonSchemaToIceberg(R"({"$id": "https://example.com/schemas/order.json",
+    "type": "object", "properties": {"ship_to": {"$ref": "address.json"}}})",
+                                    {{"https://example.com/schemas/address.json", address},
+                                     {"https://example.com/schemas/city.json", city}});
+  ASSERT_TRUE(schema.has_value()) << schema.error().message();
+  EXPECT_EQ(schema->fields()[0].type->ToString(), "struct<city: string>");
+}
+
 // `levels` nested objects; the innermost holds one string field at depth `levels`.
 std::string Nested(int levels) {
   std::string inner = R"({"type":"string"})";
@@ -255,7 +325,8 @@ TEST(JsonSchemaMapping, BadDocumentsNameThePath) {
       {R"({"type":"object","properties":{"f":{"type":["string","integer"]}}})",
        "'/properties/f': a union"},
       {R"({"type":"object","properties":{"f":{"type":"null"}}})", "only \"null\""},
-      {R"({"type":"object","properties":{"f":{"$ref":"other.json#/x"}}})", "is not local"},
+      {R"({"type":"object","properties":{"f":{"$ref":"other.json#/x"}}})",
+       "names neither this document"},
       {R"({"type":"object","properties":{"f":{"$ref":"#/definitions/missing"}}})",
        "points to nothing"},
       {R"({"type":"object","properties":{"f":{"type":"array"}}})", "'/properties/f': an array"},
