@@ -116,6 +116,8 @@ class Merger {
     return false;
   }
 
+ public:
+  // `table` merged with `version` (a field's type, or a wrapped JSON key's).
   Result<TypePtr> MergeType(const TypePtr& table, const TypePtr& version, const std::string& path) {
     if (table->is_primitive() && version->is_primitive() && !(*table == *version)) {
       // A wider version type widens the column; a narrower one fits it (the
@@ -158,6 +160,7 @@ class Merger {
     }
   }
 
+ private:
   // A list element's or map value's requiredness: relaxed when the version
   // admits nulls the table does not.
   bool Relaxed(bool table_required, bool version_required) {
@@ -187,15 +190,35 @@ Result<JsonSchemaEvolution> EvolveForJsonSchema(const iceberg::Schema& table,
 }
 
 Result<JsonSchemaEvolution> EvolveKeyForJsonSchema(const iceberg::Schema& table,
-                                                   const iceberg::Schema& key_version) {
+                                                   const iceberg::Schema& key_version,
+                                                   bool wrapped) {
   ST_ASSIGN_OR_RETURN(const NestedField* key, KafkaKeyOf(table));
+  const std::string key_path = std::string(kKafkaMetadataColumn) + ".key";
+  if (wrapped && key_version.fields().size() != 1) {
+    return Err(InvalidArgument("a wrapped JSON key mapping has exactly one field"));
+  }
+  const TypePtr version_type = wrapped ? key_version.fields()[0].type : nullptr;
   NestedField evolved;
   if (key == nullptr) {
     // A new optional member: its id first, then the struct's, as Iceberg
     // numbers a new field.
     int32_t next_id = table.HighestFieldId() + 1;
     evolved = NestedField{next_id++, "key", false, nullptr, "Kafka record key"};
-    evolved.type = Renumber(Type::Struct(key_version.fields()), &next_id);
+    evolved.type = Renumber(wrapped ? version_type : Type::Struct(key_version.fields()), &next_id);
+  } else if (wrapped || key->type->id() != TypeId::kStruct) {
+    if (!wrapped) {
+      return Err(Differs(
+          key_path, "is " + key->type->ToString() + " in the table and an object in the version"));
+    }
+    if (key->type->id() == TypeId::kStruct) {
+      return Err(Differs(key_path, "is " + key->type->ToString() + " in the table and " +
+                                       version_type->ToString() + " in the version"));
+    }
+    Merger merger(table.HighestFieldId());
+    ST_ASSIGN_OR_RETURN(TypePtr merged, merger.MergeType(key->type, version_type, key_path));
+    if (!merger.changed()) return JsonSchemaEvolution{table, false};
+    evolved = *key;
+    evolved.type = std::move(merged);
   } else {
     if (key->type->id() != TypeId::kStruct) {
       return Err(InvalidArgument("_kafka.key is " + key->type->ToString() +

@@ -42,13 +42,18 @@ Result<JsonSchemaEvolution> EvolveForJsonSchema(const iceberg::Schema& table,
                                                 const iceberg::Schema& version);
 
 // The same rules for a typed JSON key (keyConverter JSON_SCHEMA_CONFLUENT):
-// `key_version` is the mapping of the key's JSON Schema (an object). The
-// table has no `_kafka.key` until the first keyed record: it is added as an
-// optional struct of the version's fields (fresh ids); later versions merge
-// into it as above (paths "_kafka.key.<field>"). Errors: FailedPrecondition
-// naming the field; InvalidArgument when the table has no `_kafka` struct
-// or its key is not a struct.
+// `key_version` is the mapping of the key's JSON Schema
+// (registry::JsonSchemaKeyToIceberg): an object's fields, or, `wrapped`, one
+// field "key" holding a string, number, array, map, ... The table has no
+// `_kafka.key` until the first keyed record: it is added as an optional
+// struct of the version's fields, or as the wrapped type (fresh ids); later
+// versions merge into it as above (paths "_kafka.key.<field>", or
+// "_kafka.key" for a wrapped type, which promotes int→long, float→double and
+// widens decimals). A wrapped version against a struct key, or an object
+// against a wrapped one, is a type change. Errors: FailedPrecondition naming
+// the field; InvalidArgument when the table has no `_kafka` struct.
 Result<JsonSchemaEvolution> EvolveKeyForJsonSchema(const iceberg::Schema& table,
-                                                   const iceberg::Schema& key_version);
+                                                   const iceberg::Schema& key_version,
+                                                   bool wrapped = false);
 
 }  // namespace st::decoding

@@ -28,6 +28,44 @@ std::string FormatMicros(int64_t micros) {
           std::chrono::microseconds(micros))));
 }
 
+// Whether `text` is one JSON value with only whitespace around it, judged by
+// its structure (strings, brackets, and commas or colons outside them); the
+// shredder checks the rest. A key wrapped as {"key":<text>} must not be able
+// to close the wrapper or add fields of its own ("1,\"x\":2").
+bool IsOneJsonValue(std::string_view text) {
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  size_t i = 0;
+  const size_t n = text.size();
+  while (i < n && space(text[i])) ++i;
+  if (i == n) return false;
+  size_t depth = 0;
+  while (i < n) {
+    const char c = text[i];
+    if (c == '"') {
+      for (++i; i < n && text[i] != '"'; ++i) {
+        if (text[i] == '\\') ++i;
+      }
+      if (i >= n) return false;  // Unterminated.
+      ++i;
+      if (depth == 0) break;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+      ++i;
+    } else if (c == '}' || c == ']') {
+      if (depth == 0) return false;
+      ++i;
+      if (--depth == 0) break;
+    } else if (depth == 0 && (c == ',' || c == ':' || space(c))) {
+      break;  // The end of a top-level number or literal.
+    } else {
+      ++i;
+    }
+  }
+  if (depth != 0) return false;
+  while (i < n && space(text[i])) ++i;
+  return i == n;
+}
+
 RecordError MakeError(std::string_view code, std::string message) {
   return RecordError{std::string(code), std::move(message), ""};
 }
@@ -82,14 +120,26 @@ class PartitionedFileWriter::Impl {
       kafka_writer_ = std::make_unique<KafkaMetadataWriter>(kafka);
       const ShredNode* key = kafka_writer_->key_node();
       if (options_.key_format == KeyFormat::kJsonSchemaConfluent && key != nullptr) {
-        if (key->kind != ShredNode::Kind::kStruct) {
-          return InvalidArgument("a JSON key needs a struct _kafka.key, not " +
-                                 key->type->ToString());
-        }
-        // The JSON walk starts at its plan's root: a copy of the key node
-        // (same columns and levels) makes the key object that root.
+        // The JSON walk starts at its plan's root, an object's fields. A
+        // copy of a struct key node (same columns and levels) makes the key
+        // object that root; any other key (a string, number, list, ...) is
+        // the one field of a copy of `_kafka` holding only it, and DecodeKey
+        // walks the payload wrapped as {"key": <payload>}.
         json_key_plan_ = std::make_unique<ShredPlan>();
-        json_key_plan_->root = *key;
+        json_key_wrapped_ = key->kind != ShredNode::Kind::kStruct;
+        if (!json_key_wrapped_) {
+          json_key_plan_->root = *key;
+        } else {
+          ShredNode& root = json_key_plan_->root;
+          root = plan_->kafka;
+          root.children = {*key};
+          root.child_by_name.clear();
+          root.child_by_name.emplace(key->name, 0);
+          root.seen.assign(1, 0);
+          root.next_hint = 0;
+          root.first_column = key->first_column;
+          root.end_column = key->end_column;
+        }
         json_key_shredder_ = std::make_unique<JsonShredder>(*json_key_plan_, 0);
       }
     }
@@ -334,7 +384,19 @@ class PartitionedFileWriter::Impl {
         error.message = state->mismatch;
         return KeyError(error);
       }
-      if (!json_key_shredder_->Shred(frame.payload, out, &error)) return KeyError(error);
+      std::string_view payload = frame.payload;
+      if (json_key_wrapped_) {
+        if (!IsOneJsonValue(payload)) {
+          error.code = std::string(kMalformedJson);
+          error.message = "record key is not one JSON value";
+          return KeyError(error);
+        }
+        wrapped_key_.assign(R"({"key":)");
+        wrapped_key_.append(payload);
+        wrapped_key_.push_back('}');
+        payload = wrapped_key_;
+      }
+      if (!json_key_shredder_->Shred(payload, out, &error)) return KeyError(error);
       return std::optional<RecordError>();
     }
     error.schema_version_id = std::to_string(frame.schema_id);
@@ -671,6 +733,8 @@ class PartitionedFileWriter::Impl {
   // JSON keys: the key node as a plan root, its walker, and the ids seen.
   std::unique_ptr<ShredPlan> json_key_plan_;
   std::unique_ptr<JsonShredder> json_key_shredder_;
+  bool json_key_wrapped_ = false;  // `_kafka.key` is not a struct: see Open.
+  std::string wrapped_key_;        // Scratch: {"key": <payload>}.
   std::unordered_map<int32_t, GsrVersionState> json_key_versions_;
   // The file the previous record went to: the next one is decoded straight
   // into its buffers (files_ owns it).

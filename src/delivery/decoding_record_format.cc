@@ -465,14 +465,15 @@ class AvroBatchWriter final : public BatchWriter {
             apply(decoding::EvolveKeyForProtobuf(options_.schema, *schema, header.message_indexes),
                   false));
       } else if (json_keys_ && schema->type == decoding::WriterSchemaType::kJson) {
-        // A key schema that does not map (not an object, ...) is quarantined
+        // A key schema that does not map (no type, a tuple, ...) is quarantined
         // with the mapping's reason, as is one that cannot evolve the key.
-        Result<iceberg::Schema> mapped =
-            registry::JsonSchemaToIceberg(schema->text, schema->references);
-        ST_TRY(apply(mapped.has_value()
-                         ? decoding::EvolveKeyForJsonSchema(options_.schema, *mapped)
-                         : Result<decoding::JsonSchemaEvolution>(Err(mapped.error())),
-                     true));
+        Result<registry::JsonKeyMapping> mapped =
+            registry::JsonSchemaKeyToIceberg(schema->text, schema->references);
+        ST_TRY(apply(
+            mapped.has_value()
+                ? decoding::EvolveKeyForJsonSchema(options_.schema, mapped->schema, mapped->wrapped)
+                : Result<decoding::JsonSchemaEvolution>(Err(mapped.error())),
+            true));
       } else if (!protobuf_keys_ && !json_keys_ &&
                  schema->type == decoding::WriterSchemaType::kAvro) {
         if (Result<avro::Schema> parsed = avro::Schema::Parse(schema->text)) {

@@ -53,6 +53,28 @@ class Mapper {
   Mapper(const Json& root, const std::map<std::string, Json>& references)
       : root_(root), references_(references) {}
 
+  // A key: an object with properties maps as Run() does; anything else is
+  // one field "key" of the root's type.
+  Result<JsonKeyMapping> RunKey() {
+    ST_ASSIGN_OR_RETURN(Shape shape, Classify(root_, "", &root_));
+    if (shape.type == "object" && shape.node->contains("properties") &&
+        (*shape.node)["properties"].is_object() && !(*shape.node)["properties"].empty()) {
+      ST_ASSIGN_OR_RETURN(iceberg::Schema fields, Run());
+      return JsonKeyMapping{std::move(fields), false};
+    }
+    iceberg::NestedField field;
+    field.id = ++next_id_;
+    field.name = "key";
+    field.required = !shape.nullable;
+    ST_ASSIGN_OR_RETURN(field.type, Convert(shape, 1));
+    Result<iceberg::Schema> schema = iceberg::Schema::Make(0, {std::move(field)});
+    if (!schema.has_value()) {
+      return Err(InvalidArgument("the JSON key schema maps to an invalid Iceberg schema: " +
+                                 schema.error().message()));
+    }
+    return JsonKeyMapping{*std::move(schema), true};
+  }
+
   Result<iceberg::Schema> Run() {
     ST_ASSIGN_OR_RETURN(Shape shape, Classify(root_, "", &root_));
     if (shape.type != "object" || !shape.node->contains("properties") ||
@@ -431,8 +453,12 @@ class Mapper {
 
 }  // namespace
 
-Result<iceberg::Schema> JsonSchemaToIceberg(std::string_view json_schema_document,
-                                            const JsonSchemaReferences& references) {
+namespace {
+
+// Parses the document and its references; `map` runs a Mapper over them.
+template <typename T, typename Map>
+Result<T> WithParsed(std::string_view json_schema_document, const JsonSchemaReferences& references,
+                     Map&& map) {
   ST_TRY(CheckJsonNesting(json_schema_document, "the JSON schema"));
   Json root = Json::parse(json_schema_document, nullptr, /*allow_exceptions=*/false);
   if (root.is_discarded()) {
@@ -448,7 +474,22 @@ Result<iceberg::Schema> JsonSchemaToIceberg(std::string_view json_schema_documen
     }
     parsed.emplace(name, std::move(document));
   }
-  return Mapper(root, parsed).Run();
+  Mapper mapper(root, parsed);
+  return map(mapper);
+}
+
+}  // namespace
+
+Result<iceberg::Schema> JsonSchemaToIceberg(std::string_view json_schema_document,
+                                            const JsonSchemaReferences& references) {
+  return WithParsed<iceberg::Schema>(json_schema_document, references,
+                                     [](Mapper& mapper) { return mapper.Run(); });
+}
+
+Result<JsonKeyMapping> JsonSchemaKeyToIceberg(std::string_view json_schema_document,
+                                              const JsonSchemaReferences& references) {
+  return WithParsed<JsonKeyMapping>(json_schema_document, references,
+                                    [](Mapper& mapper) { return mapper.RunKey(); });
 }
 
 }  // namespace st::registry

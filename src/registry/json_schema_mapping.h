@@ -68,4 +68,18 @@ using JsonSchemaReferences = std::vector<std::pair<std::string, std::string>>;
 Result<iceberg::Schema> JsonSchemaToIceberg(std::string_view json_schema_document,
                                             const JsonSchemaReferences& references = {});
 
+// A Kafka key's JSON Schema (keyConverter JSON_SCHEMA_CONFLUENT). An object
+// root with properties maps as above (`schema` holds the key's fields,
+// `wrapped` false). Any other root the mapping table covers — a string
+// (with its formats), integer, number, boolean, enum, array or
+// additionalProperties map — becomes `schema` with one field named "key" of
+// that type (id 1, its nested ids after it), `wrapped` true. Errors as
+// JsonSchemaToIceberg's.
+struct JsonKeyMapping {
+  iceberg::Schema schema;
+  bool wrapped = false;
+};
+Result<JsonKeyMapping> JsonSchemaKeyToIceberg(std::string_view json_schema_document,
+                                              const JsonSchemaReferences& references = {});
+
 }  // namespace st::registry

@@ -255,5 +255,85 @@ TEST_F(DecodingFixture, JsonKeysDecodeIntoKafkaKey) {
   EXPECT_EQ(Bound((*files)[0], customer->id, *Type::Long(), true).int64_value(), -7);
 }
 
+TEST_F(DecodingFixture, JsonKeysThatAreNotObjectsDecodeIntoAPrimitiveKafkaKey) {
+  auto table = ChannelTableSchema(ValueFormat::kByteArray, std::nullopt, true, std::nullopt,
+                                  KeyFormat::kJsonSchemaConfluent);
+  ASSERT_TRUE(table.has_value()) << table.error().ToString();
+  // The mapping of {"type":"integer","minimum":0,"maximum":1000}: one field "key".
+  auto evolved =
+      EvolveKeyForJsonSchema(*table, MustSchema({{1, "key", true, Type::Int(), ""}}), true);
+  ASSERT_TRUE(evolved.has_value()) << evolved.error().ToString();
+  ASSERT_TRUE(evolved->changed);
+  const NestedField* key = evolved->schema.FindFieldByName("_kafka.key");
+  ASSERT_NE(key, nullptr);
+  EXPECT_EQ(key->type->ToString(), "int");
+  EXPECT_FALSE(key->required);
+  // int → long widens it; the same or a narrower type leaves it; a string or
+  // an object is a type change naming _kafka.key.
+  auto wider = EvolveKeyForJsonSchema(evolved->schema,
+                                      MustSchema({{1, "key", true, Type::Long(), ""}}), true);
+  ASSERT_TRUE(wider.has_value()) << wider.error().ToString();
+  EXPECT_TRUE(wider->changed);
+  EXPECT_EQ(wider->schema.FindFieldByName("_kafka.key")->type->ToString(), "long");
+  EXPECT_EQ(wider->schema.FindFieldByName("_kafka.key")->id, key->id);
+  auto same =
+      EvolveKeyForJsonSchema(wider->schema, MustSchema({{1, "key", true, Type::Int(), ""}}), true);
+  ASSERT_TRUE(same.has_value());
+  EXPECT_FALSE(same->changed);
+  auto text = EvolveKeyForJsonSchema(wider->schema,
+                                     MustSchema({{1, "key", true, Type::String(), ""}}), true);
+  ASSERT_FALSE(text.has_value());
+  EXPECT_NE(text.error().message().find("_kafka.key is long in the table and string"),
+            std::string::npos)
+      << text.error().message();
+  auto object =
+      EvolveKeyForJsonSchema(wider->schema, MustSchema({{1, "customer", true, Type::Long(), ""}}));
+  ASSERT_FALSE(object.has_value());
+  EXPECT_NE(object.error().message().find("an object in the version"), std::string::npos);
+
+  auto options = Options(ValueFormat::kByteArray, wider->schema);
+  options.key_format = KeyFormat::kJsonSchemaConfluent;
+  options.writer_schemas = [](int32_t id) -> Result<WriterSchema> {
+    if (id == kJsonSchemaId) return WriterSchema{WriterSchemaType::kJson, kJsonDefinition, {}};
+    return Err(NotFound("no schema"));
+  };
+  auto writer = MustWriter(std::move(options));
+  ASSERT_NE(writer, nullptr);
+  int64_t offset = 0;
+  auto add = [&](std::optional<std::string> key) {
+    KafkaRecord record;
+    record.topic = "t";
+    record.offset = offset++;
+    record.timestamp_ms = 1;
+    record.value = "v";
+    if (key) record.key = *key;
+    auto result = writer->Add(record);
+    EXPECT_TRUE(result.has_value());
+    if (result && *result) {
+      EXPECT_NE((*result)->message.find("record key"), std::string::npos) << (*result)->message;
+    }
+    return result && *result ? (*result)->code : std::string("ok");
+  };
+  EXPECT_EQ(add(ConfluentJsonFrame("42")), "ok");
+  EXPECT_EQ(add(ConfluentJsonFrame(" -9000000000 \n")), "ok");
+  EXPECT_EQ(add(ConfluentJsonFrame("null")), "ok");
+  EXPECT_EQ(add(std::nullopt), "ok");
+  EXPECT_EQ(add(ConfluentJsonFrame("\"x\"")), kTypeMismatch);
+  EXPECT_EQ(add(ConfluentJsonFrame("1.5")), kTypeMismatch);
+  EXPECT_EQ(add(ConfluentJsonFrame("{\"a\": 1}")), kTypeMismatch);
+  // Nothing may escape the wrapper: a second value, a closing brace, an
+  // extra member, an unterminated string, nothing at all.
+  for (const char* bad : {"1 2", "1}", "1,\"key\":2", "1, \"other\": 2", "\"a", "", "  ", "[1",
+                          "1]", "\"a\"\"b\"", "{\"a\":1}}"}) {
+    EXPECT_EQ(add(ConfluentJsonFrame(bad)), kMalformedJson) << bad;
+  }
+  auto files = writer->Finish();
+  ASSERT_TRUE(files.has_value());
+  ASSERT_EQ(files->size(), 1u);
+  EXPECT_EQ((*files)[0].record_count, 4);
+  EXPECT_EQ(Bound((*files)[0], key->id, *Type::Long(), false).int64_value(), 42);
+  EXPECT_EQ(Bound((*files)[0], key->id, *Type::Long(), true).int64_value(), -9000000000);
+}
+
 }  // namespace
 }  // namespace st::decoding

@@ -227,6 +227,39 @@ TEST(JsonSchemaMapping, RefsResolveAgainstTheDocumentsId) {
   EXPECT_EQ(schema->fields()[0].type->ToString(), "struct<city: string>");
 }
 
+TEST(JsonSchemaMapping, KeysThatAreNotObjectsAreOneWrappedField) {
+  auto object =
+      JsonSchemaKeyToIceberg(R"({"type":"object","properties":{"id":{"type":"integer"}}})");
+  ASSERT_TRUE(object.has_value()) << object.error().message();
+  EXPECT_FALSE(object->wrapped);
+  EXPECT_EQ(object->schema.fields()[0].name, "id");
+  const Row rows[] = {
+      {R"({"type":"string"})", "string"},
+      {R"({"type":"string","format":"uuid"})", "uuid"},
+      {R"({"type":"integer","minimum":0,"maximum":100})", "int"},
+      {R"({"type":"integer"})", "long"},
+      {R"({"type":"number"})", "double"},
+      {R"({"type":"boolean"})", "boolean"},
+      {R"({"enum":["a","b"]})", "string"},
+      {R"({"type":"array","items":{"type":"string"}})", "list<string>"},
+      {R"({"type":"object","additionalProperties":{"type":"integer"}})", "map<string, long>"},
+  };
+  for (const Row& row : rows) {
+    auto key = JsonSchemaKeyToIceberg(row.property);
+    ASSERT_TRUE(key.has_value()) << row.property << ": " << key.error().message();
+    EXPECT_TRUE(key->wrapped) << row.property;
+    ASSERT_EQ(key->schema.fields().size(), 1u);
+    EXPECT_EQ(key->schema.fields()[0].name, "key");
+    EXPECT_EQ(key->schema.fields()[0].type->ToString(), row.iceberg_type) << row.property;
+  }
+  auto nullable = JsonSchemaKeyToIceberg(R"({"type":["string","null"]})");
+  ASSERT_TRUE(nullable.has_value());
+  EXPECT_FALSE(nullable->schema.fields()[0].required);
+  EXPECT_FALSE(JsonSchemaKeyToIceberg(R"({"type":"null"})").has_value());
+  EXPECT_FALSE(JsonSchemaKeyToIceberg(R"({"type":"object"})").has_value());
+  EXPECT_FALSE(JsonSchemaKeyToIceberg("{}").has_value());
+}
+
 // `levels` nested objects; the innermost holds one string field at depth `levels`.
 std::string Nested(int levels) {
   std::string inner = R"({"type":"string"})";
