@@ -151,18 +151,10 @@ Status ReadTopic(const json& body, ChannelDocument document, ChannelConfig& out,
     if (!key_converter) return reader.Bad("keyConverter", key_converter.error());
     out.key_converter = *key_converter;
   }
-  // Avro / Protobuf keys resolve their schema ids in the registry the values
-  // use: a Confluent value converter's (built-in, or its externalSchemaRegistry).
-  if ((out.key_converter == KeyConverter::kAvroConfluent ||
-       out.key_converter == KeyConverter::kProtobufConfluent ||
-       out.key_converter == KeyConverter::kJsonSchemaConfluent) &&
-      !IsConfluentConverter(out.value_converter)) {
-    return reader.Bad("keyConverter",
-                      "keyConverter " + std::string(KeyConverterName(out.key_converter)) +
-                          " needs a valueConverter of AVRO_CONFLUENT, PROTOBUF_CONFLUENT or "
-                          "JSON_SCHEMA_CONFLUENT (key schema ids resolve in the same "
-                          "Confluent-compatible registry as the values).");
-  }
+  // Typed keys resolve their schema ids in the Confluent-compatible registry
+  // of a *_CONFLUENT value converter (built-in, or its
+  // externalSchemaRegistry); with any other value converter, in the
+  // account's built-in one.
   const bool json_format = out.value_converter == ValueConverter::kJson;
   ST_ASSIGN_OR_RETURN(const json* schema,
                       reader.Obj(*topic, "recordSchema", json_format,

@@ -242,7 +242,8 @@ void AddChannelGroup(CLI::App& app, ServiceCommands& s) {
       ->add_option("--key-format", flags.key_format,
                    "_kafka.key as the key's bytes (bytes), UTF-8 text (string) or decoded "
                    "by its Confluent key schema (avro-confluent, protobuf-confluent, "
-                   "json-schema-confluent; with the *-confluent formats)")
+                   "json-schema-confluent; ids resolve in the values' registry with the "
+                   "*-confluent formats, else in the built-in one)")
       ->capture_default_str();
   create->add_option("--schema-arn", flags.schema_arn, "Glue schema ARN (format json)");
   create->add_option("--partition-by", flags.partition_by, "hour | day")->capture_default_str();

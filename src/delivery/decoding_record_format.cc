@@ -201,7 +201,10 @@ class DecodingBatchWriter final : public BatchWriter {
 // per record. nullopt when the framing is wrong (the decoder reports it).
 std::optional<std::string_view> AvroVersionKey(ValueConverter converter,
                                                const std::optional<std::string>& value) {
-  if (!value) return std::nullopt;
+  // JSON, BYTE_ARRAY and STRING values carry no writer schema version.
+  if (!value || !(IsAvro(converter) || IsJsonSchema(converter))) {
+    return std::nullopt;
+  }
   const std::string_view v = *value;
   if (IsGsrFramed(converter)) {
     if (v.size() < kGsrHeaderBytes || v[0] != 0x03 || (v[1] != 0x00 && v[1] != 0x05)) {
@@ -305,9 +308,9 @@ SchemaMatcher JsonSchemaMatcher(const iceberg::Schema& table, const ChannelConfi
 // for versions not decided here (SCHEMA_MISMATCH).
 //
 // Typed keys (keyConverter AVRO_CONFLUENT, PROTOBUF_CONFLUENT,
-// JSON_SCHEMA_CONFLUENT) follow the same steps for each key schema id: the
-// first one adds `_kafka.key`, later ones evolve it (decoding::EvolveKeyFor*),
-// an incompatible one quarantines its records.
+// JSON_SCHEMA_CONFLUENT), with any value converter, follow the same steps for each key schema id:
+// the first one adds `_kafka.key`, later ones evolve it (decoding::EvolveKeyFor*), an incompatible
+// one quarantines its records.
 class AvroBatchWriter final : public BatchWriter {
  public:
   // `key_schemas`: set for typed keys, the writer schema of a key schema id.
@@ -651,7 +654,10 @@ class DecodingRecordFormat final : public RecordFormat {
     if (IsConfluent(config.value_converter) || typed_keys) {
       options.writer_schemas = [this, confluent](int32_t id) { return Confluent(*confluent, id); };
     }
-    if (IsAvro(config.value_converter) || IsJsonSchema(config.value_converter)) {
+    // Typed keys evolve `_kafka.key` whatever the values are: their
+    // channels take this writer too (values without registry versions pass
+    // straight to the decoder).
+    if (IsAvro(config.value_converter) || IsJsonSchema(config.value_converter) || typed_keys) {
       const std::string account = RegistryAccount(config);
       std::set<int32_t> sources;
       for (const iceberg::PartitionField& f : spec->fields()) sources.insert(f.source_id);

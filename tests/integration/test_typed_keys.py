@@ -198,7 +198,7 @@ def test_avro_record_keys_are_typed_evolve_and_an_incompatible_key_is_quarantine
     assert early_customers and early_customers <= {k["customer"] for k in v1_keys}
 
 
-def test_a_primitive_avro_key_and_a_key_converter_without_a_confluent_value_is_refused(
+def test_a_primitive_avro_key(
         server, kafka, topic_name):
     kafka.create_topic(topic_name, partitions=1)
     _, key_serializer, value_of = registry_and_serializers(server, topic_name)
@@ -215,27 +215,52 @@ def test_a_primitive_avro_key_and_a_key_converter_without_a_confluent_value_is_r
     assert {r["id"]: r["_kafka"]["key"] for r in data.to_pylist()} == dict(enumerate(keys))
     assert setup.dlq_lines() == []
 
-    body = {
-        "channelName": "json-avro-key",
-        "topicConfigurationList": [{
-            "topicArn": topic_arn(setup.cluster_arn, setup.topic),
-            "recordConverter": {"valueConverter": "BYTE_ARRAY",
-                                "keyConverter": "AVRO_CONFLUENT"}}],
-        "icebergDestinationConfiguration": {
-            "appendOnly": True, "serviceExecutionRoleArn": setup.role_arn,
-            "dataFreshnessInSeconds": 1,
-            "catalog": {"warehouseLocation": setup.bucket_arn},
-            "deadLetterQueueS3": {"bucketArn": f"arn:aws:s3:::{setup.dlq_bucket}"},
-            "destinationTableList": [{"destinationDatabaseName": "events",
-                                      "destinationTableName": "bad_key",
-                                      "partitionSpec": {"partitionStrategy": "TIME_HOUR"}}],
-        },
-    }
-    r = server.signed_request(
-        "POST", f"{server.api_url}/v1/clusters/{encoded(setup.cluster_arn)}/channels",
-        service="kafka", body=json.dumps(body), headers={"Content-Type": "application/json"})
-    assert r.status_code == 400, r.text
-    assert "keyConverter AVRO_CONFLUENT needs a valueConverter of AVRO_CONFLUENT" in r.text
+
+
+def test_typed_keys_on_json_and_byte_array_channels(server, kafka, topic_name):
+    """Typed keys need no Confluent value converter: a JSON channel (values
+    by a Glue JSON schema) decodes AVRO_CONFLUENT record keys, and a
+    BYTE_ARRAY channel JSON_SCHEMA_CONFLUENT string keys, both resolved in the
+    account's built-in registry; the first keyed commit adds `_kafka.key`.
+    The CLI creates such a channel too (test_channel_api.py)."""
+    from confluent_kafka.schema_registry.json_schema import JSONSerializer
+    from confluent_kafka.serialization import MessageField, SerializationContext
+
+    raw_topic = topic_name + "-raw"
+    kafka.create_topic(topic_name, partitions=2)
+    kafka.create_topic(raw_topic, partitions=1)
+    sr, key_serializer, _ = registry_and_serializers(server, topic_name)
+    value_schema = {"type": "object", "required": ["id", "ts"], "properties": {
+        "id": {"type": "integer"}, "ts": {"type": "string", "format": "date-time"}}}
+    json_setup = ChannelSetup.create(server, kafka, topic_name, schema=value_schema,
+                                     freshness=1, key_converter="AVRO_CONFLUENT")
+    raw_setup = ChannelSetup.create(server, kafka, raw_topic, converter="BYTE_ARRAY",
+                                    partition_source=None, freshness=1,
+                                    key_converter="JSON_SCHEMA_CONFLUENT")
+    json_setup.wait_status("ACTIVE")
+    raw_setup.wait_status("ACTIVE")
+
+    as_key = key_serializer(KEY_V1)
+    keys = [{"customer": 7, "region": "eu"}, None, {"customer": -1, "region": "r\u00e9gion"}]
+    pairs = [(None if k is None else as_key(k),
+              json.dumps({"id": i, "ts": "2026-11-30T08:00:00Z"}).encode())
+             for i, k in enumerate(keys)]
+    produce_keyed(kafka, topic_name, pairs)
+    data = json_setup.wait_rows(len(keys))
+    got = {r["id"]: r["_kafka"]["key"] for r in data.to_pylist()}
+    assert got == dict(enumerate(keys))
+    assert json_setup.dlq_lines() == []
+
+    text_key = JSONSerializer(json.dumps({"type": "string"}), sr)
+    context = SerializationContext(raw_topic, MessageField.KEY)
+    raw_keys = ["a-\u00e9", None, "z"]
+    produce_keyed(kafka, raw_topic, [(None if k is None else text_key(k, context), b"\x00\x01v%d" % i)
+                                     for i, k in enumerate(raw_keys)])
+    raw = raw_setup.wait_rows(len(raw_keys))
+    assert raw.schema.field("_kafka").type.field("key").type == pa.string()
+    assert sorted((r["value"], r["_kafka"]["key"]) for r in raw.to_pylist()) == sorted(
+        (b"\x00\x01v%d" % i, k) for i, k in enumerate(raw_keys))
+    assert raw_setup.dlq_lines() == []
 
 
 KEY_PROTO_V1 = """syntax = "proto3";

@@ -181,13 +181,15 @@ TEST(ChannelModelTest, KeyConverter) {
   ExpectInvalidMember(
       bad, "keyConverter",
       "use BYTE_ARRAY, STRING, AVRO_CONFLUENT, PROTOBUF_CONFLUENT or JSON_SCHEMA_CONFLUENT");
-  // Avro keys resolve in the values' Confluent registry.
-  bad = Body();
-  bad["topicConfigurationList"][0]["recordConverter"]["keyConverter"] = "AVRO_CONFLUENT";
-  ExpectInvalidMember(bad, "keyConverter", "needs a valueConverter of AVRO_CONFLUENT");
-  bad["topicConfigurationList"][0]["recordConverter"]["keyConverter"] = "PROTOBUF_CONFLUENT";
-  ExpectInvalidMember(bad, "keyConverter",
-                      "keyConverter PROTOBUF_CONFLUENT needs a valueConverter of AVRO_CONFLUENT");
+  // Typed keys go with any value converter (JSON here): their ids resolve
+  // in the account's built-in Confluent-compatible registry.
+  for (const char* typed : {"AVRO_CONFLUENT", "PROTOBUF_CONFLUENT", "JSON_SCHEMA_CONFLUENT"}) {
+    json with_typed_key = Body();
+    with_typed_key["topicConfigurationList"][0]["recordConverter"]["keyConverter"] = typed;
+    auto typed_config = ParseChannelConfig(with_typed_key.dump(), ChannelDocument::kCreateRequest);
+    ASSERT_TRUE(typed_config.has_value()) << typed << ": " << typed_config.error().ToString();
+    EXPECT_EQ(KeyConverterName(typed_config->key_converter), typed);
+  }
   bad = Body();
   bad["topicConfigurationList"][0]["recordConverter"]["keyConverter"] = 7;
   ExpectInvalidMember(bad, "keyConverter");
