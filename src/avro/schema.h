@@ -171,6 +171,13 @@ class Schema {
   // unresolved names, unions with duplicate branch types or nested unions,
   // bad fixed sizes, enum problems, schemas nested deeper than 200 levels.
   static Result<Schema> Parse(std::string_view json);
+  // As Parse, for a schema whose named types may come from other schemas
+  // (Confluent schema references, in dependency order: each may use the
+  // types of the ones before it). A referenced type is defined inline at its
+  // first use, so the result stands alone. Errors: as Parse, naming the
+  // reference that does not parse.
+  static Result<Schema> Parse(std::string_view json,
+                              const std::vector<std::string_view>& referenced);
   // Validates a schema built in code (same errors as Parse). The tree is
   // copied; later edits to `root` do not affect the Schema. A node pointer
   // that occurs twice is written as a reference after its first occurrence.

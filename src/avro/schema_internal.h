@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "avro/schema.h"
 #include "common/status.h"
@@ -24,7 +25,14 @@ std::optional<int64_t> JsonToInt(const std::string& json);
 std::optional<std::string> JsonToString(const std::string& json);
 bool IsValidJson(std::string_view json);
 
-// Validates the tree under `root` and returns a resolved deep copy (see Schema::Make).
-Result<NodePtr> ValidateAndCopy(const NodePtr& root);
+// Named types defined outside the tree (full name → a validated definition),
+// for names the tree refers to without defining them: Confluent schema
+// references.
+using ExternalNames = std::unordered_map<std::string, NodePtr>;
+
+// Validates the tree under `root` and returns a resolved deep copy (see
+// Schema::Make). A name the tree does not define but `external` does is
+// copied in as that definition at its first use (a reference after it).
+Result<NodePtr> ValidateAndCopy(const NodePtr& root, const ExternalNames* external = nullptr);
 
 }  // namespace st::avro::internal

@@ -309,6 +309,64 @@ Result<Schema> Schema::Parse(std::string_view json) {
   return Make(root);
 }
 
+namespace {
+
+// Every named type defined in `node`'s tree (not through references).
+void CollectNamed(const NodePtr& node, internal::ExternalNames* out) {
+  if (node == nullptr) return;
+  switch (node->type) {
+    case Type::kRecord:
+      out->emplace(node->full_name, node);
+      for (const Field& f : node->fields) CollectNamed(f.type, out);
+      break;
+    case Type::kEnum:
+    case Type::kFixed:
+      out->emplace(node->full_name, node);
+      break;
+    case Type::kArray:
+      CollectNamed(node->items, out);
+      break;
+    case Type::kMap:
+      CollectNamed(node->values, out);
+      break;
+    case Type::kUnion:
+      for (const NodePtr& b : node->branches) CollectNamed(b, out);
+      break;
+    default:
+      break;
+  }
+}
+
+Result<NodePtr> ParseNode(std::string_view json, const std::string& what) {
+  ST_TRY(CheckJsonNesting(json, what));
+  Json parsed = Json::parse(json, nullptr, false);
+  if (parsed.is_discarded()) {
+    return Err(
+        InvalidArgument(what + ": not valid JSON (" + std::to_string(json.size()) + " bytes)"));
+  }
+  return FromJson(parsed, 0);
+}
+
+}  // namespace
+
+Result<Schema> Schema::Parse(std::string_view json,
+                             const std::vector<std::string_view>& referenced) {
+  if (referenced.empty()) return Parse(json);
+  // The validated trees own the definitions the copy below reads.
+  internal::ExternalNames external;
+  for (size_t i = 0; i < referenced.size(); ++i) {
+    const std::string what = "avro schema reference " + std::to_string(i + 1);
+    ST_ASSIGN_OR_RETURN(NodePtr source, ParseNode(referenced[i], what));
+    Result<NodePtr> validated = internal::ValidateAndCopy(source, &external);
+    if (!validated.has_value()) return Err(validated.error().WithContext(what));
+    // Earlier references' names win: the registry lists each once.
+    CollectNamed(*validated, &external);
+  }
+  ST_ASSIGN_OR_RETURN(NodePtr root, ParseNode(json, "avro schema"));
+  ST_ASSIGN_OR_RETURN(NodePtr copy, internal::ValidateAndCopy(root, &external));
+  return Schema(std::shared_ptr<const Node>(std::move(copy)));
+}
+
 std::string Schema::ToJson() const {
   return ToJsonValue(*root_).dump(-1, ' ', false, Json::error_handler_t::replace);
 }

@@ -55,6 +55,7 @@ Status CheckAttributes(const Attributes& attributes) {
 
 class Copier {
  public:
+  explicit Copier(const ExternalNames* external) : external_(external) {}
   Result<NodePtr> Copy(const NodePtr& src, const std::string& enclosing_ns, int depth);
 
  private:
@@ -64,6 +65,7 @@ class Copier {
 
   std::unordered_map<std::string, const Node*> named_;     // full name → definition.
   std::unordered_map<const Node*, std::string> seen_src_;  // Source named node → full name.
+  const ExternalNames* external_;                          // May be null.
 };
 
 Status Copier::Named(const Node& src, Node* dst, const std::string& enclosing_ns, std::string* ns) {
@@ -267,6 +269,19 @@ Result<NodePtr> Copier::Copy(const NodePtr& src, const std::string& enclosing_ns
         it = named_.find(enclosing_ns + "." + ref);
       }
       if (it == named_.end()) it = named_.find(ref);
+      if (it == named_.end() && external_ != nullptr) {
+        // A type of a referenced schema: defined here, at its first use.
+        auto ext = external_->end();
+        if (ref.find('.') == std::string::npos && !enclosing_ns.empty()) {
+          ext = external_->find(enclosing_ns + "." + ref);
+        }
+        if (ext == external_->end()) ext = external_->find(ref);
+        if (ext != external_->end()) {
+          const std::string& full = ext->first;
+          const size_t dot = full.rfind('.');
+          return Copy(ext->second, dot == std::string::npos ? "" : full.substr(0, dot), depth);
+        }
+      }
       if (it == named_.end()) {
         return Err(InvalidArgument("avro schema: unknown type '" + ref +
                                    "'; define a named type before referring to it"));
@@ -284,8 +299,8 @@ Result<NodePtr> Copier::Copy(const NodePtr& src, const std::string& enclosing_ns
 
 }  // namespace
 
-Result<NodePtr> ValidateAndCopy(const NodePtr& root) {
-  Copier copier;
+Result<NodePtr> ValidateAndCopy(const NodePtr& root, const ExternalNames* external) {
+  Copier copier(external);
   return copier.Copy(root, "", 0);
 }
 

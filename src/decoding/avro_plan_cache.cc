@@ -1,4 +1,5 @@
 #include "decoding/avro_plan_cache_internal.h"
+#include "decoding/avro_schema_mapping.h"
 #include "decoding/record.h"
 
 namespace st::decoding {
@@ -21,7 +22,7 @@ Result<const AvroWriterVersion*> AvroPlanCache::Get(const std::string& writer_id
     version.message = "writer schema " + writer_id + " is a " +
                       (fetched->type == WriterSchemaType::kProtobuf ? "PROTOBUF" : "JSON") +
                       " schema; this channel decodes Avro";
-  } else if (auto parsed = avro::Schema::Parse(fetched->text); !parsed) {
+  } else if (auto parsed = ParseAvroWriterSchema(*fetched); !parsed) {
     version.code = std::string(kSchemaMismatch);
     version.message =
         "writer schema " + writer_id + " is not a valid Avro schema: " + parsed.error().message();

@@ -403,6 +403,13 @@ Result<AvroEvolution> EvolveForAvro(const iceberg::Schema& table, const avro::Sc
   return AvroEvolution{std::move(evolved), true};
 }
 
+Result<avro::Schema> ParseAvroWriterSchema(const WriterSchema& schema) {
+  std::vector<std::string_view> referenced;
+  referenced.reserve(schema.references.size());
+  for (const auto& [name, text] : schema.references) referenced.push_back(text);
+  return avro::Schema::Parse(schema.text, referenced);
+}
+
 Result<AvroEvolution> EvolveKeyForAvro(const iceberg::Schema& table,
                                        const avro::Schema& key_writer) {
   ST_ASSIGN_OR_RETURN(const NestedField* key, KafkaKeyOf(table));

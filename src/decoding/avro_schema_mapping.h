@@ -37,9 +37,15 @@
 
 #include "avro/schema.h"
 #include "common/status.h"
+#include "decoding/writer_schema.h"
 #include "iceberg/schema.h"
 
 namespace st::decoding {
+
+// The Avro schema of a registry writer schema, the named types of its
+// Confluent references (WriterSchema::references, dependencies first)
+// included. Errors: avro::Schema::Parse's.
+Result<avro::Schema> ParseAvroWriterSchema(const WriterSchema& schema);
 
 // Schema id 0, ids from 1. Errors: InvalidArgument naming the field path.
 Result<iceberg::Schema> AvroToIcebergSchema(const avro::Schema& writer);

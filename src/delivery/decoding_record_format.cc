@@ -408,7 +408,7 @@ class AvroBatchWriter final : public BatchWriter {
                                             ProtobufIndexesOf(version.key), partition_sources_);
     } else {
       if (schema->type != decoding::WriterSchemaType::kAvro) return Decision{};
-      Result<avro::Schema> parsed = avro::Schema::Parse(schema->text);
+      Result<avro::Schema> parsed = decoding::ParseAvroWriterSchema(*schema);
       if (!parsed.has_value()) return Decision{};  // The decoder says SCHEMA_MISMATCH.
       evolved = decoding::EvolveForAvro(options_.schema, *parsed, partition_sources_);
     }
@@ -479,7 +479,7 @@ class AvroBatchWriter final : public BatchWriter {
             true));
       } else if (!protobuf_keys_ && !json_keys_ &&
                  schema->type == decoding::WriterSchemaType::kAvro) {
-        if (Result<avro::Schema> parsed = avro::Schema::Parse(schema->text)) {
+        if (Result<avro::Schema> parsed = decoding::ParseAvroWriterSchema(*schema)) {
           ST_TRY(apply(decoding::EvolveKeyForAvro(options_.schema, *parsed), true));
         }
       }
@@ -788,7 +788,7 @@ class DecodingRecordFormat final : public RecordFormat {
       return Failure(decoding::kSchemaMismatch,
                      "The writer schema " + version->id + " is not an Avro schema.", version->id);
     }
-    Result<avro::Schema> parsed = avro::Schema::Parse(schema->text);
+    Result<avro::Schema> parsed = decoding::ParseAvroWriterSchema(*schema);
     Result<iceberg::Schema> mapped = parsed.has_value()
                                          ? decoding::AvroToIcebergSchema(*parsed)
                                          : Result<iceberg::Schema>(Err(parsed.error()));

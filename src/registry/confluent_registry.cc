@@ -154,8 +154,8 @@ Outcome<Canonical> Canonicalize(const SchemaText& input) {
     out.text.schema = parsed->ToJson();
     out.avro = std::move(*parsed);
   } else if (type == "AVRO" || type == "JSON") {
-    // AVRO with references names types of other subjects that this registry
-    // does not resolve: checked as JSON only.
+    // AVRO with references names types of other subjects: parsed with them
+    // (in the account) when registered and compared (AvroOf), JSON here.
     nlohmann::json document = nlohmann::json::parse(input.schema, nullptr, false);
     if (document.is_discarded()) {
       return Fail(kInvalidSchema, "Invalid schema: the " + type +
@@ -193,6 +193,12 @@ class SqlConfluentRegistry final : public ConfluentRegistry {
       auto stored = LoadSchema(account, id);
       if (!stored) return tl::unexpected(stored.error());
       if (stored->key == canonical->key) return id;
+    }
+    if (canonical->text.schema_type == "AVRO" && !canonical->avro.has_value()) {
+      // With references: valid only with their named types (at every level).
+      Result<avro::Schema> parsed = AvroOf(account, *canonical);
+      if (!parsed.has_value())
+        return Fail(kInvalidSchema, "Invalid schema " + parsed.error().message());
     }
     auto level = LevelOf(account, subject, true);
     if (!level) return tl::unexpected(level.error());
@@ -486,6 +492,16 @@ class SqlConfluentRegistry final : public ConfluentRegistry {
     return out;
   }
 
+  // An AVRO schema parsed with the named types of its references (parsed
+  // once when it has none).
+  Result<avro::Schema> AvroOf(const std::string& account, const Canonical& schema) REQUIRES(mu_) {
+    if (schema.avro.has_value()) return *schema.avro;
+    ST_ASSIGN_OR_RETURN(RegisteredSchema resolved, Resolve(account, schema.text));
+    std::vector<std::string_view> referenced;
+    for (const auto& [name, text] : resolved.references) referenced.push_back(text);
+    return avro::Schema::Parse(resolved.schema, referenced);
+  }
+
   // The messages for `candidate` at `level` against `existing` ((version,
   // schema), oldest first); transitive levels check all, others the latest
   // only. 42201 when `candidate` must be compared but its checker cannot
@@ -503,6 +519,7 @@ class SqlConfluentRegistry final : public ConfluentRegistry {
     const bool forward = base == "FORWARD" || base == "FULL";
     const SchemaCompatibilityChecker* checker = CheckerFor(candidate.text.schema_type);
     std::optional<RegisteredSchema> resolved;
+    std::optional<avro::Schema> candidate_avro = candidate.avro;
     for (size_t i = transitive ? 0 : existing.size() - 1; i < existing.size(); ++i) {
       const auto& [version, old] = existing[i];
       if (old.text.schema_type != candidate.text.schema_type) {
@@ -511,9 +528,20 @@ class SqlConfluentRegistry final : public ConfluentRegistry {
         continue;
       }
       if (candidate.text.schema_type == "AVRO") {
-        // AVRO with references is not compared.
-        if (!candidate.avro.has_value() || !old.avro.has_value()) continue;
-        for (std::string& message : AvroLevelIncompatibilities(base, *candidate.avro, *old.avro)) {
+        // With references: their named types resolved in the account.
+        if (!candidate_avro.has_value()) {
+          Result<avro::Schema> got = AvroOf(account, candidate);
+          if (!got.has_value())
+            return Fail(kInvalidSchema, "Invalid schema " + got.error().message());
+          candidate_avro = std::move(*got);
+        }
+        Result<avro::Schema> previous = AvroOf(account, old);
+        if (!previous.has_value()) {
+          out.push_back("version " + std::to_string(version) +
+                        " cannot be compared: " + previous.error().message());
+          continue;
+        }
+        for (std::string& message : AvroLevelIncompatibilities(base, *candidate_avro, *previous)) {
           out.push_back(std::move(message));
         }
         continue;

@@ -379,6 +379,82 @@ def test_avro_confluent_channel_through_the_built_in_registry(server, kafka, top
     assert "note" in [f.name for f in schemas[1].fields]
 
 
+REF_COUNTRY = {"type": "enum", "name": "Country", "namespace": "com.example",
+               "symbols": ["CH", "FR", "JP"]}
+REF_ADDRESS = {"type": "record", "name": "Address", "namespace": "com.example",
+               "fields": [{"name": "city", "type": "string"},
+                          {"name": "country", "type": "Country"}]}
+REF_ORDER = {"type": "record", "name": "Order", "namespace": "com.example",
+             "fields": [{"name": "id", "type": "long"},
+                        {"name": "ts", "type": {"type": "long", "logicalType": "timestamp-millis"}},
+                        {"name": "ship_to", "type": "com.example.Address"},
+                        {"name": "bill_to", "type": ["null", "Address"], "default": None},
+                        {"name": "origin", "type": "Country"}]}
+
+
+def test_avro_confluent_schema_references(server, kafka, topic_name):
+    """confluent-kafka's AvroSerializer with a Schema whose named types come
+    from other subjects (Order → Address → Country, as references): the
+    registry parses it with those types (an unknown one is 42201, and BACKWARD
+    compares versions with references: a new required field is 409), and the
+    AVRO_CONFLUENT channel decodes the records with them; PyIceberg reads the
+    nested record and the enum back."""
+    from confluent_kafka.schema_registry import Schema, SchemaReference, SchemaRegistryClient
+    from confluent_kafka.schema_registry.avro import AvroSerializer
+    from confluent_kafka.schema_registry.error import SchemaRegistryError
+    from confluent_kafka.serialization import MessageField, SerializationContext
+
+    setup, _ = confluent_avro_channel(server, kafka, topic_name)
+    sr = SchemaRegistryClient({"url": server.api_url + "/schema-registry",
+                               "basic.auth.user.info": f"{server.access_key}:{server.secret_key}"})
+    country_subject, address_subject = f"{topic_name}-country", f"{topic_name}-address"
+    sr.register_schema(country_subject, Schema(json.dumps(REF_COUNTRY), "AVRO"))
+    sr.register_schema(address_subject, Schema(json.dumps(REF_ADDRESS), "AVRO", references=[
+        SchemaReference("com.example.Country", country_subject, 1)]))
+    refs = [SchemaReference("com.example.Address", address_subject, 1)]
+    serializer = AvroSerializer(sr, Schema(json.dumps(REF_ORDER), "AVRO", references=refs))
+    context = SerializationContext(topic_name, MessageField.VALUE)
+
+    def record(i):
+        return {"id": i, "ts": BASE + dt.timedelta(seconds=i),
+                "ship_to": {"city": f"Gen\u00e8ve {i}", "country": ["CH", "FR", "JP"][i % 3]},
+                "bill_to": None if i % 2 else {"city": "Paris", "country": "FR"},
+                "origin": "JP"}
+
+    ids = list(range(6))
+    produced = produce(kafka, topic_name, [serializer(record(i), context) for i in ids])
+    wait_for(lambda: len(rows_of(setup)) >= len(ids), what="rows with referenced types")
+    rows = sorted(rows_of(setup), key=lambda r: r["id"])
+    for row, i in zip(rows, ids):
+        want = record(i)
+        assert row["ship_to"] == want["ship_to"], row
+        assert row["bill_to"] == want["bill_to"], row
+        assert row["origin"] == "JP"
+    assert sorted((r["_kafka"]["partition"], r["_kafka"]["offset"]) for r in rows) == sorted(
+        produced)
+    assert setup.dlq_lines() == []
+
+    # The registry compares versions with references (BACKWARD: the new
+    # schema must read the old data; a required field without a default
+    # cannot) and refuses a type neither the schema nor its references define.
+    subject = f"{topic_name}-value"
+    sr.set_compatibility(subject, "BACKWARD")
+    v2 = json.loads(json.dumps(REF_ORDER))
+    v2["fields"].append({"name": "qty", "type": "long"})
+    with pytest.raises(SchemaRegistryError) as refused:
+        sr.register_schema(subject, Schema(json.dumps(v2), "AVRO", references=refs))
+    assert refused.value.http_status_code == 409, refused.value
+    v2["fields"][-1]["default"] = 0
+    assert sr.register_schema(subject, Schema(json.dumps(v2), "AVRO", references=refs)) > 0
+    unknown = json.loads(json.dumps(REF_ORDER))
+    unknown["fields"][2]["type"] = "com.example.Nowhere"
+    with pytest.raises(SchemaRegistryError) as invalid:
+        sr.register_schema(f"{topic_name}-other",
+                           Schema(json.dumps(unknown), "AVRO", references=refs))
+    assert invalid.value.http_status_code == 422 and invalid.value.error_code == 42201
+    assert "com.example.Nowhere" in invalid.value.error_message
+
+
 def test_records_that_cannot_define_the_table_go_to_the_dlq_and_the_channel_moves_on(
         server, kafka, topic_name):
     """An AVRO_CONFLUENT channel whose first records all fail before any schema

@@ -111,6 +111,52 @@ TEST(SchemaTest, ResolvesNamespacesAndRecursion) {
   EXPECT_EQ(&next, &schema->root());
 }
 
+TEST(SchemaTest, NamedTypesOfReferencedSchemas) {
+  // Confluent references, dependencies first: Address uses Country (from
+  // the first reference); the order refers to Address twice and to an enum
+  // by its short name from inside namespace "com.example".
+  const std::string country = R"({"type":"enum","name":"Country","namespace":"com.example",
+      "symbols":["CH","FR"]})";
+  const std::string address = R"({"type":"record","name":"Address","namespace":"com.example",
+      "fields":[{"name":"city","type":"string"},{"name":"country","type":"Country"},
+                {"name":"zip","type":{"type":"fixed","name":"Zip","size":4}}]})";
+  const std::string order = R"({"type":"record","name":"Order","namespace":"com.example",
+      "fields":[{"name":"ship_to","type":"com.example.Address"},
+                {"name":"bill_to","type":["null","Address"]},
+                {"name":"origin","type":"Country"},
+                {"name":"zips","type":{"type":"array","items":"com.example.Zip"}}]})";
+  auto schema = Schema::Parse(order, {country, address});
+  ASSERT_TRUE(schema.has_value()) << schema.error().ToString();
+  const Node& ship_to = FindField(schema->root(), "ship_to").type->Resolve();
+  EXPECT_EQ(ship_to.type, Type::kRecord);
+  EXPECT_EQ(ship_to.full_name, "com.example.Address");
+  EXPECT_EQ(FindField(ship_to, "country").type->Resolve().symbols.size(), 2u);
+  // The second use is a reference to the inlined definition.
+  const Node& bill_to = FindField(schema->root(), "bill_to").type->branches[1]->Resolve();
+  EXPECT_EQ(&bill_to, &ship_to);
+  EXPECT_EQ(FindField(schema->root(), "zips").type->items->Resolve().fixed_size, 4);
+  // The result stands alone: its JSON parses without the references.
+  auto alone = Schema::Parse(schema->ToJson());
+  ASSERT_TRUE(alone.has_value()) << alone.error().ToString();
+  EXPECT_EQ(alone->ToJson(), schema->ToJson());
+
+  // Without the references, or with one that does not parse: errors.
+  EXPECT_FALSE(Schema::Parse(order).has_value());
+  EXPECT_FALSE(Schema::Parse(order, {address}).has_value());  // Country unknown.
+  auto bad = Schema::Parse(order, {country, "{nope"});
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.error().message().find("avro schema reference 2"), std::string::npos)
+      << bad.error().message();
+  // A type the main schema defines itself wins over a reference's.
+  auto own = Schema::Parse(R"({"type":"record","name":"R","fields":[
+      {"name":"c","type":{"type":"enum","name":"Country","namespace":"com.example",
+                          "symbols":["XX"]}},
+      {"name":"d","type":"com.example.Country"}]})",
+                           {country});
+  ASSERT_TRUE(own.has_value()) << own.error().ToString();
+  EXPECT_EQ(FindField(own->root(), "d").type->Resolve().symbols, std::vector<std::string>{"XX"});
+}
+
 TEST(SchemaTest, EmptyNamespaceIsTheNullNamespace) {
   auto schema = Schema::Parse(R"({"type":"record","name":"outer","namespace":"ns","fields":[
       {"name":"a","type":{"type":"fixed","name":"f","namespace":"","size":1}},
