@@ -40,7 +40,7 @@
 # Environment: ST_JOBS (ninja -j, default 2), ST_BUILD_DIR / ST_ASAN_BUILD_DIR
 # / ST_TSAN_BUILD_DIR / ST_FUZZ_BUILD_DIR / ST_LINT_BUILD_DIR (default
 # <repo>/build, build-asan, build-tsan, build-fuzz and build-lint), ST_UNITY
-# (OFF: the asan, tsan and fuzz trees file by file; default ON), ST_RELEASE_DEBUG (debug-info flag of build/,
+# (OFF: build/ and the asan, tsan and fuzz trees file by file; default ON), ST_RELEASE_DEBUG (debug-info flag of build/,
 # default -g1, line tables; -g for full), ST_VENV_DIR (default <repo>/.venv), ST_FUZZ_RUNS
 # (executions per fuzz target, default that of tests/fuzz/run.sh),
 # ST_LINT_BACKGROUND (0: lint in the foreground), ST_LINT_FAIL_ON (Perl regex
@@ -244,8 +244,11 @@ if ((DO_BUILD)); then
   # a crash backtrace still gets functions and file:line. A cold st_common +
   # st_http: 111 -> 94 CPU-s, objects 185 -> 77 MB (bench/RESULTS.md "CI time").
   # Only what pytest runs (st_integration: the server, the CLI, the tools and
-  # fixtures); the unit tests are built and run in the asan tree.
+  # fixtures); the unit tests are built and run in the asan tree. A unity
+  # build like the sanitizer trees (ST_UNITY): a cold st_integration took 266 s
+  # instead of 489 s on a 2-core machine (bench/RESULTS.md "CI in session 37").
   ((RUN_INTEGRATION)) && configure_and_build "$BUILD" RelWithDebInfo --targets st_integration \
+    -DST_UNITY="${ST_UNITY:-ON}" \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 ${ST_RELEASE_DEBUG:--g1} -DNDEBUG" \
     -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 ${ST_RELEASE_DEBUG:--g1} -DNDEBUG"
   # Debug: -O0 compiles much faster on 2 cores, keeps asserts on, and the unit
@@ -260,8 +263,8 @@ if ((DO_BUILD)); then
   # unit: the heavy headers are parsed once a batch; a cold st_common_test
   # 70.6 -> 41.7 CPU-s) with line tables only (-g1: a sanitizer report still
   # names file:line). Whether each source of src/ includes what it uses is
-  # still checked: build/ compiles them file by file, and clang-tidy parses
-  # each alone.
+  # still checked: clang-tidy parses each alone in the lint tree (ST_UNITY=OFF),
+  # and a compile error there fails the lint stage.
   # ST_UNITY=OFF in the environment builds them file by file.
   ((RUN_UNIT)) && configure_and_build "$BUILD_ASAN" Debug -DST_SANITIZE=ON -DST_PCH=ON \
     "${SANITIZER_TREE_ARGS[@]}"
