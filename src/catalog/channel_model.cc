@@ -484,23 +484,33 @@ Result<CreateChannelRequest> ParseCreateChannelRequest(std::string_view json_tex
   return out;
 }
 
-Result<std::chrono::seconds> ParseUpdateChannelRequest(std::string_view json_text,
-                                                       std::string* invalid_member) {
+Result<ChannelUpdate> ParseUpdateChannelRequest(std::string_view json_text,
+                                                std::string* invalid_member) {
   Reader reader(invalid_member);
   ST_ASSIGN_OR_RETURN(json body,
                       reader.ParseObject(json_text, "The request body must be a JSON object."));
   ST_ASSIGN_OR_RETURN(const json* iceberg, reader.Obj(body, "icebergDestinationUpdate", false));
   ST_ASSIGN_OR_RETURN(const json* s3, reader.Obj(body, "s3DestinationUpdate", false));
+  ST_ASSIGN_OR_RETURN(const json* registry,
+                      reader.Obj(body, "externalSchemaRegistryUpdate", false));
   if (s3 != nullptr) {
     return Err(reader.Bad("s3DestinationUpdate",
                           "The channel's destination type is ICEBERG: send "
                           "icebergDestinationUpdate instead."));
   }
-  if (iceberg == nullptr) {
+  if (iceberg == nullptr && registry == nullptr) {
     return Err(reader.Bad("icebergDestinationUpdate",
                           "The required member 'icebergDestinationUpdate' is missing."));
   }
-  return ReadFreshness(*iceberg, true, reader);
+  ChannelUpdate out;
+  if (iceberg != nullptr) {
+    ST_ASSIGN_OR_RETURN(out.data_freshness, ReadFreshness(*iceberg, true, reader));
+  }
+  if (registry != nullptr) {
+    ST_ASSIGN_OR_RETURN(out.external_registry,
+                        ReadExternalRegistry(*registry, ChannelDocument::kCreateRequest, reader));
+  }
+  return out;
 }
 
 std::string SerializeChannelConfig(const ChannelConfig& config, ChannelEcho echo) {

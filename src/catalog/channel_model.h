@@ -177,10 +177,18 @@ Result<ChannelConfig> ParseChannelConfig(std::string_view json_text, ChannelDocu
 // Also refuses s3DestinationConfiguration (every channel here is ICEBERG).
 Result<CreateChannelRequest> ParseCreateChannelRequest(std::string_view json_text,
                                                        std::string* invalid_member = nullptr);
-// The new freshness of an UpdateChannel body: exactly icebergDestinationUpdate
-// with dataFreshnessInSeconds (s3DestinationUpdate is refused).
-Result<std::chrono::seconds> ParseUpdateChannelRequest(std::string_view json_text,
-                                                       std::string* invalid_member = nullptr);
+// What an UpdateChannel body changes: icebergDestinationUpdate with
+// dataFreshnessInSeconds (the MSK API's one member), and, our extension,
+// externalSchemaRegistryUpdate {"url", "basicAuth": {"key", "secret"}}: the
+// whole external registry of a *_CONFLUENT channel that has one (its secret
+// in plaintext, as at create; the API seals it). At least one of the two;
+// s3DestinationUpdate is refused.
+struct ChannelUpdate {
+  std::optional<std::chrono::seconds> data_freshness;
+  std::optional<ExternalSchemaRegistry> external_registry;
+};
+Result<ChannelUpdate> ParseUpdateChannelRequest(std::string_view json_text,
+                                                std::string* invalid_member = nullptr);
 // What SerializeChannelConfig writes: the stored document, or what
 // DescribeChannel echoes (the same without secrets: an external registry's
 // sealed secret is left out, its URL and key stay).

@@ -286,6 +286,26 @@ def test_bad_credentials_stall_the_channel_and_drop_nothing(channel_server, regi
     assert denied.dlq_lines() == []
     assert rows_of(wrong) == [] and wrong.dlq_lines() == []
 
+    # The wrong secret fixed on the channel itself (UpdateChannel's
+    # externalSchemaRegistryUpdate): sealed again, never echoed; the held
+    # records arrive, each once.
+    def update(body):
+        return channel_server.signed_request(
+            "PUT", f"{channel_server.api_url}/v1/clusters/{encoded(wrong.cluster_arn)}/channels/"
+                   f"{encoded(wrong.channel_arn)}", service="kafka", body=json.dumps(body),
+            headers={"Content-Type": "application/json"})
+    r = update({"externalSchemaRegistryUpdate": {"url": "ftp://nowhere"}})
+    assert r.status_code == 400 and r.json()["invalidParameter"] == "url", r.text
+    fixed = external(registry_server, registry_server.access_key, registry_server.secret_key)
+    r = update({"externalSchemaRegistryUpdate": fixed["externalSchemaRegistry"]})
+    assert r.status_code == 200, r.text
+    wait_for(lambda: len(rows_of(wrong)) >= 5, what="rows after the credentials update")
+    assert sorted(r["id"] for r in rows_of(wrong)) == list(range(5))
+    assert wrong.dlq_lines() == []
+    shown = describe_raw(channel_server, wrong).text
+    assert registry_server.secret_key not in shown and "sealedSecret" not in shown
+    assert "wrong" not in shown
+
 
 def _avro(schema, i):
     from confluent_kafka.schema_registry import Schema

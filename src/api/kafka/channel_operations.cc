@@ -223,8 +223,8 @@ Reply UpdateChannel(const KafkaDeps& deps, Ctx& context) {
   if (!channel) return FailOn(context, "channelArn", channel.error());
   ST_TRY(CheckJsonNesting(context.request.body, "The request body"));
   std::string invalid_member;
-  auto freshness = catalog::ParseUpdateChannelRequest(context.request.body, &invalid_member);
-  if (!freshness) return FailOn(context, invalid_member, freshness.error());
+  auto update = catalog::ParseUpdateChannelRequest(context.request.body, &invalid_member);
+  if (!update) return FailOn(context, invalid_member, update.error());
   if (channel->status != catalog::ChannelStatus::kActive) {
     return context.Fail(NotActive(*channel, "updated"));
   }
@@ -234,7 +234,25 @@ Reply UpdateChannel(const KafkaDeps& deps, Ctx& context) {
     return Err(Internal("The stored configuration of " + channel->arn +
                         " does not parse: " + config.error().message()));
   }
-  config->data_freshness = *freshness;
+  if (update->data_freshness.has_value()) config->data_freshness = *update->data_freshness;
+  if (update->external_registry.has_value()) {
+    // Only a channel that reads an external registry can move to another
+    // one (or new credentials): the built-in registry's ids are not theirs.
+    if (!config->external_registry.has_value()) {
+      return context.Fail(BadParameter(
+          "externalSchemaRegistryUpdate",
+          "The channel reads its schemas from the built-in registry; only a channel created "
+          "with recordSchema.externalSchemaRegistry can change it."));
+    }
+    config->external_registry = std::move(update->external_registry);
+    if (Status allowed = catalog::CheckRegistryHostAllowed(*config->external_registry,
+                                                           deps.external_registry_hosts);
+        !allowed.ok()) {
+      return context.Fail(BadParameter("externalSchemaRegistryUpdate", allowed.message()));
+    }
+    // Sealed again, bound to the new URL: the old sealed secret goes.
+    ST_TRY(SealRegistrySecret(deps, *config));
+  }
   catalog::ChannelChange change;
   change.expected_status = catalog::ChannelStatus::kActive;
   change.status = catalog::ChannelStatus::kUpdating;

@@ -277,8 +277,26 @@ TEST(ChannelModelTest, UpdateRequests) {
   auto freshness =
       ParseUpdateChannelRequest(R"({"icebergDestinationUpdate":{"dataFreshnessInSeconds":900}})");
   ASSERT_TRUE(freshness.has_value()) << freshness.error().ToString();
-  EXPECT_EQ(*freshness, kMaxDataFreshness);
+  EXPECT_EQ(freshness->data_freshness, kMaxDataFreshness);
+  EXPECT_FALSE(freshness->external_registry.has_value());
+  // Our extension: the external registry alone (or with the freshness).
+  auto registry = ParseUpdateChannelRequest(
+      R"({"externalSchemaRegistryUpdate":{"url":"https://r.example:8081",
+          "basicAuth":{"key":"k2","secret":"s2"}}})");
+  ASSERT_TRUE(registry.has_value()) << registry.error().ToString();
+  EXPECT_FALSE(registry->data_freshness.has_value());
+  ASSERT_TRUE(registry->external_registry.has_value());
+  EXPECT_EQ(registry->external_registry->url, "https://r.example:8081");
+  EXPECT_EQ(registry->external_registry->basic_auth_key, "k2");
+  EXPECT_EQ(registry->external_registry->basic_auth_secret, "s2");
   std::string member;
+  EXPECT_FALSE(ParseUpdateChannelRequest(
+      R"({"externalSchemaRegistryUpdate":{"url":"ftp://r.example"}})", &member));
+  EXPECT_EQ(member, "url");
+  EXPECT_FALSE(ParseUpdateChannelRequest(
+      R"({"externalSchemaRegistryUpdate":{"url":"http://r","basicAuth":{"key":"k","sealedSecret":"x"}}})",
+      &member));
+  EXPECT_EQ(member, "sealedSecret");
   EXPECT_FALSE(ParseUpdateChannelRequest(R"({"icebergDestinationUpdate":{}})", &member));
   EXPECT_EQ(member, "dataFreshnessInSeconds");
   EXPECT_FALSE(ParseUpdateChannelRequest(R"({"s3DestinationUpdate":{}})", &member));
