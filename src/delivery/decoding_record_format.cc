@@ -255,6 +255,18 @@ struct AvroVersionRef {
   std::string id;
 };
 
+// The schema version a framed record value names, as RecordError's
+// schema_version_id has it ("" when the value has no header).
+std::string WriterVersionIdOf(ValueConverter converter, const std::optional<std::string>& value) {
+  if (IsGsrFramed(converter)) {
+    std::optional<std::string_view> key = AvroVersionKey(converter, value);
+    return key ? AvroVersionText(converter, *key) : "";
+  }
+  if (!value || value->size() < kConfluentHeaderBytes || (*value)[0] != 0) return "";
+  return AvroVersionText(ValueConverter::kAvroConfluent,
+                         std::string_view(*value).substr(1, kConfluentHeaderBytes - 1));
+}
+
 // The message indexes a Protobuf version key (id bytes + indexes) names.
 std::vector<int32_t> ProtobufIndexesOf(std::string_view key) {
   std::string framed(1, '\0');
@@ -626,8 +638,21 @@ class DecodingRecordFormat final : public RecordFormat {
       }
       value_schema = std::get<iceberg::Schema>(std::move(mapped));
     }
-    ST_ASSIGN_OR_RETURN(TableLayout layout, LayoutFor(config, value_schema));
-    return LayoutOutcome{std::move(layout), std::nullopt};
+    Result<TableLayout> layout = LayoutFor(config, value_schema);
+    if (!layout.has_value() && layout.error().code() == StatusCode::kInvalidArgument &&
+        config.value_converter != ValueConverter::kJson && value_schema.has_value()) {
+      // The first record's own writer schema cannot make the channel's table
+      // (e.g. it lacks the partition source column): that record goes to the
+      // DLQ and a later one may define the table, as for a schema that does
+      // not map. (A JSON channel's one schema is its configuration: it stalls.)
+      return LayoutOutcome{std::nullopt,
+                           RecordFailure{std::string(decoding::kSchemaMismatch),
+                                         "The record's writer schema cannot define the table: " +
+                                             layout.error().message(),
+                                         WriterVersionIdOf(config.value_converter, first.value)}};
+    }
+    if (!layout.has_value()) return Err(layout.error());
+    return LayoutOutcome{*std::move(layout), std::nullopt};
   }
 
   Result<std::unique_ptr<BatchWriter>> NewWriter(const ChannelConfig& config,

@@ -795,3 +795,42 @@ def test_json_schema_confluent_reference_that_does_not_map(server, kafka, topic_
         assert d["errorCode"] == "SCHEMA_MISMATCH", d
         assert "$ref 'amounts.json#/definitions/amount' names neither" in d["errorMessage"], d
         assert "'amounts.json'" in d["errorMessage"], d
+
+
+def test_a_first_schema_without_the_partition_source_goes_to_the_dlq(server, kafka, topic_name):
+    """The channel partitions by `ts`; the first records' schema has no `ts`,
+    so it cannot make the table: those records go to the DLQ as
+    SCHEMA_MISMATCH naming the column (before: the channel stalled on them for
+    good), and the first record whose schema has it defines the table."""
+    from confluent_kafka.schema_registry import SchemaRegistryClient
+    from confluent_kafka.schema_registry.json_schema import JSONSerializer
+    from confluent_kafka.serialization import MessageField, SerializationContext
+
+    kafka.create_topic(topic_name, partitions=1)
+    sr = SchemaRegistryClient({"url": server.api_url + "/schema-registry",
+                               "basic.auth.user.info": f"{server.access_key}:{server.secret_key}"})
+    sr.set_compatibility(f"{topic_name}-value", "NONE")
+    setup = ChannelSetup.create(server, kafka, topic_name, converter="JSON_SCHEMA_CONFLUENT",
+                                freshness=1)
+    setup.wait_status("ACTIVE")
+    ctx = SerializationContext(topic_name, MessageField.VALUE)
+    no_ts = JSONSerializer(json.dumps({"type": "object", "properties": {
+        "id": {"type": "integer"}}}), sr)
+    with_ts = JSONSerializer(json.dumps({"type": "object", "required": ["id", "ts"],
+                                         "properties": {"id": {"type": "integer"},
+                                                        "ts": {"type": "string",
+                                                               "format": "date-time"}}}), sr)
+    bad_at = produce(kafka, topic_name, [no_ts({"id": i}, ctx) for i in range(2)])
+    good_at = produce(kafka, topic_name, [with_ts({"id": i, "ts": STAMP}, ctx)
+                                          for i in range(10, 13)])
+    wait_for(lambda: len(rows_of(setup)) >= 3 and len(setup.dlq_lines()) >= 2,
+             what="3 rows and 2 DLQ records")
+    rows = rows_of(setup)
+    assert sorted(r["id"] for r in rows) == [10, 11, 12]
+    assert sorted((r["_kafka"]["partition"], r["_kafka"]["offset"]) for r in rows) == good_at
+    dlq = setup.dlq_lines()
+    assert sorted((d["partition"], d["offset"]) for d in dlq) == bad_at
+    for d in dlq:
+        assert d["errorCode"] == "SCHEMA_MISMATCH", d
+        assert "cannot define the table" in d["errorMessage"] and "'ts'" in d["errorMessage"], d
+        assert d["schemaVersionId"] == str(int.from_bytes(no_ts({"id": 0}, ctx)[1:5], "big")), d
