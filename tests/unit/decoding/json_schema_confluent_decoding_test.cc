@@ -177,6 +177,24 @@ TEST_F(JsonSchemaConfluentTest, NeedsAWriterSchemaLookup) {
   EXPECT_EQ(writer.error().code(), StatusCode::kInvalidArgument);
 }
 
+// Adds a record with `key` (none: key-less) at `offset`; "ok" or the error
+// code, whose message must start with "record key".
+std::string AddKeyed(PartitionedFileWriter& writer, int64_t offset,
+                     const std::optional<std::string>& key) {
+  KafkaRecord record;
+  record.topic = "t";
+  record.offset = offset;
+  record.timestamp_ms = 1;
+  record.value = "v";
+  if (key) record.key = *key;
+  auto result = writer.Add(record);
+  EXPECT_TRUE(result.has_value());
+  if (result && *result) {
+    EXPECT_NE((*result)->message.find("record key"), std::string::npos) << (*result)->message;
+  }
+  return result && *result ? (*result)->code : std::string("ok");
+}
+
 TEST_F(DecodingFixture, JsonKeysDecodeIntoKafkaKey) {
   auto table = ChannelTableSchema(ValueFormat::kByteArray, std::nullopt, true, std::nullopt,
                                   KeyFormat::kJsonSchemaConfluent);
@@ -222,20 +240,7 @@ TEST_F(DecodingFixture, JsonKeysDecodeIntoKafkaKey) {
   auto writer = MustWriter(std::move(options));
   ASSERT_NE(writer, nullptr);
   int64_t offset = 0;
-  auto add = [&](std::optional<std::string> key) {
-    KafkaRecord record;
-    record.topic = "t";
-    record.offset = offset++;
-    record.timestamp_ms = 1;
-    record.value = "v";
-    if (key) record.key = *key;
-    auto result = writer->Add(record);
-    EXPECT_TRUE(result.has_value());
-    if (result && *result) {
-      EXPECT_NE((*result)->message.find("record key"), std::string::npos) << (*result)->message;
-    }
-    return result && *result ? (*result)->code : std::string("ok");
-  };
+  auto add = [&](std::optional<std::string> key) { return AddKeyed(*writer, offset++, key); };
   EXPECT_EQ(add(ConfluentJsonFrame(R"({"customer": 42, "region": "eu", "parts": [1, null]})")),
             "ok");
   EXPECT_EQ(add(ConfluentJsonFrame(R"({"customer": -7})")), "ok");
@@ -300,20 +305,7 @@ TEST_F(DecodingFixture, JsonKeysThatAreNotObjectsDecodeIntoAPrimitiveKafkaKey) {
   auto writer = MustWriter(std::move(options));
   ASSERT_NE(writer, nullptr);
   int64_t offset = 0;
-  auto add = [&](std::optional<std::string> key) {
-    KafkaRecord record;
-    record.topic = "t";
-    record.offset = offset++;
-    record.timestamp_ms = 1;
-    record.value = "v";
-    if (key) record.key = *key;
-    auto result = writer->Add(record);
-    EXPECT_TRUE(result.has_value());
-    if (result && *result) {
-      EXPECT_NE((*result)->message.find("record key"), std::string::npos) << (*result)->message;
-    }
-    return result && *result ? (*result)->code : std::string("ok");
-  };
+  auto add = [&](std::optional<std::string> key) { return AddKeyed(*writer, offset++, key); };
   EXPECT_EQ(add(ConfluentJsonFrame("42")), "ok");
   EXPECT_EQ(add(ConfluentJsonFrame(" -9000000000 \n")), "ok");
   EXPECT_EQ(add(ConfluentJsonFrame("null")), "ok");
