@@ -241,8 +241,9 @@ Json SnapshotToJson(const Snapshot& s) {
   Json j = {{"snapshot-id", s.snapshot_id},
             {"sequence-number", s.sequence_number},
             {"timestamp-ms", s.timestamp_ms},
-            {"manifest-list", s.manifest_list},
-            {"summary", s.summary}};
+            {"manifest-list", s.manifest_list}};
+  // Empty only for a snapshot read without one (see SnapshotFromJson).
+  if (!s.summary.empty()) j["summary"] = s.summary;
   if (s.parent_snapshot_id) j["parent-snapshot-id"] = *s.parent_snapshot_id;
   if (s.schema_id) j["schema-id"] = *s.schema_id;
   return j;
@@ -267,9 +268,14 @@ Result<Snapshot> SnapshotFromJson(const Json& json, int format_version) {
                            "\"manifest-list\" are supported"));
   }
   ST_ASSIGN_OR_RETURN(s.manifest_list, r.String("manifest-list"));
-  if (format_version >= 2 || r.Has("summary")) {
+  // The spec requires a summary in v2, but a table upgraded from v1 keeps
+  // its v1 snapshots, which may have none (Iceberg's Java library writes them
+  // without one and reads them back): accepted in both versions. A summary
+  // that is there must name its operation (as Java requires in both), so
+  // whatever we write as v2 parses again.
+  if (r.Has("summary")) {
     ST_ASSIGN_OR_RETURN(s.summary, r.StringMap("summary"));
-    if (format_version >= 2 && !s.summary.count("operation")) {
+    if (!s.summary.count("operation")) {
       return Err(InvalidArgument(r.what() + ": summary lacks required key 'operation'"));
     }
   }

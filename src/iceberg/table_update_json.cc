@@ -114,6 +114,12 @@ Result<TableUpdate> ParseUpdate(const JsonReader& r, const Json& json, const std
   if (action == "add-snapshot") {
     ST_ASSIGN_OR_RETURN(const Json* snapshot_json, r.Object("snapshot"));
     ST_ASSIGN_OR_RETURN(Snapshot snapshot, InContext(SnapshotFromJson(*snapshot_json), action));
+    // Only snapshots read from old metadata may lack a summary; a new one
+    // names its operation.
+    if (snapshot.summary.empty()) {
+      return Err(InvalidArgument(action + ": the snapshot has no summary; it must name its "
+                                          "operation"));
+    }
     return AddSnapshot{std::move(snapshot)};
   }
   if (action == "set-snapshot-ref") {

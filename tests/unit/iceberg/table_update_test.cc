@@ -239,6 +239,13 @@ TEST(TableUpdateTest, JsonErrors) {
       R"({"action":"add-schema","schema":{"type":"struct","fields":[{"id":1,"name":"a"}]}})"));
   ASSERT_FALSE(bad_schema.has_value());
   EXPECT_NE(bad_schema.error().message().find("add-schema"), std::string::npos);
+  // Old metadata may hold snapshots without a summary; a new one must have it.
+  auto no_summary = TableUpdateFromJson(json::parse(
+      R"({"action":"add-snapshot","snapshot":{"snapshot-id":5,"sequence-number":1,
+          "timestamp-ms":7,"manifest-list":"m"}})"));
+  ASSERT_FALSE(no_summary.has_value());
+  EXPECT_EQ(no_summary.error().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(no_summary.error().message().find("no summary"), std::string::npos);
 }
 
 TEST(TableUpdateTest, SchemaSpecAndOrderEvolution) {
