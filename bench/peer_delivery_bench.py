@@ -66,7 +66,8 @@ Avro bytes (simdjson does not apply).
 Physical references on the same topic and bytes, before the systems run
 (`references` in --systems), each on one core, printed beside our figure:
 raw librdkafka consume configured as our channel's consumer
-(build/bench/rdkafka_consume_reference), simdjson alone on the records with
+(build/bench/rdkafka_consume_reference), once one record per C++ consume()
+call and once in batches as the channel takes them, simdjson alone on the records with
 the runtime-dispatched kernel and with the On-Demand kernel our decoder is
 compiled for (build/bench/json_parse_reference, on the first 256 MB), and
 `zstd -1 -T1` of the raw record bytes (the codec floor of writing them).
@@ -139,14 +140,17 @@ def run_references(broker, build_dir: pathlib.Path, work: pathlib.Path,
                    records: int, encode=record) -> list[dict]:
     bench = build_dir / "bench"
     rows = []
-    _, _, text = _child_cpu([str(bench / "rdkafka_consume_reference"), broker.bootstrap, TOPIC,
-                             str(records)], stdout=subprocess.PIPE)
-    line = text.strip().splitlines()[-1]
-    print(line, flush=True)
-    mb_s = float(line.split(" MB/s")[0].rsplit(" ", 1)[1])
-    cpu_gb = float(line.split(" CPU-s/GB")[0].rsplit(" ", 1)[1])
-    rows.append({"reference": "librdkafka consume (as our channel's consumer)", "mb_s": mb_s,
-                 "cpu_s_per_gb": cpu_gb})
+    # One record per consume() call, and batches as our channel's consumer
+    # takes them (RdKafkaConsumer::Refill).
+    for mode, what in (("single", "librdkafka consume(), one record per call"),
+                       ("batch", "librdkafka batch consume (as our channel's consumer)")):
+        _, _, text = _child_cpu([str(bench / "rdkafka_consume_reference"), broker.bootstrap,
+                                 TOPIC, str(records), "0", mode], stdout=subprocess.PIPE)
+        line = text.strip().splitlines()[-1]
+        print(line, flush=True)
+        mb_s = float(line.split(" MB/s")[0].rsplit(" ", 1)[1])
+        cpu_gb = float(line.split(" CPU-s/GB")[0].rsplit(" ", 1)[1])
+        rows.append({"reference": what, "mb_s": mb_s, "cpu_s_per_gb": cpu_gb})
     # The raw record bytes, regenerated as the preload made them.
     raw = work / "records.jsonl"
     sample = work / "sample.jsonl"

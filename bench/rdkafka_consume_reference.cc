@@ -5,7 +5,12 @@
 // every value byte and keeping nothing. Prints wall MB/s and the process's
 // CPU-seconds per GB (librdkafka's own threads included).
 //
-//   rdkafka_consume_reference BOOTSTRAP TOPIC RECORDS [PREFETCH_BYTES]
+//   rdkafka_consume_reference BOOTSTRAP TOPIC RECORDS [PREFETCH_BYTES] [batch]
+//
+// One record per C++ consume() call, or with `batch` up to 256 per
+// rd_kafka_consume_batch_queue call on the consumer's queue, as the channel's
+// consumer takes them (RdKafkaConsumer::Refill).
+#include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafkacpp.h>
 #include <time.h>
 
@@ -39,13 +44,16 @@ bool Set(RdKafka::Conf& conf, const std::string& key, const std::string& value) 
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: rdkafka_consume_reference BOOTSTRAP TOPIC RECORDS [PREFETCH]\n");
+    std::fprintf(stderr,
+                 "usage: rdkafka_consume_reference BOOTSTRAP TOPIC RECORDS [PREFETCH] [batch]\n");
     return 2;
   }
   const long long want = std::atoll(argv[3]);
   // A lone channel's bound under the default budget (channel_worker.cc).
-  const long long prefetch =
-      argc > 4 ? std::atoll(argv[4]) : st::delivery::PrefetchBoundFor(int64_t{512} << 20);
+  const long long prefetch = argc > 4 && std::atoll(argv[4]) > 0
+                                 ? std::atoll(argv[4])
+                                 : st::delivery::PrefetchBoundFor(int64_t{512} << 20);
+  const bool batch = argc > 5 && std::string(argv[5]) == "batch";
   st::delivery::PrefetchSizes sizes = st::delivery::PrefetchSizesFor(prefetch);
   std::unique_ptr<RdKafka::Conf> conf(RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL));
   const std::string group = "consume-reference-" + std::to_string(::time(nullptr));
@@ -71,31 +79,52 @@ int main(int argc, char** argv) {
   auto wall0 = std::chrono::steady_clock::now();
   bool started = false;
   auto last = std::chrono::steady_clock::now();
-  while (got < want) {
-    std::unique_ptr<RdKafka::Message> msg(consumer->consume(1000));
-    if (msg->err() == RdKafka::ERR__TIMED_OUT) {
-      if (std::chrono::steady_clock::now() - last > std::chrono::seconds(60)) {
-        std::fprintf(stderr, "no record for 60 s after %lld\n", got);
-        return 1;
-      }
-      continue;
-    }
-    if (msg->err() != RdKafka::ERR_NO_ERROR) continue;
+  auto take = [&](const void* payload, size_t len) {
     if (!started) {  // From the first record: the group join is not consumption.
       started = true;
       cpu0 = CpuSeconds();
       wall0 = std::chrono::steady_clock::now();
     }
-    last = std::chrono::steady_clock::now();
-    const auto* p = static_cast<const unsigned char*>(msg->payload());
-    for (size_t i = 0; i < msg->len(); i += 64) sink += p[i];
-    bytes += static_cast<double>(msg->len());
+    const auto* p = static_cast<const unsigned char*>(payload);
+    for (size_t i = 0; i < len; i += 64) sink += p[i];
+    bytes += static_cast<double>(len);
     ++got;
+  };
+  rd_kafka_queue_t* queue = batch ? rd_kafka_queue_get_consumer(consumer->c_ptr()) : nullptr;
+  constexpr int kBatch = 256;
+  rd_kafka_message_t* raw[kBatch];
+  while (got < want) {
+    bool any = false;
+    if (batch) {
+      ssize_t n = rd_kafka_consume_batch_queue(queue, 0, raw, kBatch);
+      if (n == 0) n = rd_kafka_consume_batch_queue(queue, 1000, raw, 1);
+      for (ssize_t i = 0; i < n; ++i) {
+        if (raw[i]->err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+          take(raw[i]->payload, raw[i]->len);
+          any = true;
+        }
+        rd_kafka_message_destroy(raw[i]);
+      }
+    } else {
+      std::unique_ptr<RdKafka::Message> msg(consumer->consume(1000));
+      if (msg->err() == RdKafka::ERR_NO_ERROR) {
+        take(msg->payload(), msg->len());
+        any = true;
+      }
+    }
+    if (any) {
+      last = std::chrono::steady_clock::now();
+    } else if (std::chrono::steady_clock::now() - last > std::chrono::seconds(60)) {
+      std::fprintf(stderr, "no record for 60 s after %lld\n", got);
+      return 1;
+    }
   }
   double cpu = CpuSeconds() - cpu0;
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-  std::printf("librdkafka consume: %lld records, %.1f MB/s, %.3f CPU-s/GB (sink %llu)\n", got,
-              bytes / 1e6 / wall, cpu / (bytes / 1e9), sink);
+  if (queue != nullptr) rd_kafka_queue_destroy(queue);
+  std::printf("librdkafka %s: %lld records, %.1f MB/s, %.3f CPU-s/GB (sink %llu)\n",
+              batch ? "batch consume" : "consume", got, bytes / 1e6 / wall, cpu / (bytes / 1e9),
+              sink);
   consumer->close();
   return 0;
 }

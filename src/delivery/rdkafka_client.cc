@@ -1,4 +1,5 @@
 // librdkafka adapter of kafka_client.h (the C++ API; it never throws).
+#include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafkacpp.h>
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "catalog/kafka_client_properties.h"
 #include "common/mutex.h"
@@ -18,6 +20,8 @@ namespace st::delivery {
 namespace {
 
 constexpr int kMetadataTimeoutMs = 10000;
+// Records taken from librdkafka per call (RdKafkaConsumer::Refill).
+constexpr int kBatchMessages = 256;
 // How long Close() lets a group join in progress reach its first assignment
 // (RdKafkaConsumer::Close).
 constexpr auto kFirstAssignmentWaitOnClose = std::chrono::seconds(3);
@@ -53,6 +57,21 @@ Status KafkaError(RdKafka::ErrorCode code, const std::string& what) {
   return Status(StatusCode::kUnavailable, what + ": " + RdKafka::err2str(code));
 }
 
+struct RdMessageFree {
+  void operator()(rd_kafka_message_t* m) const { rd_kafka_message_destroy(m); }
+};
+using RdMessage = std::unique_ptr<rd_kafka_message_t, RdMessageFree>;
+struct RdQueueFree {
+  void operator()(rd_kafka_queue_t* q) const { rd_kafka_queue_destroy(q); }
+};
+
+// Consumes in batches through librdkafka's C API (rd_kafka_consume_batch_queue
+// on the consumer's queue): the C++ consume() costs a clock read, a queue
+// lock and a wrapper allocation per record. The batch call serves the
+// rebalance callbacks like consume() does, in order, and keeps
+// max.poll.interval.ms. What it returned is handed out by Poll one record at
+// a time and only refilled once drained, so the callbacks never run while
+// records of an older assignment wait here.
 class RdKafkaConsumer final : public KafkaConsumer, public RdKafka::RebalanceCb {
  public:
   explicit RdKafkaConsumer(ConsumerSpec spec) : spec_(std::move(spec)) {}
@@ -78,6 +97,7 @@ class RdKafkaConsumer final : public KafkaConsumer, public RdKafka::RebalanceCb 
     // cooperative-sticky is configured, but a group whose other members
     // only speak an eager assignor falls back to eager: ask every time.
     const bool incremental = consumer->rebalance_protocol() == "COOPERATIVE";
+    rebalanced_ = true;
     std::vector<catalog::KafkaPartition> ids;
     for (RdKafka::TopicPartition* tp : partitions) ids.push_back(tp->partition());
     if (err == RdKafka::ERR__ASSIGN_PARTITIONS) {
@@ -126,40 +146,40 @@ class RdKafkaConsumer final : public KafkaConsumer, public RdKafka::RebalanceCb 
   }
 
   Result<std::optional<ConsumedRecord>> Poll(std::chrono::milliseconds timeout) override {
-    std::unique_ptr<RdKafka::Message> msg(consumer_->consume(static_cast<int>(timeout.count())));
-    if (callback_error_.has_value()) {
-      Status error = std::move(*callback_error_);
-      callback_error_.reset();
-      return Err(std::move(error));
+    if (next_ == batch_.size()) {
+      ST_TRY(Refill(timeout));
+      if (batch_.empty()) return std::optional<ConsumedRecord>();
     }
-    switch (msg->err()) {
-      case RdKafka::ERR_NO_ERROR:
-        break;
-      case RdKafka::ERR__FATAL:
-        return Err(KafkaError(msg->err(), "the consumer of " + spec_.topic + " failed"));
-      default:  // Timeouts, EOF, transient broker errors: librdkafka recovers by itself.
-        return std::optional<ConsumedRecord>();
+    // Handed out one at a time; each is freed as it is converted (the batch
+    // holds the fetch buffers it points into).
+    RdMessage msg = std::move(batch_[next_++]);
+    if (next_ == batch_.size()) {
+      batch_.clear();
+      next_ = 0;
     }
+    const rd_kafka_message_t* m = msg.get();
     ConsumedRecord record;
-    // The subscribed topic (one per consumer) and the key's bytes: the C++
-    // API's topic_name() and key() each build a std::string first, two more
-    // allocations per record on the delivery hot path.
+    // The subscribed topic (one per consumer): the topic's name would be one
+    // more allocation per record on the delivery hot path.
     record.topic = spec_.topic;
-    record.partition = msg->partition();
-    record.offset = msg->offset();
-    record.timestamp_ms = msg->timestamp().timestamp;
-    if (msg->key_pointer() != nullptr) {
-      record.key.emplace(static_cast<const char*>(msg->key_pointer()), msg->key_len());
+    record.partition = m->partition;
+    record.offset = m->offset;
+    rd_kafka_timestamp_type_t timestamp_type = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE;
+    record.timestamp_ms = rd_kafka_message_timestamp(m, &timestamp_type);
+    if (m->key != nullptr) record.key.emplace(static_cast<const char*>(m->key), m->key_len);
+    if (m->payload != nullptr) {
+      record.value.emplace(static_cast<const char*>(m->payload), m->len);
     }
-    if (msg->payload() != nullptr) {
-      record.value = std::string(static_cast<const char*>(msg->payload()), msg->len());
-    }
-    if (RdKafka::Headers* headers = msg->headers(); headers != nullptr) {
-      for (const RdKafka::Headers::Header& h : headers->get_all()) {
-        RecordHeader out{h.key(), std::nullopt};
-        if (h.value() != nullptr) {
-          out.value = std::string(static_cast<const char*>(h.value()), h.value_size());
-        }
+    rd_kafka_headers_t* headers = nullptr;
+    if (rd_kafka_message_headers(m, &headers) == RD_KAFKA_RESP_ERR_NO_ERROR && headers != nullptr) {
+      const char* name = nullptr;
+      const void* value = nullptr;
+      size_t size = 0;
+      for (size_t i = 0;
+           rd_kafka_header_get_all(headers, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR;
+           ++i) {
+        RecordHeader out{name, std::nullopt};
+        if (value != nullptr) out.value.emplace(static_cast<const char*>(value), size);
         record.headers.push_back(std::move(out));
       }
     }
@@ -167,6 +187,9 @@ class RdKafkaConsumer final : public KafkaConsumer, public RdKafka::RebalanceCb 
   }
 
   Status Seek(catalog::KafkaPartition partition, catalog::KafkaOffset offset) override {
+    // What this consumer took from librdkafka before the seek is older than
+    // the new position (librdkafka drops what it still queues itself).
+    DropBuffered([partition](int32_t p) { return p == partition; });
     std::unique_ptr<RdKafka::TopicPartition> tp(
         RdKafka::TopicPartition::create(spec_.topic, partition, offset));
     RdKafka::ErrorCode code = consumer_->seek(*tp, 5000);
@@ -207,6 +230,8 @@ class RdKafkaConsumer final : public KafkaConsumer, public RdKafka::RebalanceCb 
   void Close() override {
     if (consumer_ && !closed_) {
       closed_ = true;
+      batch_.clear();
+      next_ = 0;
       // librdkafka before 2.3.0 (Debian's is 2.0.2) aborts the whole process
       // when a cooperative-sticky consumer is destroyed after joining its
       // group but before its first assignment (an assert on the sticky
@@ -218,11 +243,75 @@ class RdKafkaConsumer final : public KafkaConsumer, public RdKafka::RebalanceCb 
       while (!ever_assigned_ && std::chrono::steady_clock::now() < deadline) {
         std::unique_ptr<RdKafka::Message> dropped(consumer_->consume(50));
       }
+      // The queue handle holds a reference the consumer's close waits for.
+      queue_.reset();
       consumer_->close();
     }
   }
 
  private:
+  // Takes what librdkafka has ready (without waiting), or waits up to
+  // `timeout` for one record: a batch call waits until the batch is full, so
+  // waiting for more than one would hold a trickle of records back for the
+  // whole timeout. Error events (timeouts, transient broker errors) are
+  // skipped: librdkafka recovers by itself; a fatal one is returned.
+  Status Refill(std::chrono::milliseconds timeout) {
+    batch_.clear();
+    next_ = 0;
+    if (!queue_) queue_.reset(rd_kafka_queue_get_consumer(consumer_->c_ptr()));
+    if (!queue_) return Internal("the consumer of " + spec_.topic + " has no queue");
+    rd_kafka_message_t* raw[kBatchMessages];
+    rebalanced_ = false;
+    ssize_t n = rd_kafka_consume_batch_queue(queue_.get(), 0, raw, kBatchMessages);
+    if (n == 0 && timeout.count() > 0) {
+      n = rd_kafka_consume_batch_queue(queue_.get(), static_cast<int>(timeout.count()), raw, 1);
+    }
+    if (n < 0) {
+      return KafkaError(static_cast<RdKafka::ErrorCode>(rd_kafka_last_error()),
+                        "consume " + spec_.topic);
+    }
+    std::optional<Status> fatal;
+    batch_.reserve(kBatchMessages);
+    for (ssize_t i = 0; i < n; ++i) {
+      RdMessage m(raw[i]);
+      if (m->err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+        batch_.push_back(std::move(m));
+      } else if (m->err == RD_KAFKA_RESP_ERR__FATAL && !fatal.has_value()) {
+        fatal = KafkaError(RdKafka::ERR__FATAL, "the consumer of " + spec_.topic + " failed");
+      }
+    }
+    if (callback_error_.has_value()) {
+      batch_.clear();
+      Status error = std::move(*callback_error_);
+      callback_error_.reset();
+      return error;
+    }
+    if (fatal.has_value()) {
+      batch_.clear();
+      return *fatal;
+    }
+    if (rebalanced_) {
+      // Records of partitions taken away during this call are no longer
+      // this consumer's to deliver.
+      DropBuffered([this](int32_t p) {
+        return std::find(assignment_.begin(), assignment_.end(), p) == assignment_.end();
+      });
+    }
+    return Status::OK();
+  }
+
+  template <typename Pred>
+  void DropBuffered(Pred drop) {
+    auto first = batch_.begin() + static_cast<std::ptrdiff_t>(next_);
+    batch_.erase(
+        std::remove_if(first, batch_.end(), [&](const RdMessage& m) { return drop(m->partition); }),
+        batch_.end());
+    if (next_ == batch_.size()) {
+      batch_.clear();
+      next_ = 0;
+    }
+  }
+
   // Keeps an incremental (un)assign failure for Poll to return; true if any.
   bool TakeError(RdKafka::Error* error) {
     if (error == nullptr) return false;
@@ -247,6 +336,10 @@ class RdKafkaConsumer final : public KafkaConsumer, public RdKafka::RebalanceCb 
 
   ConsumerSpec spec_;
   std::unique_ptr<RdKafka::KafkaConsumer> consumer_;
+  std::unique_ptr<rd_kafka_queue_t, RdQueueFree> queue_;  // Before consumer_'s close.
+  std::vector<RdMessage> batch_;  // Taken from librdkafka; batch_[next_..] not yet polled.
+  size_t next_ = 0;
+  bool rebalanced_ = false;  // A rebalance callback ran during the last batch call.
   std::vector<catalog::KafkaPartition> assignment_;
   std::optional<Status> callback_error_;
   bool closed_ = false;
