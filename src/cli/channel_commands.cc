@@ -1,6 +1,7 @@
 // cluster and channel commands: the /admin/kafka-clusters registration API
 // and the MSK channel API (/v1/clusters/{clusterArn}/channels...).
 #include <array>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -130,12 +131,31 @@ Result<std::string> ChannelArn(const ServiceClient& c, const std::string& cluste
 }
 
 struct CreateFlags {
-  std::string name, topic, bucket, ns, table, format = "json", key_format = "bytes", schema_arn,
-                                              partition_by = "hour", partition_source, dlq_bucket,
-                                              dlq_prefix, dlq_topic, role_arn;
+  std::string name, topic, bucket, ns, table,
+      format = "json", key_format = "bytes", schema_arn, partition_by = "hour", partition_source,
+      dlq_bucket, dlq_prefix, dlq_topic, role_arn, registry_url, registry_key;
   int freshness = 0;
   bool no_kafka_metadata = false;
 };
+
+// The secret of --registry-key comes from the environment, not the command
+// line, where every user of the machine could read it (ps, shell history).
+constexpr const char* kRegistrySecretEnv = "ST_REGISTRY_SECRET";
+
+// recordSchema.externalSchemaRegistry (and UpdateChannel's
+// externalSchemaRegistryUpdate) from --registry-url / --registry-key.
+Result<json> ExternalRegistry(const CreateFlags& f) {
+  json registry = {{"url", f.registry_url}};
+  if (!f.registry_key.empty()) {
+    const char* secret = std::getenv(kRegistrySecretEnv);
+    if (secret == nullptr || *secret == '\0') {
+      return Err(InvalidArgument(std::string("--registry-key needs its secret in the ") +
+                                 kRegistrySecretEnv + " environment variable"));
+    }
+    registry["basicAuth"] = {{"key", f.registry_key}, {"secret", secret}};
+  }
+  return registry;
+}
 
 Result<json> CreateBody(const ServiceClient& c, const std::string& cluster_arn,
                         const CreateFlags& f) {
@@ -176,7 +196,13 @@ Result<json> CreateBody(const ServiceClient& c, const std::string& cluster_arn,
         InvalidArgument("--key-format must be bytes, string, avro-confluent, protobuf-confluent or "
                         "json-schema-confluent"));
   }
-  if (!f.schema_arn.empty()) topic_config["recordSchema"] = {{"gsrArn", f.schema_arn}};
+  if (!f.schema_arn.empty()) topic_config["recordSchema"]["gsrArn"] = f.schema_arn;
+  if (!f.registry_url.empty()) {
+    ST_ASSIGN_OR_RETURN(topic_config["recordSchema"]["externalSchemaRegistry"],
+                        ExternalRegistry(f));
+  } else if (!f.registry_key.empty()) {
+    return Err(InvalidArgument("--registry-key goes with --registry-url"));
+  }
   ST_ASSIGN_OR_RETURN(std::string bucket_arn, ResolveBucketArn(c, f.bucket));
   json spec = {{"partitionStrategy", f.partition_by == "day" ? "TIME_DAY" : "TIME_HOUR"},
                {"sourceList", json::array()}};
@@ -246,6 +272,12 @@ void AddChannelGroup(CLI::App& app, ServiceCommands& s) {
                    "*-confluent formats, else in the built-in one)")
       ->capture_default_str();
   create->add_option("--schema-arn", flags.schema_arn, "Glue schema ARN (format json)");
+  create->add_option("--registry-url", flags.registry_url,
+                     "External Confluent-compatible schema registry for the *-confluent "
+                     "formats (http[s]://host[:port][/prefix]; default: the built-in one)");
+  create->add_option("--registry-key", flags.registry_key,
+                     std::string("HTTP Basic key of --registry-url; the secret is read from ") +
+                         kRegistrySecretEnv);
   create->add_option("--partition-by", flags.partition_by, "hour | day")->capture_default_str();
   create->add_option("--partition-source", flags.partition_source,
                      "Timestamp column to partition on (default: the Kafka timestamp)");
@@ -278,11 +310,37 @@ void AddChannelGroup(CLI::App& app, ServiceCommands& s) {
   };
   CLI::App* describe = AddLeaf(*group, s, "describe", "Show a channel",
                                [&, on_channel] { return on_channel("GET", "", std::nullopt, ""); });
-  CLI::App* update = AddLeaf(*group, s, "update", "Change dataFreshnessInSeconds", [&, on_channel] {
-    json body = {{"icebergDestinationUpdate", {{"dataFreshnessInSeconds", flags.freshness}}}};
-    return on_channel("PUT", "", body, "updating");
-  });
-  update->add_option("--freshness", flags.freshness, "dataFreshnessInSeconds, 1-900")->required();
+  CLI::App* update = AddLeaf(
+      *group, s, "update", "Change dataFreshnessInSeconds and/or the external schema registry",
+      [&, on_channel]() -> CommandBody {
+        json body = json::object();
+        if (flags.freshness != 0) {
+          body["icebergDestinationUpdate"] = {{"dataFreshnessInSeconds", flags.freshness}};
+        }
+        if (!flags.registry_url.empty()) {
+          Result<json> registry = ExternalRegistry(flags);
+          if (!registry.has_value()) {
+            return
+                [error = registry.error()](const ServiceClient&, std::ostream&) { return error; };
+          }
+          body["externalSchemaRegistryUpdate"] = std::move(*registry);
+        }
+        if (body.empty() || (!flags.registry_key.empty() && flags.registry_url.empty())) {
+          return [](const ServiceClient&, std::ostream&) {
+            return InvalidArgument(
+                "pass --freshness and/or --registry-url (with --registry-key if it takes "
+                "credentials)");
+          };
+        }
+        return on_channel("PUT", "", body, "updating");
+      });
+  update->add_option("--freshness", flags.freshness, "dataFreshnessInSeconds, 1-900");
+  update->add_option("--registry-url", flags.registry_url,
+                     "New URL of the channel's external schema registry (only a channel "
+                     "created with one)");
+  update->add_option("--registry-key", flags.registry_key,
+                     std::string("HTTP Basic key of --registry-url; the secret is read from ") +
+                         kRegistrySecretEnv);
   CLI::App* pause =
       AddLeaf(*group, s, "pause", "Stop delivery (SUSPENDED, code PAUSED)",
               [&, on_channel] { return on_channel("POST", "/pause", json::object(), "paused"); });

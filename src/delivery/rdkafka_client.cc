@@ -7,6 +7,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -97,9 +98,11 @@ class RdKafkaConsumer final : public KafkaConsumer, public RdKafka::RebalanceCb 
     // cooperative-sticky is configured, but a group whose other members
     // only speak an eager assignor falls back to eager: ask every time.
     const bool incremental = consumer->rebalance_protocol() == "COOPERATIVE";
-    rebalanced_ = true;
     std::vector<catalog::KafkaPartition> ids;
-    for (RdKafka::TopicPartition* tp : partitions) ids.push_back(tp->partition());
+    for (RdKafka::TopicPartition* tp : partitions) {
+      ids.push_back(tp->partition());
+      touched_[tp->partition()] = std::nullopt;
+    }
     if (err == RdKafka::ERR__ASSIGN_PARTITIONS) {
       ever_assigned_ = true;
       Result<catalog::NextOffsets> offsets = spec_.on_assign(ids, incremental);
@@ -118,7 +121,10 @@ class RdKafkaConsumer final : public KafkaConsumer, public RdKafka::RebalanceCb 
       }
       for (RdKafka::TopicPartition* tp : partitions) {
         auto it = offsets->find(tp->partition());
-        if (it != offsets->end()) tp->set_offset(it->second);
+        if (it != offsets->end()) {
+          tp->set_offset(it->second);
+          touched_[tp->partition()] = it->second;
+        }
       }
       if (incremental) {
         if (TakeError(consumer->incremental_assign(partitions))) return;
@@ -190,13 +196,7 @@ class RdKafkaConsumer final : public KafkaConsumer, public RdKafka::RebalanceCb 
     // What this consumer took from librdkafka before the seek is older than
     // the new position (librdkafka drops what it still queues itself).
     DropBuffered([partition](int32_t p) { return p == partition; });
-    std::unique_ptr<RdKafka::TopicPartition> tp(
-        RdKafka::TopicPartition::create(spec_.topic, partition, offset));
-    RdKafka::ErrorCode code = consumer_->seek(*tp, 5000);
-    if (code != RdKafka::ERR_NO_ERROR) {
-      return KafkaError(code, "seek " + spec_.topic + "/" + std::to_string(partition));
-    }
-    return Status::OK();
+    return SeekFetcher(partition, offset);
   }
 
   std::vector<catalog::KafkaPartition> Assignment() const override { return assignment_; }
@@ -261,7 +261,7 @@ class RdKafkaConsumer final : public KafkaConsumer, public RdKafka::RebalanceCb 
     if (!queue_) queue_.reset(rd_kafka_queue_get_consumer(consumer_->c_ptr()));
     if (!queue_) return Internal("the consumer of " + spec_.topic + " has no queue");
     rd_kafka_message_t* raw[kBatchMessages];
-    rebalanced_ = false;
+    touched_.clear();
     ssize_t n = rd_kafka_consume_batch_queue(queue_.get(), 0, raw, kBatchMessages);
     if (n == 0 && timeout.count() > 0) {
       n = rd_kafka_consume_batch_queue(queue_.get(), static_cast<int>(timeout.count()), raw, 1);
@@ -290,12 +290,68 @@ class RdKafkaConsumer final : public KafkaConsumer, public RdKafka::RebalanceCb 
       batch_.clear();
       return *fatal;
     }
-    if (rebalanced_) {
-      // Records of partitions taken away during this call are no longer
-      // this consumer's to deliver.
-      DropBuffered([this](int32_t p) {
-        return std::find(assignment_.begin(), assignment_.end(), p) == assignment_.end();
-      });
+    if (!touched_.empty()) ST_TRY(DropStale());
+    return Status::OK();
+  }
+
+  // A rebalance callback ran during the last batch call, after some records
+  // may have been collected: those of a partition it revoked are no longer
+  // this consumer's, and those of a partition it (re)assigned may be from
+  // the assignment before (a revoke and an assign of it both served in one
+  // call; the eager protocol always does that), fetched ahead past the
+  // offset the worker now starts it at. librdkafka
+  // drops such records only while they are still in its own queue. A record
+  // is the same at an offset whichever fetch brought it, so what matters is
+  // that the worker sees a (re)assigned partition continue from the offset
+  // its assignment named: records before it go, records that continue it
+  // stay, and at the first one that does not (a gap: possibly stale) the
+  // rest of that partition goes and it is sought back to where it stopped.
+  Status DropStale() {
+    std::map<catalog::KafkaPartition, std::optional<catalog::KafkaOffset>> touched;
+    touched.swap(touched_);
+    std::map<catalog::KafkaPartition, catalog::KafkaOffset> expected;
+    for (const auto& [p, offset] : touched) {
+      if (offset.has_value() &&
+          std::find(assignment_.begin(), assignment_.end(), p) != assignment_.end()) {
+        expected[p] = *offset;
+      }
+    }
+    std::vector<catalog::KafkaPartition> cut;
+    std::vector<RdMessage> kept;
+    kept.reserve(batch_.size());
+    for (size_t i = next_; i < batch_.size(); ++i) {
+      RdMessage& m = batch_[i];
+      const catalog::KafkaPartition p = m->partition;
+      if (!touched.contains(p)) {
+        kept.push_back(std::move(m));
+        continue;
+      }
+      auto e = expected.find(p);
+      if (e == expected.end() || std::find(cut.begin(), cut.end(), p) != cut.end() ||
+          m->offset < e->second) {
+        continue;  // Revoked, cut, or before where the worker starts it.
+      }
+      if (m->offset == e->second) {
+        ++e->second;
+        kept.push_back(std::move(m));
+      } else {
+        cut.push_back(p);
+      }
+    }
+    batch_ = std::move(kept);
+    next_ = 0;
+    // The records kept before the cut stay: the fetcher restarts after them.
+    for (catalog::KafkaPartition p : cut) ST_TRY(SeekFetcher(p, expected[p]));
+    return Status::OK();
+  }
+
+  // Moves librdkafka's fetch position only (what this consumer holds stays).
+  Status SeekFetcher(catalog::KafkaPartition partition, catalog::KafkaOffset offset) {
+    std::unique_ptr<RdKafka::TopicPartition> tp(
+        RdKafka::TopicPartition::create(spec_.topic, partition, offset));
+    RdKafka::ErrorCode code = consumer_->seek(*tp, 5000);
+    if (code != RdKafka::ERR_NO_ERROR) {
+      return KafkaError(code, "seek " + spec_.topic + "/" + std::to_string(partition));
     }
     return Status::OK();
   }
@@ -339,7 +395,9 @@ class RdKafkaConsumer final : public KafkaConsumer, public RdKafka::RebalanceCb 
   std::unique_ptr<rd_kafka_queue_t, RdQueueFree> queue_;  // Before consumer_'s close.
   std::vector<RdMessage> batch_;  // Taken from librdkafka; batch_[next_..] not yet polled.
   size_t next_ = 0;
-  bool rebalanced_ = false;  // A rebalance callback ran during the last batch call.
+  // Partitions a rebalance callback (re)assigned, with the offset it named,
+  // or revoked (nullopt), during the current batch call.
+  std::map<catalog::KafkaPartition, std::optional<catalog::KafkaOffset>> touched_;
   std::vector<catalog::KafkaPartition> assignment_;
   std::optional<Status> callback_error_;
   bool closed_ = false;

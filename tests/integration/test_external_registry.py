@@ -11,7 +11,9 @@ http(s) and a non-Confluent converter are refused at CreateChannel (https:
 test_external_registry_tls.py); DescribeChannel never
 shows the secret; wrong credentials (401) and missing permissions (403) stall
 the channel with the reason in DescribeChannel and drop nothing, and once the
-permission is granted the held records are delivered."""
+permission is granted the held records are delivered. The CLI creates and
+updates such a channel (`--registry-url`, `--registry-key`, the secret from
+ST_REGISTRY_SECRET)."""
 
 import datetime as dt
 import json
@@ -21,7 +23,8 @@ import uuid
 import pytest
 
 from harness import duckdb_engine
-from harness.channels import ChannelSetup, encoded, register_cluster, topic_arn
+from harness.channels import (ChannelSetup, encoded, register_cluster, service_role_policy,
+                              topic_arn)
 from harness.server import StreamtablesServer
 from test_avro_channel import produce, rows_of, wait_for
 from test_iceberg_rest_engines import duckdb_attach
@@ -305,6 +308,75 @@ def test_bad_credentials_stall_the_channel_and_drop_nothing(channel_server, regi
     shown = describe_raw(channel_server, wrong).text
     assert registry_server.secret_key not in shown and "sealedSecret" not in shown
     assert "wrong" not in shown
+
+
+def test_cli_creates_and_updates_a_channel_on_an_external_registry(
+        channel_server, registry_server, kafka, topic_name, monkeypatch):
+    """`streamtables channel create --registry-url --registry-key` (the secret
+    from ST_REGISTRY_SECRET, never the command line) makes an AVRO_CONFLUENT
+    channel on the external registry; with a wrong secret it stalls on 401,
+    and `channel update --registry-url --registry-key` with the right one
+    lets the held records through, each once. The secret is never shown."""
+    from confluent_kafka.schema_registry.avro import AvroSerializer
+    from confluent_kafka.serialization import MessageField, SerializationContext
+
+    kafka.create_topic(topic_name, partitions=1)
+    suffix = uuid.uuid4().hex[:8]
+    cluster = f"cli-{suffix}"
+    cluster_arn = channel_server.cli("cluster", "register", cluster, "--bootstrap-servers",
+                                     kafka.bootstrap).stdout.strip()
+    bucket, dlq, name, table = f"stream-{suffix}", f"dlq-{suffix}", f"ch-{suffix}", f"t_{suffix}"
+    channel_server.boto3_client("s3tables").create_table_bucket(name=bucket)
+    channel_server.boto3_client("s3").create_bucket(Bucket=dlq)
+    role = channel_server.create_role_with_policy(
+        f"cli-role-{suffix}",
+        service_role_policy(channel_server.region, channel_server.account_id, bucket, dlq))
+    url = registry_url(registry_server)
+    key = registry_server.access_key
+
+    def create(*extra, check=True):
+        return channel_server.cli(
+            "channel", "create", "--cluster", cluster, "--name", name, "--topic", topic_name,
+            "--bucket", bucket, "--namespace", "shop", "--table", table,
+            "--format", "avro-confluent", "--partition-source", "ts", "--freshness", "1",
+            "--dlq-bucket", dlq, "--dlq-prefix", "errors/", "--role-arn", role.arn, *extra,
+            check=check)
+
+    monkeypatch.delenv("ST_REGISTRY_SECRET", raising=False)
+    no_secret = create("--registry-url", url, "--registry-key", key, check=False)
+    assert no_secret.returncode != 0 and "ST_REGISTRY_SECRET" in no_secret.stderr, no_secret
+    monkeypatch.setenv("ST_REGISTRY_SECRET", "wrong-secret")
+    arn = create("--registry-url", url, "--registry-key", key).stdout.strip()
+    setup = ChannelSetup(channel_server, kafka, topic_name, cluster_arn, arn, name,
+                         channel_server.bucket_arn(bucket), bucket, "shop", table, dlq,
+                         "errors/", role.arn)
+    setup.wait_status("ACTIVE")
+    shown = channel_server.cli("channel", "describe", "--cluster", cluster, name,
+                               "--json").stdout
+    registry = json.loads(shown)["topicConfigurationList"][0]["recordSchema"][
+        "externalSchemaRegistry"]
+    assert registry == {"url": url, "basicAuth": {"key": key}}, shown
+    assert "wrong-secret" not in shown
+
+    ctx = SerializationContext(topic_name, MessageField.VALUE)
+    serializer = AvroSerializer(sr_client(registry_server), json.dumps(ORDER))
+    produce(kafka, topic_name, [serializer(order(i), ctx) for i in range(3)])
+    wait_for(lambda: "401 Unauthorized" in describe_raw(channel_server, setup).json().get(
+        "stateInfo", {}).get("message", ""), timeout_s=60, what="the 401 stall")
+    assert rows_of(setup) == [] and setup.dlq_lines() == []
+
+    neither = channel_server.cli("channel", "update", "--cluster", cluster, name, check=False)
+    assert neither.returncode != 0 and "--registry-url" in neither.stderr, neither
+    monkeypatch.setenv("ST_REGISTRY_SECRET", registry_server.secret_key)
+    updated = channel_server.cli("channel", "update", "--cluster", cluster, name,
+                                 "--registry-url", url, "--registry-key", key)
+    assert "updating" in updated.stdout
+    wait_for(lambda: len(rows_of(setup)) >= 3, what="rows after the CLI update")
+    assert sorted(r["id"] for r in rows_of(setup)) == [0, 1, 2]
+    assert setup.dlq_lines() == []
+    shown = channel_server.cli("channel", "describe", "--cluster", cluster, name,
+                               "--json").stdout
+    assert registry_server.secret_key not in shown and "sealedSecret" not in shown
 
 
 def _avro(schema, i):
