@@ -1,4 +1,5 @@
-// librdkafka adapter of kafka_client.h (the C++ API; it never throws).
+// librdkafka adapter of kafka_client.h: the C++ API (it never throws), and
+// the C API where the consumer takes records in batches.
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafkacpp.h>
 
@@ -299,8 +300,8 @@ class RdKafkaConsumer final : public KafkaConsumer, public RdKafka::RebalanceCb 
   // this consumer's, and those of a partition it (re)assigned may be from
   // the assignment before (a revoke and an assign of it both served in one
   // call; the eager protocol always does that), fetched ahead past the
-  // offset the worker now starts it at. librdkafka
-  // drops such records only while they are still in its own queue. A record
+  // offset the worker now starts it at. librdkafka drops such records only
+  // while they are still in its own queue. A record
   // is the same at an offset whichever fetch brought it, so what matters is
   // that the worker sees a (re)assigned partition continue from the offset
   // its assignment named: records before it go, records that continue it
