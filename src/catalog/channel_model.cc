@@ -20,7 +20,7 @@ using nlohmann::json;
 
 // ---- Wire string tables ----
 
-constexpr std::array<WireName<ValueConverter>, 8> kValueConverters{{
+constexpr std::array<WireName<ValueConverter>, 9> kValueConverters{{
     {ValueConverter::kJson, "JSON"},
     {ValueConverter::kJsonSchemaGsr, "JSON_SCHEMA_GSR"},
     {ValueConverter::kByteArray, "BYTE_ARRAY"},
@@ -29,6 +29,7 @@ constexpr std::array<WireName<ValueConverter>, 8> kValueConverters{{
     {ValueConverter::kAvroConfluent, "AVRO_CONFLUENT"},
     {ValueConverter::kProtobufConfluent, "PROTOBUF_CONFLUENT"},
     {ValueConverter::kJsonSchemaConfluent, "JSON_SCHEMA_CONFLUENT"},
+    {ValueConverter::kProtobufGsr, "PROTOBUF_GSR"},
 }};
 
 constexpr std::array<WireName<KeyConverter>, 5> kKeyConverters{{
@@ -185,12 +186,14 @@ Status ReadTopic(const json& body, ChannelDocument document, ChannelConfig& out,
     if (schema->contains("externalSchemaRegistry")) {
       return reader.Bad("externalSchemaRegistry", ExternalRegistryOnlyForConfluent(format));
     }
-    return reader.Bad("recordSchema",
-                      "recordSchema is only for the JSON converter (gsrArn) and the Confluent "
-                      "converters (externalSchemaRegistry): " +
-                          format +
-                          " records carry their schema id (JSON_SCHEMA_GSR, AVRO_GSR) or need "
-                          "none.");
+    return reader.Bad(
+        "recordSchema",
+        "recordSchema is only for the JSON converter (gsrArn) and the Confluent "
+        "converters (externalSchemaRegistry): " +
+            format +
+            " records carry their schema id (JSON_SCHEMA_GSR, AVRO_GSR, PROTOBUF_GSR) or "
+            "need "
+            "none.");
   }
   return Status::OK();
 }

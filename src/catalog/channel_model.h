@@ -37,7 +37,10 @@ namespace st::catalog {
 // PROTOBUF_CONFLUENT (Protobuf behind the Confluent framing with message
 // indexes, .proto schemas from the built-in Confluent-compatible registry)
 // and JSON_SCHEMA_CONFLUENT (a JSON object behind the Confluent framing, its
-// id naming a JSON Schema in that registry) are streamtables extensions.
+// id naming a JSON Schema in that registry) and PROTOBUF_GSR (Protobuf behind
+// the Glue Schema Registry framing, a .proto version of the built-in Glue
+// registry, the message selected by the GSR message index) are streamtables
+// extensions.
 enum class ValueConverter {
   kJson,
   kJsonSchemaGsr,
@@ -46,7 +49,8 @@ enum class ValueConverter {
   kAvroGsr,
   kAvroConfluent,
   kProtobufConfluent,
-  kJsonSchemaConfluent
+  kJsonSchemaConfluent,
+  kProtobufGsr
 };
 std::string_view ValueConverterName(ValueConverter converter);  // "JSON", ...
 // Errors: InvalidArgument naming the value and the valid ones.

@@ -164,13 +164,14 @@ Result<json> CreateBody(const ServiceClient& c, const std::string& cluster_arn,
   std::string topic_arn =
       cluster_arn.substr(0, at) + ":topic/" + cluster_arn.substr(at + 9) + "/" + f.topic;
   // The CLI's short names for the API's valueConverter values, one row each.
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kFormats{{
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 9> kFormats{{
       {"json", "JSON"},
       {"json-gsr", "JSON_SCHEMA_GSR"},
       {"json-schema-confluent", "JSON_SCHEMA_CONFLUENT"},
       {"avro-gsr", "AVRO_GSR"},
       {"avro-confluent", "AVRO_CONFLUENT"},
       {"protobuf-confluent", "PROTOBUF_CONFLUENT"},
+      {"protobuf-gsr", "PROTOBUF_GSR"},
       {"bytes", "BYTE_ARRAY"},
       {"string", "STRING"},
   }};
@@ -262,7 +263,7 @@ void AddChannelGroup(CLI::App& app, ServiceCommands& s) {
   create
       ->add_option("--format", flags.format,
                    "json | json-gsr | json-schema-confluent | avro-gsr | avro-confluent | "
-                   "protobuf-confluent | bytes | string")
+                   "protobuf-confluent | protobuf-gsr | bytes | string")
       ->capture_default_str();
   create
       ->add_option("--key-format", flags.key_format,

@@ -9,7 +9,8 @@ bool IsJsonFormat(ValueFormat format) {
   // Formats whose records carry their own value schema (JSON or Avro).
   return format == ValueFormat::kJson || format == ValueFormat::kJsonSchemaGsr ||
          format == ValueFormat::kAvroConfluent || format == ValueFormat::kAvroGsr ||
-         format == ValueFormat::kProtobufConfluent || format == ValueFormat::kJsonSchemaConfluent;
+         format == ValueFormat::kProtobufConfluent || format == ValueFormat::kJsonSchemaConfluent ||
+         format == ValueFormat::kProtobufGsr;
 }
 
 iceberg::NestedField KafkaMetadataField(int32_t first_id, KeyFormat key_format) {

@@ -91,4 +91,62 @@ bool InflateGsrPayload(std::string_view compressed, int64_t max_bytes, std::stri
   return true;
 }
 
+bool InflateGsrPrefix(std::string_view compressed, size_t min_bytes, std::string* out,
+                      RecordError* error) {
+  out->clear();
+  z_stream stream{};
+  if (inflateInit(&stream) != Z_OK) {
+    error->code = std::string(kMalformedJson);
+    error->message = "cannot start zlib inflation of the GSR payload";
+    return false;
+  }
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
+  stream.avail_in = static_cast<uInt>(compressed.size());
+  int rc = Z_OK;
+  char chunk[64];
+  while (out->size() < min_bytes && rc == Z_OK) {
+    stream.next_out = reinterpret_cast<Bytef*>(chunk);
+    stream.avail_out = sizeof(chunk);
+    rc = inflate(&stream, Z_NO_FLUSH);
+    if (rc == Z_OK || rc == Z_STREAM_END) out->append(chunk, sizeof(chunk) - stream.avail_out);
+    // No progress with input left to read: the stream ended early.
+    if (rc == Z_OK && stream.avail_in == 0 && stream.avail_out != 0) rc = Z_BUF_ERROR;
+  }
+  inflateEnd(&stream);
+  if (out->size() < min_bytes && rc != Z_STREAM_END) {
+    error->code = std::string(kMalformedJson);
+    error->message = "zlib-compressed GSR payload is corrupt or truncated";
+    return false;
+  }
+  return true;
+}
+
+bool ReadGsrMessageIndex(std::string_view payload, uint32_t* index, size_t* index_bytes,
+                         RecordError* error) {
+  uint64_t value = 0;
+  for (size_t i = 0; i < kMaxGsrMessageIndexBytes; ++i) {
+    if (i >= payload.size()) {
+      error->code = std::string(kTruncatedPayload);
+      error->message = payload.empty()
+                           ? "record value has no Protobuf message index after its Glue Schema "
+                             "Registry header"
+                           : "record value ends inside its Protobuf message index";
+      return false;
+    }
+    const auto b = static_cast<uint8_t>(payload[i]);
+    value |= static_cast<uint64_t>(b & 0x7F) << (7 * i);
+    if ((b & 0x80) == 0) {
+      if (value > UINT32_MAX) break;
+      *index = static_cast<uint32_t>(value);
+      *index_bytes = i + 1;
+      return true;
+    }
+  }
+  error->code = std::string(kMalformedProtobuf);
+  error->message =
+      "the Protobuf message index after the Glue Schema Registry header is not an "
+      "unsigned 32-bit varint";
+  return false;
+}
+
 }  // namespace st::decoding

@@ -29,4 +29,18 @@ bool ParseGsrFrame(std::string_view value, GsrFrame* frame, RecordError* error);
 bool InflateGsrPayload(std::string_view compressed, int64_t max_bytes, std::string* out,
                        RecordError* error);
 
+// Inflates only the start of a zlib payload into `out`: at least
+// `min_bytes` (fewer when the stream is shorter), not much more. False with
+// MALFORMED_JSON when the stream is corrupt or ends early (callers recode).
+bool InflateGsrPrefix(std::string_view compressed, size_t min_bytes, std::string* out,
+                      RecordError* error);
+
+// Protobuf (PROTOBUF_GSR): the (inflated) payload starts with the message
+// index as an unsigned varint of at most 5 bytes (uint32). False with
+// TRUNCATED_PAYLOAD when the payload ends inside it, MALFORMED_PROTOBUF when
+// it is longer or above 2^32 - 1. `index_bytes` is where the message starts.
+inline constexpr size_t kMaxGsrMessageIndexBytes = 5;
+bool ReadGsrMessageIndex(std::string_view payload, uint32_t* index, size_t* index_bytes,
+                         RecordError* error);
+
 }  // namespace st::decoding

@@ -155,7 +155,8 @@ class PartitionedFileWriter::Impl {
       }
     }
     if ((options_.format == ValueFormat::kJsonSchemaGsr ||
-         options_.format == ValueFormat::kAvroGsr) &&
+         options_.format == ValueFormat::kAvroGsr ||
+         options_.format == ValueFormat::kProtobufGsr) &&
         options_.gsr == nullptr) {
       return InvalidArgument("a GSR-framed writer needs a GsrSchemaLookup");
     }
@@ -340,6 +341,11 @@ class PartitionedFileWriter::Impl {
         if (rejected) return rejected;
         break;
       }
+      case ValueFormat::kProtobufGsr: {
+        ST_ASSIGN_OR_RETURN(std::optional<RecordError> rejected, DecodeProtobufGsr(value, out));
+        if (rejected) return rejected;
+        break;
+      }
       case ValueFormat::kByteArray:
       case ValueFormat::kString:
         if (!WriteRawValue(plan_->root.children[0], value, options_.format == ValueFormat::kString,
@@ -416,7 +422,7 @@ class PartitionedFileWriter::Impl {
     }
     if (protobuf) {
       ST_ASSIGN_OR_RETURN(const ProtoWriterVersion* version,
-                          proto_key_plans_.Get(id, frame.message_indexes,
+                          proto_key_plans_.Get(error.schema_version_id, frame.message_indexes,
                                                options_.schema.schema_id(), *plan_, fetch, node));
       if (UnusableVersion(version, &error)) return KeyError(error);
       if (!proto_shredder_->ShredInto(*version->plan, *node, frame.payload, out, &error)) {
@@ -506,12 +512,42 @@ class PartitionedFileWriter::Impl {
     if (!ParseConfluentFrame(value, true, &frame, &error)) return error;
     error.schema_version_id = std::to_string(frame.schema_id);
     const int32_t id = frame.schema_id;
-    ST_ASSIGN_OR_RETURN(
-        const ProtoWriterVersion* version,
-        proto_plans_.Get(id, frame.message_indexes, options_.schema.schema_id(), *plan_,
-                         [this, id] { return options_.writer_schemas(id); }));
+    ST_ASSIGN_OR_RETURN(const ProtoWriterVersion* version,
+                        proto_plans_.Get(error.schema_version_id, frame.message_indexes,
+                                         options_.schema.schema_id(), *plan_,
+                                         [this, id] { return options_.writer_schemas(id); }));
     if (UnusableVersion(version, &error)) return error;
     if (!proto_shredder_->Shred(*version->plan, frame.payload, out, &error)) return error;
+    return std::optional<RecordError>();
+  }
+
+  // A GSR-framed Protobuf value (its message index, then the message) into `out`.
+  Result<std::optional<RecordError>> DecodeProtobufGsr(std::string_view value, ColumnBuffers& out) {
+    RecordError error;
+    GsrFrame frame;
+    if (!ParseGsrFrame(value, &frame, &error)) return error;
+    error.schema_version_id = frame.schema_version_id;
+    std::string_view payload = frame.payload;
+    if (frame.zlib) {
+      if (!InflateGsrPayload(payload, options_.max_record_bytes, &inflated_, &error)) {
+        if (error.code == kMalformedJson) error.code = std::string(kMalformedProtobuf);
+        return error;
+      }
+      payload = inflated_;
+    }
+    uint32_t index = 0;
+    size_t index_bytes = 0;
+    if (!ReadGsrMessageIndex(payload, &index, &index_bytes, &error)) return error;
+    payload.remove_prefix(index_bytes);
+    gsr_index_.assign(1, static_cast<int32_t>(index));  // Bit for bit; the cache casts back.
+    ST_ASSIGN_OR_RETURN(
+        const ProtoWriterVersion* version,
+        proto_plans_.Get(
+            error.schema_version_id, gsr_index_, options_.schema.schema_id(), *plan_,
+            [this, &error] { return options_.gsr->Version(error.schema_version_id); }, nullptr,
+            ProtoMessageSelection::kGsrIndex));
+    if (UnusableVersion(version, &error)) return error;
+    if (!proto_shredder_->Shred(*version->plan, payload, out, &error)) return error;
     return std::optional<RecordError>();
   }
 
@@ -523,7 +559,8 @@ class PartitionedFileWriter::Impl {
       Value v;
       if (source.slot >= 0) {
         v = IsAvro() ? avro_shredder_->partition_values()[source.slot]
-            : options_.format == ValueFormat::kProtobufConfluent
+            : options_.format == ValueFormat::kProtobufConfluent ||
+                    options_.format == ValueFormat::kProtobufGsr
                 ? proto_shredder_->partition_values()[source.slot]
                 : shredder_->partition_values()[source.slot];
       } else if (options_.include_metadata && record.timestamp_ms >= 0) {
@@ -726,6 +763,7 @@ class PartitionedFileWriter::Impl {
   int64_t held_bytes_ = 0;
   std::optional<int64_t> horizon_micros_;
   std::string inflated_;
+  std::vector<int32_t> gsr_index_;  // Scratch: the GSR message index as a cache key.
   std::unordered_map<std::string, GsrVersionState> versions_;
   // kJsonSchemaConfluent's versions_, by schema id. Bounded by the ids
   // registered: unknown ids are not cached.

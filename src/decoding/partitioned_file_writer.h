@@ -29,6 +29,14 @@
 // for required, partition and range problems). Parsed schemas and resolution
 // plans are cached per (writer schema id, table schema id).
 //
+// Protobuf GSR (kProtobufGsr): the GSR framing (MISSING_GSR_HEADER), the
+// payload inflated when zlib (MALFORMED_PROTOBUF when corrupt), the message
+// index varint (TRUNCATED_PAYLOAD, MALFORMED_PROTOBUF), the version's
+// definition (SCHEMA_NOT_FOUND; SCHEMA_MISMATCH when its data format is not
+// PROTOBUF or it does not parse; MALFORMED_PROTOBUF when the index names no
+// message type: GsrProtobufMessagePath), then as below. Plans are cached per
+// (version UUID, index, table schema id).
+//
 // Protobuf (kProtobufConfluent): the Confluent framing with message indexes
 // (WRONG_MAGIC_BYTE, TRUNCATED_PAYLOAD, MALFORMED_PROTOBUF), the .proto
 // schema of the id (SCHEMA_NOT_FOUND; SCHEMA_MISMATCH when it is not
@@ -65,13 +73,17 @@
 namespace st::decoding {
 
 // Resolves a Glue Schema Registry schema version id (lower-case UUID text)
-// to its JSON Schema definition. Implementations must be callable from the
-// writer's thread. NotFound → the record is SCHEMA_NOT_FOUND; any other
-// error is returned from Add() as a Status (transient; retry the record).
+// to its definition. Implementations must be callable from the writer's
+// thread. NotFound → the record is SCHEMA_NOT_FOUND; any other error is
+// returned from Add() as a Status (transient; retry the record).
 class GsrSchemaLookup {
  public:
   virtual ~GsrSchemaLookup() = default;
   virtual Result<std::string> Definition(const std::string& schema_version_id) = 0;
+  // The definition with the version's data format (AVRO, JSON, PROTOBUF as
+  // the WriterSchemaType), for kProtobufGsr: a version of another format is
+  // SCHEMA_MISMATCH. Same errors as Definition.
+  virtual Result<WriterSchema> Version(const std::string& schema_version_id) = 0;
 };
 
 struct WriterOptions {
@@ -97,8 +109,8 @@ struct WriterOptions {
   int64_t target_file_bytes = 128LL << 20;
   // "zstd", "snappy", "gzip" or "uncompressed".
   std::string codec = "zstd";
-  // Required for kJsonSchemaGsr and kAvroGsr (whose definitions are Avro
-  // schema JSON); not owned, must outlive the writer.
+  // Required for kJsonSchemaGsr, kAvroGsr and kProtobufGsr; not owned, must
+  // outlive the writer.
   GsrSchemaLookup* gsr = nullptr;
   // Required for kAvroConfluent, kProtobufConfluent and kJsonSchemaConfluent:
   // the writer schema of a Confluent schema id (Protobuf: with its references
@@ -130,7 +142,7 @@ class PartitionedFileWriter {
   // Errors: InvalidArgument when the spec does not fit the schema or is not
   // sourced as above (or sourced from `_kafka.timestamp` with
   // include_metadata=false), the codec is unknown, data_location is empty,
-  // or kJsonSchemaGsr / kAvroGsr has no `gsr`, or kAvroConfluent /
+  // or kJsonSchemaGsr / kAvroGsr / kProtobufGsr has no `gsr`, or kAvroConfluent /
   // kProtobufConfluent / kJsonSchemaConfluent no `writer_schemas`.
   static Result<std::unique_ptr<PartitionedFileWriter>> Make(WriterOptions options,
                                                              iceberg::FileIO& io, Random& random);

@@ -13,6 +13,7 @@
 
 #include "common/base64.h"
 #include "decoding/protobuf_descriptor_internal.h"
+#include "decoding/protobuf_schema.h"
 
 namespace st::decoding {
 
@@ -431,6 +432,47 @@ Result<std::unique_ptr<ProtoSchema>> ParseProtoSchema(const WriterSchema& writer
     ProtoModelBuilder builder(*schema);
     ST_ASSIGN_OR_RETURN(schema->root, builder.Message(*d, 1));
     return schema;
+  } catch (const std::exception& e) {
+    return Err(InvalidArgument(std::string("the Protobuf schema could not be read: ") + e.what()));
+  }
+}
+
+Result<std::vector<int32_t>> GsrProtobufMessagePath(const WriterSchema& writer,
+                                                    uint32_t message_index) {
+  try {
+    ST_ASSIGN_OR_RETURN(pb::FileDescriptorProto root_file,
+                        ParseProtoFile("schema.proto", writer.text));
+    ProtoPoolBuilder pool(writer);
+    ST_ASSIGN_OR_RETURN(const pb::FileDescriptor* file, pool.Build(root_file, 0));
+    // Every message type with its path; the order of the walk does not
+    // matter, the sort below decides. libprotobuf's nested_type() lists map
+    // entries as Java's getNestedTypes() does.
+    std::vector<std::pair<std::string, std::vector<int32_t>>> all;
+    std::vector<std::pair<const pb::Descriptor*, std::vector<int32_t>>> pending;
+    for (int i = 0; i < file->message_type_count(); ++i) {
+      pending.push_back({file->message_type(i), {i}});
+    }
+    while (!pending.empty()) {
+      auto [d, path] = std::move(pending.back());
+      pending.pop_back();
+      if (path.size() > static_cast<size_t>(kMaxProtoMessageDepth)) {
+        return Err(InvalidArgument("Protobuf message " + d->full_name() + " nests deeper than " +
+                                   std::to_string(kMaxProtoMessageDepth) + " message levels"));
+      }
+      for (int i = 0; i < d->nested_type_count(); ++i) {
+        std::vector<int32_t> nested = path;
+        nested.push_back(i);
+        pending.push_back({d->nested_type(i), std::move(nested)});
+      }
+      all.emplace_back(d->full_name(), std::move(path));
+    }
+    if (message_index >= all.size()) {
+      return Err(NotFound("the GSR message index " + std::to_string(message_index) +
+                          " names no message type: the schema has " + std::to_string(all.size())));
+    }
+    std::sort(all.begin(), all.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    return std::move(all[message_index].second);
   } catch (const std::exception& e) {
     return Err(InvalidArgument(std::string("the Protobuf schema could not be read: ") + e.what()));
   }

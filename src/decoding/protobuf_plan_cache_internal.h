@@ -1,6 +1,7 @@
 // Parsed Protobuf writer schemas and compiled decode plans, per (schema id,
 // message indexes, table schema id): each is fetched, parsed and resolved
-// onto the table once, however many records carry it.
+// onto the table once, however many records carry it. The schema id is the
+// Confluent id's decimal text or the GSR schema version UUID.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,12 @@
 #include "decoding/writer_schema.h"
 
 namespace st::decoding {
+
+// How a record names its message type: Confluent's path of indexes (the
+// top-level message, then nested ones), or the Glue Schema Registry's one
+// index into every message type of the file sorted by full name
+// (GsrProtobufMessagePath).
+enum class ProtoMessageSelection : uint8_t { kConfluentPath, kGsrIndex };
 
 struct ProtoWriterVersion {
   // Null when records of this version cannot be written; `code` (a record.h
@@ -39,13 +46,16 @@ class ProtoPlanCache {
   // returned (not cached). The pointer stays valid until the next Get.
   // With `target` (a node of `plan`), the message is resolved onto it rather
   // than onto the value columns (a typed `_kafka.key`; one cache per target).
-  Result<const ProtoWriterVersion*> Get(int32_t schema_id,
-                                        const std::vector<int32_t>& message_indexes,
-                                        int32_t table_schema_id, const ShredPlan& plan,
-                                        const Fetch& fetch, const ShredNode* target = nullptr);
+  // kGsrIndex: `message_indexes` holds the one GSR index (one cache per
+  // selection: the key does not say which).
+  Result<const ProtoWriterVersion*> Get(
+      const std::string& schema_id, const std::vector<int32_t>& message_indexes,
+      int32_t table_schema_id, const ShredPlan& plan, const Fetch& fetch,
+      const ShredNode* target = nullptr,
+      ProtoMessageSelection selection = ProtoMessageSelection::kConfluentPath);
 
  private:
-  using Key = std::tuple<int32_t, std::vector<int32_t>, int32_t>;
+  using Key = std::tuple<std::string, std::vector<int32_t>, int32_t>;
   std::map<Key, ProtoWriterVersion> versions_;
   ProtoWriterVersion uncached_;
 };

@@ -29,6 +29,7 @@
 
 #include <cstdint>
 #include <set>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -51,6 +52,32 @@ struct ConfluentProtobufHeader {
 };
 bool ReadConfluentProtobufHeader(std::string_view value, ConfluentProtobufHeader* header,
                                  RecordError* error);
+
+// The Glue Schema Registry Protobuf framing (PROTOBUF_GSR): the GSR header
+// (0x03, compression 0x00 or 0x05 = zlib, the 16-byte schema version UUID),
+// then the payload (inflated when zlib): the message index as an unsigned
+// varint (uint32), then the message. False with `error` set
+// (MISSING_GSR_HEADER; TRUNCATED_PAYLOAD when the payload ends inside the
+// index; MALFORMED_PROTOBUF for an index over 5 bytes or above 2^32 - 1, or
+// a corrupt zlib stream). Only the index's bytes are inflated.
+struct GsrProtobufHeader {
+  std::string schema_version_id;  // Lower-case UUID text.
+  uint32_t message_index = 0;
+};
+bool ReadGsrProtobufHeader(std::string_view value, GsrProtobufHeader* header, RecordError* error);
+
+// The message a GSR message index names, as the Confluent-style path the
+// functions below take (top-level index, then nested-type indexes). AWS's
+// serializer numbers every message type of the file — top-level ones and
+// all nested ones, the synthetic map-entry types (`XxxEntry`) included, as
+// Java's Descriptor.getNestedTypes() lists them — in the order of their
+// full (package-qualified) names, byte for byte (Java compares UTF-16 code
+// units; Protobuf names are ASCII, so the orders agree). E.g. `message B {
+// message C {} message A { message D {} } }`: B = 0, B.A = 1, B.A.D = 2,
+// B.C = 3. Errors: InvalidArgument when the schema does not parse; NotFound
+// when the index is not below the number of message types.
+Result<std::vector<int32_t>> GsrProtobufMessagePath(const WriterSchema& writer,
+                                                    uint32_t message_index);
 
 // Schema id 0, ids from 1. Errors: InvalidArgument when the schema does not
 // parse or cannot be mapped (naming the field); NotFound when the message

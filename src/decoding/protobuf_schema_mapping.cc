@@ -6,6 +6,7 @@
 
 #include "avro/schema.h"
 #include "decoding/confluent_framing_internal.h"
+#include "decoding/gsr_framing_internal.h"
 #include "decoding/protobuf_descriptor_internal.h"
 #include "decoding/protobuf_schema.h"
 
@@ -100,6 +101,24 @@ bool ReadConfluentProtobufHeader(std::string_view value, ConfluentProtobufHeader
   if (!ParseConfluentFrame(value, true, &frame, error)) return false;
   *header = ConfluentProtobufHeader{frame.schema_id, std::move(frame.message_indexes),
                                     value.size() - frame.payload.size()};
+  return true;
+}
+
+bool ReadGsrProtobufHeader(std::string_view value, GsrProtobufHeader* header, RecordError* error) {
+  GsrFrame frame;
+  if (!ParseGsrFrame(value, &frame, error)) return false;
+  std::string_view payload = frame.payload;
+  std::string inflated;
+  if (frame.zlib) {
+    if (!InflateGsrPrefix(payload, kMaxGsrMessageIndexBytes, &inflated, error)) {
+      error->code = std::string(kMalformedProtobuf);
+      return false;
+    }
+    payload = inflated;
+  }
+  size_t index_bytes = 0;
+  if (!ReadGsrMessageIndex(payload, &header->message_index, &index_bytes, error)) return false;
+  header->schema_version_id = std::move(frame.schema_version_id);
   return true;
 }
 

@@ -41,6 +41,10 @@ enum class ValueFormat {
   // A JSON object behind the Confluent framing (magic byte 0, 4-byte
   // big-endian schema id), its id naming a JSON Schema (schemaType JSON).
   kJsonSchemaConfluent,
+  // Protobuf binary behind the Glue Schema Registry framing (§13, data
+  // format PROTOBUF): the payload is the GSR message index (an unsigned
+  // varint) and the message, decoded per the version's .proto definition.
+  kProtobufGsr,
 };
 
 struct KafkaHeader {
@@ -85,7 +89,8 @@ inline constexpr std::string_view kTruncatedPayload = "TRUNCATED_PAYLOAD";
 // is not UTF-8, a boolean byte other than 0/1, bytes after the value.
 inline constexpr std::string_view kMalformedAvro = "MALFORMED_AVRO";
 // Confluent Protobuf framing: the message indexes are malformed or name no
-// message of the schema; or the payload does not match its writer schema (a
+// message of the schema (GSR Protobuf: likewise its one index, or its zlib
+// stream is corrupt); or the payload does not match its writer schema (a
 // truncated or overlong varint, a length past the end, a wire type the
 // field's type is not sent with, a string that is not UTF-8).
 inline constexpr std::string_view kMalformedProtobuf = "MALFORMED_PROTOBUF";
@@ -98,8 +103,8 @@ inline constexpr std::string_view kSchemaIncompatible = "SCHEMA_INCOMPATIBLE";
 struct RecordError {
   std::string code;  // One of the k* codes above.
   std::string message;
-  // The embedded writer schema id, when it was readable: JSON_SCHEMA_GSR and
-  // Avro-GSR the version UUID, Avro-Confluent the decimal schema id.
+  // The embedded writer schema id, when it was readable: JSON_SCHEMA_GSR,
+  // Avro-GSR and Protobuf-GSR the version UUID, Confluent the decimal schema id.
   std::string schema_version_id;
 
   friend bool operator==(const RecordError&, const RecordError&) = default;

@@ -1,7 +1,7 @@
 // RecordFormat over decoding::PartitionedFileWriter and the built-in schema
 // registry. A JSON channel's table follows the latest version of its gsrArn
-// schema. An Avro channel (AVRO_GSR, AVRO_CONFLUENT) and a
-// PROTOBUF_CONFLUENT channel create their table from the writer schema of
+// schema. An Avro channel (AVRO_GSR, AVRO_CONFLUENT) and a Protobuf channel
+// (PROTOBUF_CONFLUENT, PROTOBUF_GSR) create their table from the writer schema of
 // the first record and evolve it (EvolveForAvro; EvolveForProtobuf maps the
 // message onto the same rules) when a later record names a version the table
 // has not seen: see AvroBatchWriter. A JSON_SCHEMA_GSR or
@@ -54,6 +54,8 @@ decoding::ValueFormat ToValueFormat(ValueConverter converter) {
       return decoding::ValueFormat::kProtobufConfluent;
     case ValueConverter::kJsonSchemaConfluent:
       return decoding::ValueFormat::kJsonSchemaConfluent;
+    case ValueConverter::kProtobufGsr:
+      return decoding::ValueFormat::kProtobufGsr;
   }
   return decoding::ValueFormat::kJson;
 }
@@ -79,7 +81,8 @@ decoding::KeyFormat ToKeyFormat(catalog::KeyConverter converter) {
 // evolves with later versions (Avro, and Protobuf through the Avro rules).
 bool IsAvro(ValueConverter converter) {
   return converter == ValueConverter::kAvroGsr || converter == ValueConverter::kAvroConfluent ||
-         converter == ValueConverter::kProtobufConfluent;
+         converter == ValueConverter::kProtobufConfluent ||
+         converter == ValueConverter::kProtobufGsr;
 }
 
 // Channels whose records name a schema of the Confluent-compatible registry.
@@ -98,7 +101,15 @@ bool IsJsonSchema(ValueConverter converter) {
 // Channels whose records carry the Glue Schema Registry header (0x03,
 // compression, 16-byte schema version UUID).
 bool IsGsrFramed(ValueConverter converter) {
-  return converter == ValueConverter::kAvroGsr || converter == ValueConverter::kJsonSchemaGsr;
+  return converter == ValueConverter::kAvroGsr || converter == ValueConverter::kJsonSchemaGsr ||
+         converter == ValueConverter::kProtobufGsr;
+}
+
+// A Glue Schema Registry version's data format as the decoder's schema type.
+decoding::WriterSchemaType GlueSchemaType(const std::string& data_format) {
+  if (data_format == "AVRO") return decoding::WriterSchemaType::kAvro;
+  if (data_format == "PROTOBUF") return decoding::WriterSchemaType::kProtobuf;
+  return decoding::WriterSchemaType::kJson;
 }
 
 bool UsesSchema(ValueConverter converter) {
@@ -140,6 +151,12 @@ class RegistryLookup final : public decoding::GsrSchemaLookup {
     ST_ASSIGN_OR_RETURN(registry::SchemaVersion version,
                         AccountSchemaVersion(registry_, account_, schema_version_id));
     return std::move(version.definition);
+  }
+  Result<decoding::WriterSchema> Version(const std::string& schema_version_id) override {
+    ST_ASSIGN_OR_RETURN(registry::SchemaVersion version,
+                        AccountSchemaVersion(registry_, account_, schema_version_id));
+    return decoding::WriterSchema{GlueSchemaType(version.data_format),
+                                  std::move(version.definition)};
   }
 
  private:
@@ -196,16 +213,33 @@ class DecodingBatchWriter final : public BatchWriter {
   std::unique_ptr<decoding::PartitionedFileWriter> writer_;
 };
 
+constexpr size_t kGsrUuidBytes = 16;
+
 // The schema version bytes a framed record names (GSR, also JSON_SCHEMA_GSR: the 16 UUID
 // bytes; Confluent: the 4 id bytes), read without decoding it: cheap enough
 // per record. nullopt when the framing is wrong (the decoder reports it).
+// PROTOBUF_GSR: the UUID bytes and the 4-byte big-endian message index (one
+// message type of one version), composed in `scratch`, which the view then
+// points into (the index may sit inside a zlib stream: only its bytes are
+// inflated).
 std::optional<std::string_view> AvroVersionKey(ValueConverter converter,
-                                               const std::optional<std::string>& value) {
+                                               const std::optional<std::string>& value,
+                                               std::string& scratch) {
   // JSON, BYTE_ARRAY and STRING values carry no writer schema version.
   if (!value || !(IsAvro(converter) || IsJsonSchema(converter))) {
     return std::nullopt;
   }
   const std::string_view v = *value;
+  if (converter == ValueConverter::kProtobufGsr) {
+    decoding::GsrProtobufHeader header;
+    decoding::RecordError error;
+    if (!decoding::ReadGsrProtobufHeader(v, &header, &error)) return std::nullopt;
+    scratch.assign(v.substr(2, kGsrUuidBytes));
+    for (int shift = 24; shift >= 0; shift -= 8) {
+      scratch.push_back(static_cast<char>((header.message_index >> shift) & 0xFF));
+    }
+    return std::string_view(scratch);
+  }
   if (IsGsrFramed(converter)) {
     if (v.size() < kGsrHeaderBytes || v[0] != 0x03 || (v[1] != 0x00 && v[1] != 0x05)) {
       return std::nullopt;
@@ -229,6 +263,7 @@ std::string AvroVersionText(ValueConverter converter, std::string_view key) {
   if (IsGsrFramed(converter)) {
     static constexpr char kHex[] = "0123456789abcdef";
     std::string id;
+    key = key.substr(0, kGsrUuidBytes);  // PROTOBUF_GSR: the message index follows.
     for (size_t i = 0; i < key.size(); ++i) {
       if (i == 4 || i == 6 || i == 8 || i == 10) id += '-';
       const auto byte = static_cast<unsigned char>(key[i]);
@@ -245,7 +280,8 @@ std::string AvroVersionText(ValueConverter converter, std::string_view key) {
 // The schema version id a GSR-framed value names, or nullopt when the
 // framing is wrong (the writer reports those records itself).
 std::optional<std::string> GsrVersionId(const std::optional<std::string>& value) {
-  std::optional<std::string_view> key = AvroVersionKey(ValueConverter::kAvroGsr, value);
+  std::string scratch;
+  std::optional<std::string_view> key = AvroVersionKey(ValueConverter::kAvroGsr, value, scratch);
   if (!key) return std::nullopt;
   return AvroVersionText(ValueConverter::kAvroGsr, *key);
 }
@@ -259,7 +295,9 @@ struct AvroVersionRef {
 // schema_version_id has it ("" when the value has no header).
 std::string WriterVersionIdOf(ValueConverter converter, const std::optional<std::string>& value) {
   if (IsGsrFramed(converter)) {
-    std::optional<std::string_view> key = AvroVersionKey(converter, value);
+    // The header alone (a PROTOBUF_GSR payload may be what is wrong).
+    std::string scratch;
+    std::optional<std::string_view> key = AvroVersionKey(ValueConverter::kAvroGsr, value, scratch);
     return key ? AvroVersionText(converter, *key) : "";
   }
   if (!value || value->size() < kConfluentHeaderBytes || (*value)[0] != 0) return "";
@@ -275,6 +313,13 @@ std::vector<int32_t> ProtobufIndexesOf(std::string_view key) {
   decoding::RecordError error;
   if (!decoding::ReadConfluentProtobufHeader(framed, &header, &error)) return {};
   return header.message_indexes;
+}
+
+// The GSR message index a PROTOBUF_GSR version key (UUID bytes + index) names.
+uint32_t GsrIndexOf(std::string_view key) {
+  uint32_t index = 0;
+  for (char c : key.substr(kGsrUuidBytes, 4)) index = (index << 8) | static_cast<unsigned char>(c);
+  return index;
 }
 
 // The writer schema of a version: NotFound when the registry has none.
@@ -352,7 +397,8 @@ class AvroBatchWriter final : public BatchWriter {
       ST_ASSIGN_OR_RETURN(std::optional<RecordFailure> refused, DecideKey(*record.key));
       if (refused) return refused;
     }
-    if (std::optional<std::string_view> key = AvroVersionKey(converter_, record.value)) {
+    if (std::optional<std::string_view> key =
+            AvroVersionKey(converter_, record.value, version_key_scratch_)) {
       auto it = decisions_.find(*key);
       if (it == decisions_.end()) {
         const AvroVersionRef version{*key, AvroVersionText(converter_, *key)};
@@ -413,11 +459,20 @@ class AvroBatchWriter final : public BatchWriter {
     }
     if (IsJsonSchema(converter_)) return DecideJson(*schema, version);
     Result<decoding::AvroEvolution> evolved = Err(InvalidArgument(""));
-    if (converter_ == ValueConverter::kProtobufConfluent) {
+    if (converter_ == ValueConverter::kProtobufConfluent ||
+        converter_ == ValueConverter::kProtobufGsr) {
       // Not Protobuf, not parseable, no such message: the decoder says which.
       if (schema->type != decoding::WriterSchemaType::kProtobuf) return Decision{};
-      evolved = decoding::EvolveForProtobuf(options_.schema, *schema,
-                                            ProtobufIndexesOf(version.key), partition_sources_);
+      std::vector<int32_t> path;
+      if (converter_ == ValueConverter::kProtobufGsr) {
+        Result<std::vector<int32_t>> found =
+            decoding::GsrProtobufMessagePath(*schema, GsrIndexOf(version.key));
+        if (!found.has_value()) return Decision{};
+        path = *std::move(found);
+      } else {
+        path = ProtobufIndexesOf(version.key);
+      }
+      evolved = decoding::EvolveForProtobuf(options_.schema, *schema, path, partition_sources_);
     } else {
       if (schema->type != decoding::WriterSchemaType::kAvro) return Decision{};
       Result<avro::Schema> parsed = decoding::ParseAvroWriterSchema(*schema);
@@ -572,6 +627,7 @@ class AvroBatchWriter final : public BatchWriter {
   std::vector<iceberg::Schema> changes_;
   std::optional<int64_t> horizon_;
   std::map<std::string, Decision, std::less<>> decisions_;
+  std::string version_key_scratch_;  // PROTOBUF_GSR's composed version keys.
   decoding::WriterSchemaLookup key_schemas_;
   bool protobuf_keys_ = false;  // Else Avro or JSON keys (when key_schemas_ is set).
   bool json_keys_ = false;
@@ -730,8 +786,7 @@ class DecodingRecordFormat final : public RecordFormat {
     }
     ST_ASSIGN_OR_RETURN(registry::SchemaVersion version,
                         AccountSchemaVersion(registry_, source.account_id, id));
-    return decoding::WriterSchema{version.data_format == "AVRO" ? decoding::WriterSchemaType::kAvro
-                                                                : decoding::WriterSchemaType::kJson,
+    return decoding::WriterSchema{GlueSchemaType(version.data_format),
                                   std::move(version.definition)};
   }
 
@@ -740,7 +795,16 @@ class DecodingRecordFormat final : public RecordFormat {
   // that record cannot define it.
   Result<SchemaOrFailure> FramedValueSchema(const ChannelConfig& config,
                                             const std::optional<std::string>& value) const {
-    std::optional<std::string_view> key = AvroVersionKey(config.value_converter, value);
+    std::string scratch;
+    std::optional<std::string_view> key = AvroVersionKey(config.value_converter, value, scratch);
+    if (!key && config.value_converter == ValueConverter::kProtobufGsr) {
+      decoding::GsrProtobufHeader header;
+      decoding::RecordError error;
+      (void)decoding::ReadGsrProtobufHeader(value.value_or(""), &header, &error);
+      return Failure(error.code,
+                     "The record value's Glue Schema Registry framing: " + error.message,
+                     WriterVersionIdOf(config.value_converter, value));
+    }
     if (!key && config.value_converter == ValueConverter::kProtobufConfluent) {
       decoding::ConfluentProtobufHeader header;
       decoding::RecordError error;
@@ -777,14 +841,20 @@ class DecodingRecordFormat final : public RecordFormat {
                      "The writer schema " + version->id + " is not in " + registry + ".",
                      version->id);
     }
-    if (config.value_converter == ValueConverter::kProtobufConfluent) {
+    if (config.value_converter == ValueConverter::kProtobufConfluent ||
+        config.value_converter == ValueConverter::kProtobufGsr) {
       if (schema->type != decoding::WriterSchemaType::kProtobuf) {
         return Failure(decoding::kSchemaMismatch,
                        "The writer schema " + version->id + " is not a Protobuf schema.",
                        version->id);
       }
-      Result<iceberg::Schema> mapped =
-          decoding::ProtobufToIcebergSchema(*schema, ProtobufIndexesOf(version->key));
+      Result<std::vector<int32_t>> path =
+          config.value_converter == ValueConverter::kProtobufGsr
+              ? decoding::GsrProtobufMessagePath(*schema, GsrIndexOf(version->key))
+              : Result<std::vector<int32_t>>(ProtobufIndexesOf(version->key));
+      Result<iceberg::Schema> mapped = path.has_value()
+                                           ? decoding::ProtobufToIcebergSchema(*schema, *path)
+                                           : Result<iceberg::Schema>(Err(path.error()));
       if (!mapped.has_value()) {
         const bool bad_index = mapped.error().code() == StatusCode::kNotFound;
         return Failure(bad_index ? decoding::kMalformedProtobuf : decoding::kSchemaMismatch,

@@ -7,10 +7,12 @@
 // Every version is AVAILABLE as soon as it is registered: compatibility modes
 // are stored and reported but not enforced. A definition is compared as a
 // parsed JSON document (whitespace and object-member order do not matter)
-// for the JSON and AVRO data formats, and byte for byte for PROTOBUF.
+// for the JSON and AVRO data formats, and byte for byte for PROTOBUF (whose
+// definitions the opener's DefinitionValidator checks as .proto files).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -156,18 +158,29 @@ class SchemaRegistry {
                                                        int max_results) = 0;
 };
 
+// Checks a definition of a data format this module cannot parse itself
+// (PROTOBUF: the .proto parser is decoding's, above the registry; the server
+// passes one over decoding::ValidateProtobufSchema). Called by CreateSchema
+// and RegisterSchemaVersion with every definition before it is stored; an
+// error refuses it as InvalidArgument "Schema definition of <format> data
+// format is invalid: <message>" (Glue's InvalidInputException). Thread-safe.
+using DefinitionValidator =
+    std::function<Status(const std::string& data_format, const std::string& definition)>;
+
 // Opens the registry in the SQLite database file `db_path` (normally the
 // catalog's file) with its own connection (WAL, busy timeout) and creates its
 // tables (prefix registry_) if missing. `region` goes into every ARN. Clock
-// and Random must outlive the registry. Errors: Io, Corruption.
+// and Random must outlive the registry. `validate` unset: PROTOBUF
+// definitions are stored unchecked. Errors: Io, Corruption.
 Result<std::unique_ptr<SchemaRegistry>> OpenSqliteSchemaRegistry(const std::string& db_path,
                                                                  const std::string& region,
-                                                                 const Clock& clock,
-                                                                 Random& random);
+                                                                 const Clock& clock, Random& random,
+                                                                 DefinitionValidator validate = {});
 // The same registry on a connection of its own to a database of any backend
 // (the PostgreSQL catalog's); creates its tables if missing.
 Result<std::unique_ptr<SchemaRegistry>> OpenSchemaRegistry(std::unique_ptr<sql::Connection> db,
                                                            const std::string& region,
-                                                           const Clock& clock, Random& random);
+                                                           const Clock& clock, Random& random,
+                                                           DefinitionValidator validate = {});
 
 }  // namespace st::registry

@@ -71,11 +71,26 @@ Status ValidateDefinition(const std::string& definition) {
   return Status::OK();
 }
 
+// The injected check of a definition (a .proto), worded as DefinitionKey's
+// own refusals.
+Status ValidateWith(const DefinitionValidator& validate, const std::string& data_format,
+                    const std::string& definition) {
+  if (!validate) return Status::OK();
+  Status status = validate(data_format, definition);
+  if (status.ok()) return status;
+  return InvalidArgument("Schema definition of " + data_format +
+                         " data format is invalid: " + status.message());
+}
+
 class SqliteSchemaRegistry final : public SchemaRegistry {
  public:
   SqliteSchemaRegistry(std::unique_ptr<Connection> db, std::string region, const Clock& clock,
-                       Random& random)
-      : db_(std::move(db)), region_(std::move(region)), clock_(clock), random_(random) {}
+                       Random& random, DefinitionValidator validate)
+      : db_(std::move(db)),
+        region_(std::move(region)),
+        clock_(clock),
+        random_(random),
+        validate_(std::move(validate)) {}
 
   Result<RegistryInfo> CreateRegistry(const std::string& account_id,
                                       const std::string& registry_name,
@@ -142,6 +157,7 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
     if (request.definition.has_value()) {
       ST_TRY(ValidateDefinition(*request.definition));
       ST_ASSIGN_OR_RETURN(key, internal::DefinitionKey(request.data_format, *request.definition));
+      ST_TRY(Validate(request.data_format, *request.definition));
     }
     const std::string registry = RegistryOf(ref);
 
@@ -214,6 +230,7 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
     ST_TRY(transaction.status());
     ST_ASSIGN_OR_RETURN(SchemaInfo schema, LoadSchema(ref));
     ST_ASSIGN_OR_RETURN(std::string key, internal::DefinitionKey(schema.data_format, definition));
+    ST_TRY(Validate(schema.data_format, definition));
     SchemaRef stored{schema.account_id, schema.registry_name, schema.schema_name};
     Result<SchemaVersion> existing = LoadVersionByKey(stored, key);
     if (existing.has_value() || existing.error().code() != StatusCode::kNotFound) return existing;
@@ -300,6 +317,10 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
       page.next_token = std::to_string(page.versions.back().version_number);
     }
     return page;
+  }
+
+  Status Validate(const std::string& data_format, const std::string& definition) const {
+    return ValidateWith(validate_, data_format, definition);
   }
 
   Status CreateTables() EXCLUDES(mu_) {
@@ -447,27 +468,30 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
   const std::string region_;
   const Clock& clock_;
   Random& random_;
+  const DefinitionValidator validate_;
 };
 
 }  // namespace
 
 Result<std::unique_ptr<SchemaRegistry>> OpenSqliteSchemaRegistry(const std::string& db_path,
                                                                  const std::string& region,
-                                                                 const Clock& clock,
-                                                                 Random& random) {
+                                                                 const Clock& clock, Random& random,
+                                                                 DefinitionValidator validate) {
   sqlite::OpenOptions options;
   options.path = db_path;
   options.label = "schema registry database";
   // Like the catalog's default: registry writes are short.
   options.busy_timeout = std::chrono::milliseconds(5000);
   ST_ASSIGN_OR_RETURN(std::unique_ptr<sqlite::Database> db, sqlite::Database::Open(options));
-  return OpenSchemaRegistry(std::move(db), region, clock, random);
+  return OpenSchemaRegistry(std::move(db), region, clock, random, std::move(validate));
 }
 
 Result<std::unique_ptr<SchemaRegistry>> OpenSchemaRegistry(std::unique_ptr<sql::Connection> db,
                                                            const std::string& region,
-                                                           const Clock& clock, Random& random) {
-  auto registry = std::make_unique<SqliteSchemaRegistry>(std::move(db), region, clock, random);
+                                                           const Clock& clock, Random& random,
+                                                           DefinitionValidator validate) {
+  auto registry = std::make_unique<SqliteSchemaRegistry>(std::move(db), region, clock, random,
+                                                         std::move(validate));
   ST_TRY(registry->CreateTables());
   return std::unique_ptr<SchemaRegistry>(std::move(registry));
 }

@@ -31,4 +31,12 @@ registry::confluent::CompatibilityCheckers MakeSchemaCompatibilityCheckers() {
       .protobuf = std::make_shared<ProtobufChecker>()};
 }
 
+registry::DefinitionValidator MakeGlueDefinitionValidator() {
+  return [](const std::string& data_format, const std::string& definition) -> Status {
+    if (data_format != "PROTOBUF") return Status::OK();
+    return decoding::ValidateProtobufSchema(
+        decoding::WriterSchema{decoding::WriterSchemaType::kProtobuf, definition, {}});
+  };
+}
+
 }  // namespace st::server

@@ -5,11 +5,17 @@
 #pragma once
 
 #include "registry/confluent_registry.h"
+#include "registry/schema_registry.h"
 
 namespace st::server {
 
 // JSON: registry/confluent_json_compatibility.h; PROTOBUF:
 // decoding/protobuf_compatibility.h. Stateless, thread-safe.
 registry::confluent::CompatibilityCheckers MakeSchemaCompatibilityCheckers();
+
+// The Glue registry's check of PROTOBUF definitions (decoding's .proto
+// parser, Google's well-known imports built in; GSR has no schema
+// references); other formats pass (the registry checks JSON and AVRO itself).
+registry::DefinitionValidator MakeGlueDefinitionValidator();
 
 }  // namespace st::server

@@ -217,6 +217,10 @@ class OneSchemaGsr : public GsrSchemaLookup {
     if (id != "00000000-0000-0000-0000-000000000001") return Err(NotFound(id));
     return std::string(kWriterV1);
   }
+  Result<WriterSchema> Version(const std::string& id) override {
+    ST_ASSIGN_OR_RETURN(std::string definition, Definition(id));
+    return WriterSchema{WriterSchemaType::kAvro, std::move(definition)};
+  }
 };
 
 TEST_F(AvroWriterTest, GlueFramedAvro) {

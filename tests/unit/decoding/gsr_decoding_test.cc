@@ -21,6 +21,10 @@ class FakeRegistry : public GsrSchemaLookup {
     if (it == definitions.end()) return Err(NotFound("schema version " + id));
     return it->second;
   }
+  Result<WriterSchema> Version(const std::string& id) override {
+    ST_ASSIGN_OR_RETURN(std::string definition, Definition(id));
+    return WriterSchema{WriterSchemaType::kJson, std::move(definition)};
+  }
   std::map<std::string, std::string> definitions;
   int lookups = 0;
   bool unavailable = false;

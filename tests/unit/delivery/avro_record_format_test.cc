@@ -11,6 +11,7 @@
 // (SCHEMA_INCOMPATIBLE) as the Avro channels do.
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <zlib.h>
 
 #include <filesystem>
 #include <map>
@@ -442,6 +443,116 @@ TEST_F(AvroRecordFormatTest, ProtobufConfluentLayoutEvolutionAndFraming) {
             std::string(decoding::kMalformedProtobuf) + " 20");
   EXPECT_EQ(code(PbFramed(99, 0, PbInt(1, 1)), 6), std::string(decoding::kSchemaNotFound) + " 99");
   EXPECT_EQ(code(PbFramed(7, 0, PbInt(1, 1)), 7), std::string(decoding::kSchemaMismatch) + " 7");
+  auto files = writer.Finish();
+  ASSERT_TRUE(files.has_value()) << files.error().ToString();
+  int64_t rows = 0;
+  for (const iceberg::DataFile& f : *files) rows += f.record_count;
+  EXPECT_EQ(rows, 3);
+}
+
+// The GSR Protobuf framing: header, then (deflated when `zlib`) the message
+// index varint and the message.
+std::string PbGsrFramed(const std::string& version_id, uint32_t index, const std::string& payload,
+                        bool zlib = false) {
+  auto uuid = Uuid::Parse(version_id);
+  EXPECT_TRUE(uuid.has_value());
+  std::string body = PbVarint(index) + payload;
+  if (zlib) {
+    uLongf size = compressBound(body.size());
+    std::string compressed(size, '\0');
+    EXPECT_EQ(compress2(reinterpret_cast<Bytef*>(compressed.data()), &size,
+                        reinterpret_cast<const Bytef*>(body.data()), body.size(), 6),
+              Z_OK);
+    compressed.resize(size);
+    body = compressed;
+  }
+  return std::string("\x03", 1) + (zlib ? '\x05' : '\x00') +
+         std::string(uuid->bytes.begin(), uuid->bytes.end()) + body;
+}
+
+TEST_F(AvroRecordFormatTest, ProtobufGsrLayoutEvolutionAndFraming) {
+  // v1, v2 (id int32 → int64, a new optional field), v3 (name string →
+  // int32: incompatible); Order sorts after Aux: GSR message index 1.
+  const char* definitions[] = {
+      "syntax = \"proto3\"; message Order { int32 id = 1; string name = 2; } "
+      "message Aux { string z = 1; }",
+      "syntax = \"proto3\"; message Order { int64 id = 1; string name = 2; "
+      "optional string note = 3; } message Aux { string z = 1; }",
+      "syntax = \"proto3\"; message Order { int32 id = 1; int32 name = 2; } "
+      "message Aux { string z = 1; }"};
+  registry::NewSchema request;
+  request.schema = {kOwnerAccount, "default-registry", "orders-pb"};
+  request.data_format = "PROTOBUF";
+  request.compatibility = "NONE";
+  request.definition = definitions[0];
+  auto created = registry_->CreateSchema(request);
+  ASSERT_TRUE(created.has_value()) << created.error().ToString();
+  std::vector<std::string> ids{created->first_version->schema_version_id};
+  for (int i = 1; i < 3; ++i) {
+    auto version = registry_->RegisterSchemaVersion(request.schema, definitions[i]);
+    ASSERT_TRUE(version.has_value()) << version.error().ToString();
+    ids.push_back(version->schema_version_id);
+  }
+  registry::NewSchema avro = request;
+  avro.schema.schema_name = "orders-avro";
+  avro.data_format = "AVRO";
+  avro.definition = kV1;
+  auto avro_created = registry_->CreateSchema(avro);
+  ASSERT_TRUE(avro_created.has_value()) << avro_created.error().ToString();
+  const std::string avro_id = avro_created->first_version->schema_version_id;
+  const std::string unknown = "0f8a9c52-7d3b-4c1e-9a6f-2b5d8e4c7a10";
+
+  const catalog::ChannelConfig config = Config("PROTOBUF_GSR");
+  auto format = NewDecodingRecordFormat(*registry_);
+  ASSERT_TRUE(format->Validate(config).ok());
+  auto first_failure = [&](const std::string& value) {
+    auto layout = format->Layout(config, Record(value));
+    EXPECT_TRUE(layout.has_value()) << layout.error().ToString();
+    return layout.has_value() && layout->failure ? layout->failure->code : std::string("ok");
+  };
+  EXPECT_EQ(first_failure(PbGsrFramed(ids[0], 5, PbInt(1, 1))), decoding::kMalformedProtobuf);
+  EXPECT_EQ(first_failure(PbGsrFramed(unknown, 1, PbInt(1, 1))), decoding::kSchemaNotFound);
+  EXPECT_EQ(first_failure(PbGsrFramed(avro_id, 1, PbInt(1, 1))), decoding::kSchemaMismatch);
+  EXPECT_EQ(first_failure(PbGsrFramed(ids[0], 1, "").substr(0, 18)), decoding::kTruncatedPayload);
+  EXPECT_EQ(first_failure("\x02xyz"), decoding::kMissingGsrHeader);
+
+  auto layout = format->Layout(config, Record(PbGsrFramed(ids[0], 1, PbInt(1, 1), true)));
+  ASSERT_TRUE(layout.has_value()) << layout.error().ToString();
+  ASSERT_TRUE(layout->layout.has_value())
+      << (layout->failure ? layout->failure->message : std::string());
+  const iceberg::Schema& schema = layout->layout->schema;
+  ASSERT_NE(schema.FindFieldByName("id"), nullptr);
+  EXPECT_EQ(schema.FindFieldByName("id")->type->ToString(), "int");
+  EXPECT_EQ(schema.FindFieldByName("z"), nullptr);  // Index 1: Order, not Aux.
+
+  iceberg::TableMetadata metadata = Metadata(*layout->layout);
+  auto made = format->NewWriter(config, metadata, "s3://wh/t/data", *io_, random_);
+  ASSERT_TRUE(made.has_value()) << made.error().ToString();
+  BatchWriter& writer = **made;
+  auto code = [&](std::string value, int64_t offset) {
+    return Code(writer, std::move(value), offset);
+  };
+  EXPECT_EQ(code(PbGsrFramed(ids[0], 1, PbInt(1, 1) + PbStr(2, "a")), 0), "ok");
+  EXPECT_EQ(code(PbGsrFramed(ids[1], 1, PbInt(1, uint64_t{1} << 40) + PbStr(3, "n"), true), 1),
+            "ok");
+  ASSERT_EQ(writer.SchemaChanges().size(), 1u);
+  const iceberg::Schema evolved = writer.SchemaChanges()[0];
+  EXPECT_EQ(evolved.FindFieldByName("id")->type->ToString(), "long");
+  EXPECT_EQ(evolved.FindFieldByName("id")->id, schema.FindFieldByName("id")->id);
+  ASSERT_NE(evolved.FindFieldByName("note"), nullptr);
+  EXPECT_EQ(code(PbGsrFramed(ids[0], 1, PbInt(1, 3), true), 2), "ok");  // v1 keeps decoding.
+  EXPECT_EQ(code(PbGsrFramed(ids[2], 1, PbInt(1, 4) + PbInt(2, 5)), 3),
+            std::string(decoding::kSchemaIncompatible) + " " + ids[2]);
+  EXPECT_EQ(code(PbGsrFramed(ids[0], 7, PbInt(1, 1)), 4),
+            std::string(decoding::kMalformedProtobuf) + " " + ids[0]);
+  EXPECT_EQ(code(PbGsrFramed(ids[0], 1, PbStr(1, "x")), 5),
+            std::string(decoding::kMalformedProtobuf) + " " + ids[0]);
+  EXPECT_EQ(code(PbGsrFramed(unknown, 1, PbInt(1, 1)), 6),
+            std::string(decoding::kSchemaNotFound) + " " + unknown);
+  EXPECT_EQ(code(PbGsrFramed(avro_id, 1, PbInt(1, 1)), 7),
+            std::string(decoding::kSchemaMismatch) + " " + avro_id);
+  EXPECT_EQ(code(std::string("\x03\x07", 2) + std::string(16, '\0'), 8),
+            std::string(decoding::kMissingGsrHeader) + " ");
   auto files = writer.Finish();
   ASSERT_TRUE(files.has_value()) << files.error().ToString();
   int64_t rows = 0;
