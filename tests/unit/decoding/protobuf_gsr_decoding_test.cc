@@ -221,8 +221,8 @@ TEST_F(ProtobufGsrWriterTest, DecodesTheIndexedMessageAndReportsEveryCode) {
   ASSERT_EQ(files->size(), 1u);
   EXPECT_EQ((*files)[0].record_count, 3);
   const int32_t id_field = table->FindFieldByName("id")->id;
-  EXPECT_EQ(Bound((*files)[0], id_field, *Type::Long(), false).int64_value(), 0);
-  EXPECT_EQ(Bound((*files)[0], id_field, *Type::Long(), true).int64_value(), 42);
+  EXPECT_EQ(Bound((*files)[0], id_field, *Type::Long(), true).int64_value(), 0);
+  EXPECT_EQ(Bound((*files)[0], id_field, *Type::Long(), false).int64_value(), 42);
 }
 
 TEST_F(ProtobufGsrWriterTest, NeedsAGsrLookup) {
