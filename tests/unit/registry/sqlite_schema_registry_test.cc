@@ -206,6 +206,36 @@ TEST_F(SqliteSchemaRegistryTest, GetSchemaByDefinitionComparesDocumentsAndUsesTh
   EXPECT_EQ(other_account.error().message(), "Schema is not found.");
 }
 
+TEST_F(SqliteSchemaRegistryTest, TheInjectedValidatorChecksEveryNewDefinition) {
+  std::vector<std::string> seen;
+  auto opened = OpenSqliteSchemaRegistry(
+      path_, kRegion, clock_, random_,
+      [&seen](const std::string& format, const std::string& definition) -> Status {
+        seen.push_back(format);
+        if (definition.find("bad") != std::string::npos) return InvalidArgument("line 1: bad");
+        return Status::OK();
+      });
+  ASSERT_TRUE(opened.has_value()) << opened.error().ToString();
+  SchemaRegistry& registry = **opened;
+  NewSchema request;
+  request.schema = {kAccount, "", "p"};
+  request.data_format = "PROTOBUF";
+  request.definition = "bad message";
+  auto refused = registry.CreateSchema(request);
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(refused.error().message(),
+            "Schema definition of PROTOBUF data format is invalid: line 1: bad");
+  EXPECT_FALSE(registry.GetSchema(request.schema).has_value());  // Nothing stored.
+  request.definition = "message M {}";
+  ASSERT_TRUE(registry.CreateSchema(request).has_value());
+  auto second = registry.RegisterSchemaVersion(request.schema, "bad again");
+  ASSERT_FALSE(second.has_value());
+  EXPECT_EQ(second.error().code(), StatusCode::kInvalidArgument);
+  ASSERT_TRUE(registry.RegisterSchemaVersion(request.schema, "message N {}").has_value());
+  EXPECT_EQ(seen, (std::vector<std::string>{"PROTOBUF", "PROTOBUF", "PROTOBUF", "PROTOBUF"}));
+}
+
 TEST_F(SqliteSchemaRegistryTest, ListSchemaVersionsPages) {
   CreateWithVersion("s");
   SchemaRef ref{kAccount, "", "s"};
