@@ -366,7 +366,8 @@ def test_streamtables_cluster_and_channel_commands(env, kafka):
     # Every --format names its valueConverter; an unknown one lists them all.
     formats = {"json-gsr": "JSON_SCHEMA_GSR", "json-schema-confluent": "JSON_SCHEMA_CONFLUENT",
                "avro-gsr": "AVRO_GSR", "avro-confluent": "AVRO_CONFLUENT",
-               "protobuf-confluent": "PROTOBUF_CONFLUENT", "bytes": "BYTE_ARRAY"}
+               "protobuf-confluent": "PROTOBUF_CONFLUENT", "protobuf-gsr": "PROTOBUF_GSR",
+               "bytes": "BYTE_ARRAY"}
     for fmt, converter in formats.items():
         name = "f-" + fmt
         server.cli("channel", "create", "--cluster", cluster, "--name", name, "--topic", name,
@@ -382,7 +383,7 @@ def test_streamtables_cluster_and_channel_commands(env, kafka):
                          "avro", "--dlq-bucket", "dlq", "--role-arn", env["role"], check=False)
     assert unknown.returncode == 1
     assert "--format must be one of json, json-gsr" in unknown.stderr
-    assert "avro-confluent, protobuf-confluent, bytes, string" in unknown.stderr
+    assert "avro-confluent, protobuf-confluent, protobuf-gsr, bytes, string" in unknown.stderr
     bad_key = server.cli("channel", "create", "--cluster", cluster, "--name", "u", "--topic", "u",
                          "--bucket", bucket, "--namespace", "web", "--table", "u", "--key-format",
                          "avro", "--dlq-bucket", "dlq", "--role-arn", env["role"], check=False)
