@@ -43,7 +43,7 @@ APT_PACKAGES=(
   libexpected-dev librdkafka-dev libzstd-dev libsnappy-dev zlib1g-dev liblz4-dev
   libboost-dev libboost-system-dev libsqlite3-dev nlohmann-json3-dev libssl-dev
   libfmt-dev libspdlog-dev libcli11-dev libsimdjson-dev libpq-dev
-  # .proto schemas of PROTOBUF_CONFLUENT channels (src/decoding/protobuf_descriptor.cc)
+  # .proto schemas of PROTOBUF_CONFLUENT / PROTOBUF_GSR channels (src/decoding/protobuf_descriptor.cc)
   libprotobuf-dev libprotoc-dev
   # unit tests and benchmarks; clang + compiler-rt for the libFuzzer targets
   # (tests/fuzz: -fsanitize=fuzzer,address,undefined)
