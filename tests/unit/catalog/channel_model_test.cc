@@ -330,7 +330,8 @@ TEST(ChannelModelTest, EveryEnumHasItsWireString) {
       {ValueConverter::kAvroGsr, "AVRO_GSR"},
       {ValueConverter::kAvroConfluent, "AVRO_CONFLUENT"},
       {ValueConverter::kProtobufConfluent, "PROTOBUF_CONFLUENT"},
-      {ValueConverter::kJsonSchemaConfluent, "JSON_SCHEMA_CONFLUENT"}};
+      {ValueConverter::kJsonSchemaConfluent, "JSON_SCHEMA_CONFLUENT"},
+      {ValueConverter::kProtobufGsr, "PROTOBUF_GSR"}};
   for (const auto& [value, name] : converters) {
     EXPECT_EQ(ValueConverterName(value), name);
     EXPECT_EQ(ParseValueConverter(name).value(), value);
@@ -376,7 +377,8 @@ TEST(ChannelModelTest, EveryEnumHasItsWireString) {
 TEST(ChannelModelTest, UnknownWireStringsAreClearErrors) {
   EXPECT_EQ(ParseValueConverter("AVRO").error().message(),
             "The valueConverter 'AVRO' is not valid: use JSON, JSON_SCHEMA_GSR, BYTE_ARRAY, "
-            "STRING, AVRO_GSR, AVRO_CONFLUENT, PROTOBUF_CONFLUENT or JSON_SCHEMA_CONFLUENT.");
+            "STRING, AVRO_GSR, AVRO_CONFLUENT, PROTOBUF_CONFLUENT, JSON_SCHEMA_CONFLUENT or "
+            "PROTOBUF_GSR.");
   EXPECT_EQ(ParseIcebergCompression("zstd").error().message(),
             "The compressionType 'zstd' is not valid: use ZSTD or SNAPPY.");
   EXPECT_EQ(ParsePartitionStrategy("TIME_MINUTE").error().message(),
