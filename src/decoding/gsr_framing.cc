@@ -24,6 +24,26 @@ std::string HexByte(unsigned char b) {
   return text;
 }
 
+// A zlib stream over `compressed`, ready for inflate(); false (with the
+// error set) if zlib cannot start one. The caller ends it with inflateEnd.
+bool StartInflate(std::string_view compressed, z_stream* stream, RecordError* error) {
+  *stream = z_stream{};
+  if (inflateInit(stream) != Z_OK) {
+    error->code = std::string(kMalformedJson);
+    error->message = "cannot start zlib inflation of the GSR payload";
+    return false;
+  }
+  stream->next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
+  stream->avail_in = static_cast<uInt>(compressed.size());
+  return true;
+}
+
+bool CorruptStream(RecordError* error) {
+  error->code = std::string(kMalformedJson);
+  error->message = "zlib-compressed GSR payload is corrupt or truncated";
+  return false;
+}
+
 }  // namespace
 
 bool ParseGsrFrame(std::string_view value, GsrFrame* frame, RecordError* error) {
@@ -55,13 +75,7 @@ bool InflateGsrPayload(std::string_view compressed, int64_t max_bytes, std::stri
                        RecordError* error) {
   out->clear();
   z_stream stream{};
-  if (inflateInit(&stream) != Z_OK) {
-    error->code = std::string(kMalformedJson);
-    error->message = "cannot start zlib inflation of the GSR payload";
-    return false;
-  }
-  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
-  stream.avail_in = static_cast<uInt>(compressed.size());
+  if (!StartInflate(compressed, &stream, error)) return false;
   int rc = Z_OK;
   char chunk[16384];
   while (rc != Z_STREAM_END) {
@@ -83,11 +97,7 @@ bool InflateGsrPayload(std::string_view compressed, int64_t max_bytes, std::stri
     }
   }
   inflateEnd(&stream);
-  if (rc != Z_STREAM_END) {
-    error->code = std::string(kMalformedJson);
-    error->message = "zlib-compressed GSR payload is corrupt or truncated";
-    return false;
-  }
+  if (rc != Z_STREAM_END) return CorruptStream(error);
   return true;
 }
 
@@ -95,13 +105,7 @@ bool InflateGsrPrefix(std::string_view compressed, size_t min_bytes, std::string
                       RecordError* error) {
   out->clear();
   z_stream stream{};
-  if (inflateInit(&stream) != Z_OK) {
-    error->code = std::string(kMalformedJson);
-    error->message = "cannot start zlib inflation of the GSR payload";
-    return false;
-  }
-  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
-  stream.avail_in = static_cast<uInt>(compressed.size());
+  if (!StartInflate(compressed, &stream, error)) return false;
   int rc = Z_OK;
   char chunk[64];
   while (out->size() < min_bytes && rc == Z_OK) {
@@ -113,11 +117,7 @@ bool InflateGsrPrefix(std::string_view compressed, size_t min_bytes, std::string
     if (rc == Z_OK && stream.avail_in == 0 && stream.avail_out != 0) rc = Z_BUF_ERROR;
   }
   inflateEnd(&stream);
-  if (out->size() < min_bytes && rc != Z_STREAM_END) {
-    error->code = std::string(kMalformedJson);
-    error->message = "zlib-compressed GSR payload is corrupt or truncated";
-    return false;
-  }
+  if (out->size() < min_bytes && rc != Z_STREAM_END) return CorruptStream(error);
   return true;
 }
 
