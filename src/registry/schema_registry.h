@@ -23,6 +23,7 @@
 #include "common/clock.h"
 #include "common/random.h"
 #include "common/status.h"
+#include "registry/confluent_registry.h"
 #include "sql/connection.h"
 
 namespace st::registry {
@@ -53,7 +54,7 @@ struct SchemaInfo {
   std::string schema_name;
   std::string schema_arn;     // arn:aws:glue:<region>:<account>:schema/<registry>/<schema>
   std::string data_format;    // JSON | AVRO | PROTOBUF
-  std::string compatibility;  // NONE | DISABLED | BACKWARD | ... (stored, not enforced)
+  std::string compatibility;  // NONE | DISABLED | BACKWARD | ... (RegisterSchemaVersion)
   std::string description;
   std::string status;          // Always "AVAILABLE".
   int64_t latest_version = 0;  // 0 while the schema has no version.
@@ -129,8 +130,17 @@ class SchemaRegistry {
 
   // Registers `definition` as the next version; if an equal definition is
   // already a version of the schema, returns that version instead (as Glue
-  // does). Errors: NotFound (kSchemaNotFoundMessage), InvalidArgument (the
-  // definition is empty, over 170000 bytes, or not JSON for JSON/AVRO).
+  // does). A new version must meet the schema's compatibility mode (as
+  // Glue's RegisterSchemaVersion: "returns an error if new version of schema
+  // does not meet the compatibility requirements"): BACKWARD, the new
+  // definition reads data written with the latest version; FORWARD, the
+  // latest reads the new one's data; FULL, both; the _ALL modes against every
+  // version; NONE, none; DISABLED takes no new version. AVRO is compared by
+  // Avro schema resolution, JSON and PROTOBUF by the injected checkers (none
+  // injected: not compared). Errors: NotFound (kSchemaNotFoundMessage),
+  // InvalidArgument (the definition is empty, over 170000 bytes, or not JSON
+  // for JSON/AVRO; incompatible, naming the version, the mode and why;
+  // DISABLED).
   virtual Result<SchemaVersion> RegisterSchemaVersion(const SchemaRef& schema,
                                                       const std::string& definition) = 0;
 
@@ -167,20 +177,29 @@ class SchemaRegistry {
 using DefinitionValidator =
     std::function<Status(const std::string& data_format, const std::string& definition)>;
 
+// What the registry is given for the formats it cannot handle itself
+// (PROTOBUF: decoding's .proto parser and compatibility rules; JSON Schema's
+// checker is this module's, passed the same way as for the Confluent API).
+struct GlueFormatSupport {
+  DefinitionValidator validate;  // Unset: PROTOBUF definitions are stored unchecked.
+  // Compatibility of JSON and PROTOBUF versions; null: that format's
+  // versions are not compared (AVRO's check is built in).
+  confluent::CompatibilityCheckers checkers;
+};
+
 // Opens the registry in the SQLite database file `db_path` (normally the
 // catalog's file) with its own connection (WAL, busy timeout) and creates its
 // tables (prefix registry_) if missing. `region` goes into every ARN. Clock
-// and Random must outlive the registry. `validate` unset: PROTOBUF
-// definitions are stored unchecked. Errors: Io, Corruption.
+// and Random must outlive the registry. Errors: Io, Corruption.
 Result<std::unique_ptr<SchemaRegistry>> OpenSqliteSchemaRegistry(const std::string& db_path,
                                                                  const std::string& region,
                                                                  const Clock& clock, Random& random,
-                                                                 DefinitionValidator validate = {});
+                                                                 GlueFormatSupport formats = {});
 // The same registry on a connection of its own to a database of any backend
 // (the PostgreSQL catalog's); creates its tables if missing.
 Result<std::unique_ptr<SchemaRegistry>> OpenSchemaRegistry(std::unique_ptr<sql::Connection> db,
                                                            const std::string& region,
                                                            const Clock& clock, Random& random,
-                                                           DefinitionValidator validate = {});
+                                                           GlueFormatSupport formats = {});
 
 }  // namespace st::registry

@@ -2,8 +2,10 @@
 // One mutex serialises this connection; other connections (the catalog's)
 // coordinate with it through SQLite's locking and the busy timeout.
 
+#include "avro/schema.h"
 #include "common/mutex.h"
 #include "common/uuid.h"
+#include "registry/confluent_avro_compatibility.h"
 #include "registry/definition_key_internal.h"
 #include "registry/glue_arns.h"
 #include "registry/schema_registry.h"
@@ -82,15 +84,49 @@ Status ValidateWith(const DefinitionValidator& validate, const std::string& data
                          " data format is invalid: " + status.message());
 }
 
+// Why `candidate` cannot follow `existing` at `level` (BACKWARD: the
+// candidate reads the existing version's data; FORWARD: the reverse; FULL:
+// both); empty when it can. AVRO by schema resolution; JSON and PROTOBUF by
+// the checker (null: not compared; GSR definitions have no references).
+Result<std::vector<std::string>> LevelIncompatibilities(
+    const confluent::CompatibilityCheckers& checkers, const std::string& data_format,
+    const std::string& level, const std::string& candidate, const std::string& existing) {
+  if (data_format == "AVRO") {
+    Result<avro::Schema> new_schema = avro::Schema::Parse(candidate);
+    Result<avro::Schema> old_schema = avro::Schema::Parse(existing);
+    if (!new_schema.has_value()) return Err(new_schema.error());
+    if (!old_schema.has_value()) return Err(old_schema.error());
+    return confluent::AvroLevelIncompatibilities(level, *new_schema, *old_schema);
+  }
+  const confluent::SchemaCompatibilityChecker* checker = data_format == "JSON" ? checkers.json.get()
+                                                         : data_format == "PROTOBUF"
+                                                             ? checkers.protobuf.get()
+                                                             : nullptr;
+  std::vector<std::string> why;
+  if (checker == nullptr) return why;
+  const confluent::RegisteredSchema new_schema{data_format, candidate, {}};
+  const confluent::RegisteredSchema old_schema{data_format, existing, {}};
+  if (level != "FORWARD") {
+    ST_ASSIGN_OR_RETURN(why, checker->ReadIncompatibilities(new_schema, old_schema));
+  }
+  if (level != "BACKWARD") {
+    ST_ASSIGN_OR_RETURN(std::vector<std::string> more,
+                        checker->ReadIncompatibilities(old_schema, new_schema));
+    why.insert(why.end(), more.begin(), more.end());
+  }
+  return why;
+}
+
 class SqliteSchemaRegistry final : public SchemaRegistry {
  public:
   SqliteSchemaRegistry(std::unique_ptr<Connection> db, std::string region, const Clock& clock,
-                       Random& random, DefinitionValidator validate)
+                       Random& random, GlueFormatSupport formats)
       : db_(std::move(db)),
         region_(std::move(region)),
         clock_(clock),
         random_(random),
-        validate_(std::move(validate)) {}
+        validate_(std::move(formats.validate)),
+        checkers_(std::move(formats.checkers)) {}
 
   Result<RegistryInfo> CreateRegistry(const std::string& account_id,
                                       const std::string& registry_name,
@@ -234,6 +270,7 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
     SchemaRef stored{schema.account_id, schema.registry_name, schema.schema_name};
     Result<SchemaVersion> existing = LoadVersionByKey(stored, key);
     if (existing.has_value() || existing.error().code() != StatusCode::kNotFound) return existing;
+    ST_TRY(CheckCompatibility(schema, stored, definition));
     ST_ASSIGN_OR_RETURN(std::string id, InsertVersion(schema.account_id, schema.registry_name,
                                                       schema.schema_name, schema.latest_version + 1,
                                                       definition, key, clock_.NowMillis()));
@@ -330,6 +367,37 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
 
  private:
   // Callers hold mu_.
+  // OK when `definition` may become the next version of `schema` under its
+  // compatibility mode (SchemaRegistry::RegisterSchemaVersion).
+  Status CheckCompatibility(const SchemaInfo& schema, const SchemaRef& stored,
+                            const std::string& definition) REQUIRES(mu_) {
+    const std::string& mode = schema.compatibility;
+    if (mode == "NONE" || schema.latest_version < 1) return Status::OK();
+    if (mode == "DISABLED") {
+      return InvalidArgument("Schema '" + schema.schema_name +
+                             "' has compatibility DISABLED: it takes no new versions; change its "
+                             "compatibility to register one");
+    }
+    const bool all = mode.ends_with("_ALL");
+    const std::string level = all ? mode.substr(0, mode.size() - 4) : mode;
+    for (int64_t n = all ? 1 : schema.latest_version; n <= schema.latest_version; ++n) {
+      ST_ASSIGN_OR_RETURN(SchemaVersion old, LoadVersionByNumber(stored, n));
+      Result<std::vector<std::string>> why =
+          LevelIncompatibilities(checkers_, schema.data_format, level, definition, old.definition);
+      if (!why.has_value()) {
+        return InvalidArgument("Schema definition of " + schema.data_format +
+                               " data format cannot be compared with version " + std::to_string(n) +
+                               ": " + why.error().message());
+      }
+      if (!why->empty()) {
+        return InvalidArgument("Schema definition is not compatible with version " +
+                               std::to_string(n) + " of schema '" + schema.schema_name +
+                               "' under compatibility " + mode + ": " + why->front());
+      }
+    }
+    return Status::OK();
+  }
+
   Status EnsureDefaultRegistry(const std::string& account_id) REQUIRES(mu_) {
     int64_t now = clock_.NowMillis();
     ST_ASSIGN_OR_RETURN(
@@ -469,6 +537,7 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
   const Clock& clock_;
   Random& random_;
   const DefinitionValidator validate_;
+  const confluent::CompatibilityCheckers checkers_;
 };
 
 }  // namespace
@@ -476,22 +545,22 @@ class SqliteSchemaRegistry final : public SchemaRegistry {
 Result<std::unique_ptr<SchemaRegistry>> OpenSqliteSchemaRegistry(const std::string& db_path,
                                                                  const std::string& region,
                                                                  const Clock& clock, Random& random,
-                                                                 DefinitionValidator validate) {
+                                                                 GlueFormatSupport formats) {
   sqlite::OpenOptions options;
   options.path = db_path;
   options.label = "schema registry database";
   // Like the catalog's default: registry writes are short.
   options.busy_timeout = std::chrono::milliseconds(5000);
   ST_ASSIGN_OR_RETURN(std::unique_ptr<sqlite::Database> db, sqlite::Database::Open(options));
-  return OpenSchemaRegistry(std::move(db), region, clock, random, std::move(validate));
+  return OpenSchemaRegistry(std::move(db), region, clock, random, std::move(formats));
 }
 
 Result<std::unique_ptr<SchemaRegistry>> OpenSchemaRegistry(std::unique_ptr<sql::Connection> db,
                                                            const std::string& region,
                                                            const Clock& clock, Random& random,
-                                                           DefinitionValidator validate) {
+                                                           GlueFormatSupport formats) {
   auto registry = std::make_unique<SqliteSchemaRegistry>(std::move(db), region, clock, random,
-                                                         std::move(validate));
+                                                         std::move(formats));
   ST_TRY(registry->CreateTables());
   return std::unique_ptr<SchemaRegistry>(std::move(registry));
 }

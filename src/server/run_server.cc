@@ -288,11 +288,11 @@ int RunServer(int argc, char** argv) {
   Result<std::unique_ptr<registry::SchemaRegistry>> registry_or =
       config.catalog_url.empty()
           ? registry::OpenSqliteSchemaRegistry(layout->catalog_db_path, config.region, clock,
-                                               random, MakeGlueDefinitionValidator())
+                                               random, MakeGlueFormatSupport())
           : OpenPostgresConnection(config, "schema registry database")
                 .and_then([&](std::unique_ptr<postgres::Connection> db) {
                   return registry::OpenSchemaRegistry(std::move(db), config.region, clock, random,
-                                                      MakeGlueDefinitionValidator());
+                                                      MakeGlueFormatSupport());
                 });
   if (!registry_or.has_value()) return fail(registry_or.error().WithContext("schema registry"));
   registry::SchemaRegistry& schemas = **registry_or;

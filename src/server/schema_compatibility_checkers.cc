@@ -39,4 +39,16 @@ registry::DefinitionValidator MakeGlueDefinitionValidator() {
   };
 }
 
+registry::GlueFormatSupport MakeGlueFormatSupport() {
+  // PROTOBUF by the wire-compatibility rules the Confluent API uses. JSON is
+  // not compared: Glue does not document its JSON Schema rules, and
+  // Confluent's refuse the most common evolution under BACKWARD (a new
+  // optional property of an open content model), which Glue users and the
+  // GSR serializers rely on (tests/integration/test_glue_registry.py).
+  return registry::GlueFormatSupport{
+      .validate = MakeGlueDefinitionValidator(),
+      .checkers = registry::confluent::CompatibilityCheckers{
+          .json = nullptr, .protobuf = MakeSchemaCompatibilityCheckers().protobuf}};
+}
+
 }  // namespace st::server

@@ -18,4 +18,9 @@ registry::confluent::CompatibilityCheckers MakeSchemaCompatibilityCheckers();
 // references); other formats pass (the registry checks JSON and AVRO itself).
 registry::DefinitionValidator MakeGlueDefinitionValidator();
 
+// What the Glue registry is opened with: that validator, and the Protobuf
+// checker above for the compatibility of its PROTOBUF versions (JSON
+// versions are not compared; AVRO's check is the registry's own).
+registry::GlueFormatSupport MakeGlueFormatSupport();
+
 }  // namespace st::server

@@ -170,6 +170,91 @@ def test_schemas_and_versions(server):
     assert (meta["MetadataKey"], meta["MetadataValue"]) == ("k", "v")
 
 
+def test_new_versions_meet_the_compatibility_mode(server):
+    """RegisterSchemaVersion refuses a version that does not meet the schema's
+    compatibility mode (400 InvalidInputException naming the version, the mode
+    and why; nothing stored) for AVRO and PROTOBUF; BACKWARD_ALL compares with
+    every version; DISABLED takes none; NONE takes anything. JSON versions are
+    not compared (test_gsr_python_serializer_and_deserializer: the GSR
+    serializer adds an optional property under BACKWARD)."""
+    client = glue(server)
+    registry = unique("compat")
+    client.create_registry(RegistryName=registry)
+
+    def avro(*fields):
+        return json.dumps({"type": "record", "name": "R", "fields": list(fields)})
+
+    a_int = {"name": "a", "type": "int"}
+    b_int = {"name": "b", "type": "int"}
+    b_string = {"name": "b", "type": "string"}
+    b_default = {"name": "b", "type": "string", "default": "x"}
+    cases = [
+        # (data format, mode, v1, refused, accepted)
+        ("AVRO", "BACKWARD", avro(a_int), avro(a_int, b_string), avro(a_int, b_default)),
+        ("AVRO", "FORWARD", avro(a_int, b_int), avro(a_int),
+         avro(a_int, b_int, b_default | {"name": "c"})),
+        ("AVRO", "FULL", avro(a_int), avro(a_int, b_string), avro(a_int, b_default)),
+        ("PROTOBUF", "BACKWARD",
+         'syntax = "proto3"; message M { int32 a = 1; }',
+         'syntax = "proto3"; message M { string a = 1; }',
+         'syntax = "proto3"; message M { int32 a = 1; string b = 2; }'),
+    ]
+    for data_format, mode, v1, refused, accepted in cases:
+        name = unique(f"{data_format.lower()}-{mode.lower()}")
+        schema_id = {"RegistryName": registry, "SchemaName": name}
+        client.create_schema(RegistryId={"RegistryName": registry}, SchemaName=name,
+                             DataFormat=data_format, Compatibility=mode, SchemaDefinition=v1)
+        status, code, message = error_of(lambda: client.register_schema_version(
+            SchemaId=schema_id, SchemaDefinition=refused))
+        assert (status, code) == (400, "InvalidInputException"), (data_format, mode, message)
+        assert (f"not compatible with version 1 of schema '{name}' under compatibility {mode}: "
+                in message), message
+        added = client.register_schema_version(SchemaId=schema_id, SchemaDefinition=accepted)
+        assert (added["VersionNumber"], added["Status"]) == (2, "AVAILABLE"), (data_format, mode)
+        versions = client.list_schema_versions(SchemaId=schema_id)["Schemas"]
+        assert [v["VersionNumber"] for v in versions] == [1, 2]
+
+    # BACKWARD compares with the latest version only, BACKWARD_ALL with every
+    # one: v3 reads v2's data (no b: its default) but not v1's (b an int).
+    for mode in ("BACKWARD", "BACKWARD_ALL"):
+        name = unique(f"transitive-{mode.lower()}")
+        schema_id = {"RegistryName": registry, "SchemaName": name}
+        client.create_schema(RegistryId={"RegistryName": registry}, SchemaName=name,
+                             DataFormat="AVRO", Compatibility=mode,
+                             SchemaDefinition=avro(a_int, b_int))
+        client.register_schema_version(SchemaId=schema_id, SchemaDefinition=avro(a_int))
+        v3 = avro(a_int, b_default)
+        if mode == "BACKWARD":
+            assert client.register_schema_version(SchemaId=schema_id,
+                                                  SchemaDefinition=v3)["VersionNumber"] == 3
+        else:
+            status, code, message = error_of(lambda: client.register_schema_version(
+                SchemaId=schema_id, SchemaDefinition=v3))
+            assert (status, code) == (400, "InvalidInputException")
+            assert "not compatible with version 1 of schema" in message, message
+
+    # DISABLED: no new version, but the registered definition still finds its own.
+    name = unique("disabled")
+    schema_id = {"RegistryName": registry, "SchemaName": name}
+    v1 = client.create_schema(RegistryId={"RegistryName": registry}, SchemaName=name,
+                              DataFormat="AVRO", Compatibility="DISABLED",
+                              SchemaDefinition=avro(a_int))["SchemaVersionId"]
+    status, code, message = error_of(lambda: client.register_schema_version(
+        SchemaId=schema_id, SchemaDefinition=avro(a_int, b_default)))
+    assert (status, code) == (400, "InvalidInputException")
+    assert "has compatibility DISABLED" in message, message
+    assert client.register_schema_version(SchemaId=schema_id,
+                                          SchemaDefinition=avro(a_int))["SchemaVersionId"] == v1
+
+    # NONE: anything.
+    name = unique("none")
+    client.create_schema(RegistryId={"RegistryName": registry}, SchemaName=name,
+                         DataFormat="AVRO", Compatibility="NONE", SchemaDefinition=avro(a_int))
+    assert client.register_schema_version(
+        SchemaId={"RegistryName": registry, "SchemaName": name},
+        SchemaDefinition=avro(b_string))["VersionNumber"] == 2
+
+
 def test_schema_in_default_registry(server):
     client = glue(server)
     name = unique("plain")

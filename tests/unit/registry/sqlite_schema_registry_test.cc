@@ -6,6 +6,7 @@
 
 #include "catalog/sqlite_metadata_store.h"
 #include "common/uuid.h"
+#include "registry/confluent_json_compatibility.h"
 #include "registry/schema_registry.h"
 
 namespace st::registry {
@@ -208,13 +209,13 @@ TEST_F(SqliteSchemaRegistryTest, GetSchemaByDefinitionComparesDocumentsAndUsesTh
 
 TEST_F(SqliteSchemaRegistryTest, TheInjectedValidatorChecksEveryNewDefinition) {
   std::vector<std::string> seen;
-  auto opened = OpenSqliteSchemaRegistry(
-      path_, kRegion, clock_, random_,
-      [&seen](const std::string& format, const std::string& definition) -> Status {
-        seen.push_back(format);
-        if (definition.find("bad") != std::string::npos) return InvalidArgument("line 1: bad");
-        return Status::OK();
-      });
+  GlueFormatSupport formats;
+  formats.validate = [&seen](const std::string& format, const std::string& definition) -> Status {
+    seen.push_back(format);
+    if (definition.find("bad") != std::string::npos) return InvalidArgument("line 1: bad");
+    return Status::OK();
+  };
+  auto opened = OpenSqliteSchemaRegistry(path_, kRegion, clock_, random_, std::move(formats));
   ASSERT_TRUE(opened.has_value()) << opened.error().ToString();
   SchemaRegistry& registry = **opened;
   NewSchema request;
@@ -300,6 +301,126 @@ TEST_F(SqliteSchemaRegistryTest, WritesAlongsideTheCatalogConnection) {
   }
   catalog_writer.join();
   EXPECT_EQ(registry_->GetSchema({kAccount, "", "s"})->latest_version, kWrites + 1);
+}
+
+// An Avro record "R" with the given fields (JSON text of each field).
+std::string AvroRecord(const std::string& fields) {
+  return R"({"type":"record","name":"R","fields":[)" + fields + "]}";
+}
+
+// Glue's RegisterSchemaVersion refuses a version that does not meet the
+// schema's compatibility mode, naming the version, the mode and why; the
+// _ALL modes compare with every version, the others with the latest;
+// DISABLED takes no new version, but an equal definition still finds its
+// version; NONE takes anything.
+TEST_F(SqliteSchemaRegistryTest, NewVersionsMeetTheSchemasCompatibilityMode) {
+  const std::string a_int = R"({"name":"a","type":"int"})";
+  const std::string b_int = R"({"name":"b","type":"int"})";
+  const std::string b_string = R"({"name":"b","type":"string"})";
+  const std::string b_string_default = R"({"name":"b","type":"string","default":"x"})";
+  auto create = [&](const std::string& name, const std::string& mode,
+                    const std::string& definition) {
+    NewSchema request;
+    request.schema = {kAccount, "", name};
+    request.data_format = "AVRO";
+    request.compatibility = mode;
+    request.definition = definition;
+    auto created = registry_->CreateSchema(request);
+    ASSERT_TRUE(created.has_value()) << created.error().ToString();
+  };
+  auto refusal = [&](const std::string& name, const std::string& definition) {
+    auto refused = registry_->RegisterSchemaVersion({kAccount, "", name}, definition);
+    EXPECT_FALSE(refused.has_value()) << name << ": " << definition;
+    if (refused.has_value()) return std::string();
+    EXPECT_EQ(refused.error().code(), StatusCode::kInvalidArgument);
+    return refused.error().message();
+  };
+  auto version = [&](const std::string& name, const std::string& definition) -> int64_t {
+    auto added = registry_->RegisterSchemaVersion({kAccount, "", name}, definition);
+    EXPECT_TRUE(added.has_value()) << name << ": " << added.error().ToString();
+    return added.has_value() ? added->version_number : -1;
+  };
+
+  // BACKWARD: the new definition reads the latest version's data.
+  create("backward", "BACKWARD", AvroRecord(a_int));
+  EXPECT_EQ(refusal("backward", AvroRecord(a_int + "," + b_string)),
+            "Schema definition is not compatible with version 1 of schema 'backward' under "
+            "compatibility BACKWARD: new schema cannot read data written with the old one, at /b: "
+            "reader field 'b' has no default value and is missing in the writer")
+      << "the message names the version, the mode and the first reason";
+  EXPECT_EQ(version("backward", AvroRecord(a_int + "," + b_string_default)), 2);
+
+  // FORWARD: the latest version reads the new one's data.
+  create("forward", "FORWARD", AvroRecord(a_int + "," + b_int));
+  EXPECT_NE(refusal("forward", AvroRecord(a_int)).find("under compatibility FORWARD"),
+            std::string::npos);
+  const std::string c_long = R"({"name":"c","type":"long"})";
+  EXPECT_EQ(version("forward", AvroRecord(a_int + "," + b_int + "," + c_long)), 2);
+
+  // BACKWARD against the latest only, BACKWARD_ALL against every version: v3
+  // reads v2's data (no b, so its default) but not v1's (b an int).
+  for (const std::string mode : {"BACKWARD", "BACKWARD_ALL"}) {
+    const std::string name = "transitive-" + mode;
+    create(name, mode, AvroRecord(a_int + "," + b_int));
+    EXPECT_EQ(version(name, AvroRecord(a_int)), 2);
+    const std::string v3 = AvroRecord(a_int + "," + b_string_default);
+    if (mode == "BACKWARD") {
+      EXPECT_EQ(version(name, v3), 3);
+    } else {
+      EXPECT_NE(refusal(name, v3).find("not compatible with version 1 of schema '" + name +
+                                       "' under compatibility BACKWARD_ALL"),
+                std::string::npos);
+    }
+  }
+
+  // FULL: both ways.
+  create("full", "FULL", AvroRecord(a_int));
+  EXPECT_FALSE(refusal("full", AvroRecord(a_int + "," + b_string)).empty());  // Not backward.
+  EXPECT_EQ(version("full", AvroRecord(a_int + "," + b_string_default)), 2);
+
+  // DISABLED: no new version; the same definition finds version 1.
+  create("disabled", "DISABLED", AvroRecord(a_int));
+  EXPECT_EQ(refusal("disabled", AvroRecord(a_int + "," + b_string_default)),
+            "Schema 'disabled' has compatibility DISABLED: it takes no new versions; change its "
+            "compatibility to register one");
+  EXPECT_EQ(version("disabled", AvroRecord(a_int)), 1);
+
+  // NONE: anything.
+  create("none", "NONE", AvroRecord(a_int));
+  EXPECT_EQ(version("none", AvroRecord(b_string)), 2);
+
+  // Refused versions are not stored.
+  auto listed = registry_->ListSchemaVersions({kAccount, "", "backward"}, "", 100);
+  ASSERT_TRUE(listed.has_value());
+  EXPECT_EQ(listed->versions.size(), 2u);
+}
+
+// JSON (and PROTOBUF) versions are compared by the injected checkers; a
+// registry opened without one does not compare that format.
+TEST_F(SqliteSchemaRegistryTest, JsonVersionsAreComparedByTheInjectedChecker) {
+  const std::string v1 = R"({"type":"object","properties":{"a":{"type":"string"}}})";
+  const std::string v2 = R"({"type":"object","properties":{"a":{"type":"integer"}}})";
+  NewSchema request;
+  request.schema = {kAccount, "", "j"};
+  request.data_format = "JSON";
+  request.definition = v1;
+  ASSERT_TRUE(registry_->CreateSchema(request).has_value());
+  EXPECT_TRUE(registry_->RegisterSchemaVersion(request.schema, v2).has_value());  // Unchecked.
+
+  GlueFormatSupport formats;
+  formats.checkers.json = confluent::MakeJsonSchemaCompatibilityChecker();
+  registry_.reset();
+  auto opened = OpenSqliteSchemaRegistry(path_, kRegion, clock_, random_, std::move(formats));
+  ASSERT_TRUE(opened.has_value()) << opened.error().ToString();
+  request.schema = {kAccount, "", "k"};
+  ASSERT_TRUE((*opened)->CreateSchema(request).has_value());
+  auto refused = (*opened)->RegisterSchemaVersion(request.schema, v2);
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(refused.error().message().find(
+                "not compatible with version 1 of schema 'k' under compatibility BACKWARD: "),
+            std::string::npos)
+      << refused.error().message();
 }
 
 }  // namespace
