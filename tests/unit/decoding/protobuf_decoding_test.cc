@@ -13,6 +13,7 @@
 #include "decoding/shred_plan_internal.h"
 #include "decoding_test_fixture.h"
 #include "iceberg/parquet_schema.h"
+#include "protobuf_wire_builder.h"
 
 namespace st::decoding {
 namespace {
@@ -47,24 +48,11 @@ message M {
 }
 message Other { message Inner { string z = 1; } })";
 
-// A tiny wire encoder.
-std::string Varint(uint64_t v) {
-  std::string out;
-  while (v >= 0x80) {
-    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out.push_back(static_cast<char>(v));
-  return out;
-}
-std::string Tag(int n, int wire) { return Varint((static_cast<uint64_t>(n) << 3) | wire); }
-std::string V(int n, uint64_t v) { return Tag(n, 0) + Varint(v); }
-std::string L(int n, const std::string& bytes) { return Tag(n, 2) + Varint(bytes.size()) + bytes; }
-std::string F64(int n, uint64_t bits) {
-  std::string out = Tag(n, 1);
-  for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((bits >> (8 * i)) & 0xff));
-  return out;
-}
+using wire_builder::F64;
+using wire_builder::L;
+using wire_builder::Tag;
+using wire_builder::V;
+using wire_builder::Varint;
 
 WriterSchema Writer(const char* text = kMain) {
   WriterSchema w{WriterSchemaType::kProtobuf, text, {}};

@@ -9,6 +9,7 @@
 #include "common/uuid.h"
 #include "decoding/protobuf_schema.h"
 #include "decoding_test_fixture.h"
+#include "protobuf_wire_builder.h"
 
 namespace st::decoding {
 namespace {
@@ -33,19 +34,9 @@ message Alpha { int32 z = 1; }
 
 WriterSchema Proto(const char* text) { return WriterSchema{WriterSchemaType::kProtobuf, text, {}}; }
 
-std::string Varint(uint64_t v) {
-  std::string out;
-  while (v >= 0x80) {
-    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out.push_back(static_cast<char>(v));
-  return out;
-}
-std::string V(int n, uint64_t v) { return Varint(static_cast<uint64_t>(n) << 3) + Varint(v); }
-std::string L(int n, const std::string& bytes) {
-  return Varint((static_cast<uint64_t>(n) << 3) | 2) + Varint(bytes.size()) + bytes;
-}
+using wire_builder::L;
+using wire_builder::V;
+using wire_builder::Varint;
 
 // 0x03, compression, the version UUID, then the payload (zlib'd when asked).
 std::string Frame(std::string_view payload, bool zlib = false, std::string_view id = kV1) {
